@@ -1,0 +1,76 @@
+// Diagnostics: what every check pass reports, and the collector passes report into.
+import type { SourceLocation } from "./ir/types.js";
+
+export type Severity = "error" | "warning" | "info";
+
+export interface RelatedLocation {
+  message: string;
+  loc: SourceLocation;
+}
+
+/** A mechanical source edit: replace [offset, endOffset) of `file` with `text`. */
+export interface FixEdit {
+  file: string;
+  offset: number;
+  endOffset: number;
+  text: string;
+}
+
+export interface Diagnostic {
+  /** Stable code, e.g. `NDF001`; documented in the lint catalogue. */
+  code: string;
+  severity: Severity;
+  message: string;
+  loc: SourceLocation;
+  related?: RelatedLocation[];
+  fix?: FixEdit[];
+}
+
+/** Collects diagnostics from loaders and passes; order of reports does not matter (sorted on read). */
+export class DiagnosticBag {
+  private readonly items: Diagnostic[] = [];
+
+  report(diagnostic: Diagnostic): void {
+    this.items.push(diagnostic);
+  }
+
+  error(code: string, message: string, loc: SourceLocation, related?: RelatedLocation[]): void {
+    this.report({ code, severity: "error", message, loc, ...(related ? { related } : {}) });
+  }
+
+  warning(code: string, message: string, loc: SourceLocation, related?: RelatedLocation[]): void {
+    this.report({ code, severity: "warning", message, loc, ...(related ? { related } : {}) });
+  }
+
+  info(code: string, message: string, loc: SourceLocation, related?: RelatedLocation[]): void {
+    this.report({ code, severity: "info", message, loc, ...(related ? { related } : {}) });
+  }
+
+  hasErrors(): boolean {
+    return this.items.some((d) => d.severity === "error");
+  }
+
+  /** Diagnostics in a deterministic order: file, line, column, code, message. */
+  sorted(): Diagnostic[] {
+    return [...this.items].sort(compareDiagnostics);
+  }
+}
+
+export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
+  return (
+    cmp(a.loc.file, b.loc.file) ||
+    a.loc.line - b.loc.line ||
+    a.loc.column - b.loc.column ||
+    cmp(a.code, b.code) ||
+    cmp(a.message, b.message)
+  );
+}
+
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** A location for a whole file (line 1, column 1), used when nothing more precise exists. */
+export function fileStart(file: string): SourceLocation {
+  return { file, line: 1, column: 1, offset: 0 };
+}
