@@ -134,3 +134,14 @@ export interface NpcIR {
   /** Every file read, sorted by path: the source hash is computed from these. */
   sources: SourceFileRef[];
 }
+
+/** What one source file contributes before the loader merges everything into an NpcIR. */
+export interface IrFragment {
+  /** An NPC name declared by the source (DSL `RuleSet.define "name"`). */
+  name?: string;
+  intents: Intent[];
+  synonyms: SynonymSet[];
+  types: TypeDef[];
+  wordLists: WordList[];
+  connectives: string[][];
+}
