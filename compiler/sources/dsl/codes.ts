@@ -1,0 +1,22 @@
+// Diagnostic codes of the rule DSL. DSL0xx: lexing and parsing; DSL1xx: meaning (lowering).
+export const DSL_CODES = {
+  unexpectedCharacter: "DSL001",
+  unterminatedString: "DSL002",
+  unterminatedRegex: "DSL003",
+  unexpectedToken: "DSL004",
+  unclosedBlock: "DSL005",
+  strayToken: "DSL006",
+  badEscape: "DSL007",
+  unknownMethod: "DSL101",
+  unboundSlot: "DSL102",
+  stepOutsideChain: "DSL103",
+  resolveOutsideQuery: "DSL104",
+  duplicatePattern: "DSL105",
+  unknownPermission: "DSL106",
+  badArgument: "DSL107",
+  badPattern: "DSL108",
+  badRegexFlag: "DSL109",
+  expansionCapped: "DSL110",
+  duplicateSetting: "DSL111",
+  badSynonym: "DSL112",
+} as const;

@@ -1,0 +1,34 @@
+// Lexing a DSL file into tokens, reporting every lexical error as a diagnostic (never throwing).
+import { Lexer, type IToken } from "chevrotain";
+import type { DiagnosticBag } from "../../diagnostics.js";
+import { DSL_CODES } from "./codes.js";
+import type { LineMap } from "./location.js";
+import { ALL_TOKENS, RegexLiteral, StringLiteral, type LiteralPayload } from "./tokens.js";
+
+const dslLexer = new Lexer(ALL_TOKENS, { positionTracking: "full", ensureOptimizations: true });
+
+export function lexDsl(lines: LineMap, bag: DiagnosticBag): IToken[] {
+  const result = dslLexer.tokenize(lines.text);
+  for (const error of result.errors) {
+    const found = lines.text.slice(error.offset, error.offset + error.length);
+    bag.error(
+      DSL_CODES.unexpectedCharacter,
+      `unexpected character${found.length > 1 ? "s" : ""} ${JSON.stringify(found)}: expected a method call, a literal or punctuation of the rule DSL`,
+      lines.at(error.offset, error.offset + error.length),
+    );
+  }
+  for (const token of result.tokens) reportUnterminated(token, lines, bag);
+  return result.tokens;
+}
+
+function reportUnterminated(token: IToken, lines: LineMap, bag: DiagnosticBag): void {
+  const payload = token.payload as LiteralPayload | undefined;
+  if (payload?.unterminated !== true) return;
+  const loc = lines.ofToken(token);
+  if (token.tokenType === StringLiteral) {
+    const quote = token.image[0];
+    bag.error(DSL_CODES.unterminatedString, `unterminated string: expected a closing ${quote} before the end of the line`, loc);
+  } else if (token.tokenType === RegexLiteral) {
+    bag.error(DSL_CODES.unterminatedRegex, `unterminated regex: expected its closing delimiter before the end of the line`, loc);
+  }
+}

@@ -1,0 +1,35 @@
+// Source locations of DSL tokens and of positions inside a file's text.
+import type { IToken } from "chevrotain";
+import type { SourceLocation } from "../../ir/types.js";
+
+/** Line starts of a text, for turning offsets into 1-based line and column. */
+export class LineMap {
+  private readonly starts: number[] = [0];
+
+  constructor(readonly file: string, readonly text: string) {
+    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+  }
+
+  at(offset: number, endOffset?: number): SourceLocation {
+    let low = 0;
+    let high = this.starts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if (this.starts[mid]! <= offset) low = mid;
+      else high = mid - 1;
+    }
+    const loc: SourceLocation = { file: this.file, line: low + 1, column: offset - this.starts[low]! + 1, offset };
+    if (endOffset !== undefined) loc.endOffset = endOffset;
+    return loc;
+  }
+
+  /** The location of a token, spanning its image. */
+  ofToken(token: IToken): SourceLocation {
+    return this.at(token.startOffset, token.startOffset + token.image.length);
+  }
+
+  /** The location just past the end of the text (where an unexpected end of file is reported). */
+  end(): SourceLocation {
+    return this.at(this.text.length, this.text.length);
+  }
+}

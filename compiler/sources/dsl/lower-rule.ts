@@ -1,0 +1,293 @@
+// Lowering one `rule` / `chain` / `query` call (and its `context` follow-ups) into an Intent.
+import { closest, distance } from "fastest-levenshtein";
+import type { DiagnosticBag } from "../../diagnostics.js";
+import { PERMISSIONS, type Intent, type LocatedText, type Permission, type SourceLocation, type TemplateNode, type TemplatePath } from "../../ir/types.js";
+import type { CallNode, StringNode } from "./ast.js";
+import { DSL_CODES } from "./codes.js";
+import type { LineMap } from "./location.js";
+import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf, type PathNode, type PatternItem } from "./pattern.js";
+import { ArgumentLowering, describeExpr, locInString, nameOf, textsOf, type SlotScope } from "./values.js";
+import { wordTag, type WordTable } from "./words.js";
+
+export type RuleForm = "rule" | "chain" | "query";
+export const RULE_FORMS: readonly string[] = ["rule", "chain", "query"];
+
+/** Methods of a rule body; `step` belongs to chains and `resolve` to queries. */
+export const RULE_BODY_METHODS = ["action", "step", "resolve", "command", "output", "thinking", "permission", "category", "description", "intent", "context"];
+
+/** The most template paths one pattern may expand to (alternatives with several words multiply them). */
+export const MAX_PATHS_PER_PATTERN = 32;
+/** The most exact phrasings one slot-free pattern may expand to. */
+export const MAX_PHRASINGS_PER_PATTERN = 64;
+
+/** The tool a `command "…"` becomes, as TERMy's NDF entries write it. */
+export const TERMINAL_TOOL = "run_in_terminal";
+
+/** Patterns already used in one scope (the top level, or one `context` block), for duplicate reports. */
+export type PatternScope = Map<string, SourceLocation>;
+
+interface LoweredPattern {
+  node: StringNode;
+  items: PatternItem[];
+}
+
+/** Everything the rule lowering needs from the file around it. */
+export interface RuleEnvironment {
+  lines: LineMap;
+  bag: DiagnosticBag;
+  /** Type names known to this NPC: a `:slot` with one of these names is typed by it. */
+  typeNames: ReadonlySet<string>;
+  words: WordTable;
+}
+
+export class RuleLowering {
+  private readonly args: ArgumentLowering;
+
+  constructor(private readonly env: RuleEnvironment) {
+    this.args = new ArgumentLowering(env.lines, env.bag);
+  }
+
+  lower(call: CallNode, id: string, scope: PatternScope): Intent {
+    const form = call.name as RuleForm;
+    const patterns = this.patterns(call, scope);
+    const hasSlots = patterns.some((pattern) => slotsOf(pattern.items).length > 0);
+    const intent: Intent = {
+      id,
+      kind: hasSlots ? "template" : "entry",
+      loc: call.loc,
+      inputs: hasSlots ? [] : patterns.flatMap((pattern) => this.phrasings(pattern)),
+      paths: hasSlots ? patterns.flatMap((pattern) => this.paths(pattern)) : [],
+      outputs: [],
+      thinking: [],
+      tools: [],
+      permission: "ask",
+      permissionExplicit: false,
+      extra: {},
+      keyLocs: {},
+    };
+    const first = patterns[0];
+    if (first !== undefined) intent.keyLocs[hasSlots ? "structure" : "input"] = first.node.loc;
+    const slotScope = this.slotScope(patterns);
+    // `intent :name` first, so context children derive their ids from the final name
+    const statements = call.block?.statements ?? [];
+    const ordered = [...statements.filter((s) => s.name === "intent"), ...statements.filter((s) => s.name !== "intent")];
+    for (const statement of ordered) this.bodyStatement(statement, form, intent, slotScope);
+    return intent;
+  }
+
+  private patterns(call: CallNode, scope: PatternScope): LoweredPattern[] {
+    const { bag } = this.env;
+    for (const pair of call.pairs) bag.error(DSL_CODES.badArgument, `${call.name} takes pattern strings only; put settings inside its block`, pair.loc);
+    const patterns: LoweredPattern[] = [];
+    for (const arg of call.args) {
+      if (arg.kind !== "string") {
+        bag.error(DSL_CODES.badArgument, `a ${call.name} pattern must be a string, not ${describeExpr(arg)}`, arg.loc);
+        continue;
+      }
+      const parsed = parsePattern(arg.value);
+      for (const problem of parsed.problems) bag.error(DSL_CODES.badPattern, problem.message, locInString(this.env.lines, arg, problem.offset, problem.length));
+      if (parsed.items.length === 0) continue;
+      const canonical = canonicalPattern(parsed.items);
+      const previous = scope.get(canonical);
+      if (previous !== undefined) {
+        bag.error(DSL_CODES.duplicatePattern, `the pattern "${canonical}" is already used by another rule; only one of them could ever answer`, arg.loc, [
+          { message: "first used here", loc: previous },
+        ]);
+      } else scope.set(canonical, arg.loc);
+      patterns.push({ node: arg, items: parsed.items });
+    }
+    if (call.args.length === 0) bag.error(DSL_CODES.badArgument, `${call.name} needs a pattern string, e.g. ${call.name}("list files in :path")`, call.loc);
+    return patterns;
+  }
+
+  private slotScope(patterns: LoweredPattern[]): SlotScope {
+    const slotSets = patterns.map((pattern) => new Set(slotsOf(pattern.items)));
+    const bound = new Set([...(slotSets[0] ?? [])].filter((name) => slotSets.every((set) => set.has(name))));
+    const quoted = patterns.map((pattern) => JSON.stringify(pattern.node.value));
+    return { bound, patterns: `the pattern${quoted.length > 1 ? "s" : ""} ${quoted.join(", ") || "(none)"}`, prevResult: false };
+  }
+
+  private phrasings(pattern: LoweredPattern): LocatedText[] {
+    const { results, capped } = expandPhrasings(pattern.items, MAX_PHRASINGS_PER_PATTERN);
+    if (capped) this.reportCap(pattern.node, `phrasings; only the first ${MAX_PHRASINGS_PER_PATTERN} are kept`);
+    for (const words of results) this.env.words.useAll(words.split(" "), pattern.node.loc);
+    return results.map((value) => ({ value, loc: pattern.node.loc }));
+  }
+
+  private paths(pattern: LoweredPattern): TemplatePath[] {
+    const { results, capped } = expandPaths(pattern.items, MAX_PATHS_PER_PATTERN);
+    if (capped) this.reportCap(pattern.node, `template paths; only the first ${MAX_PATHS_PER_PATTERN} are kept`);
+    return results.map((nodes) => ({ nodes: nodes.map((node) => this.templateNode(node, pattern.node)), loc: pattern.node.loc }));
+  }
+
+  private templateNode(node: PathNode, string: StringNode): TemplateNode {
+    const loc = locInString(this.env.lines, string, node.offset, node.kind === "slot" ? node.name.length + 1 : 1);
+    if (node.kind === "slot") {
+      return { tags: [node.name], type: this.env.typeNames.has(node.name) ? node.name : "string", required: node.required, loc };
+    }
+    this.env.words.useAll(node.words, loc);
+    return { tags: node.words.map(wordTag), type: "vocab", required: node.required, loc };
+  }
+
+  private reportCap(node: StringNode, what: string): void {
+    this.env.bag.warning(DSL_CODES.expansionCapped, `this pattern expands to too many ${what}: split it into several rules`, node.loc);
+  }
+
+  private bodyStatement(statement: CallNode, form: RuleForm, intent: Intent, scope: SlotScope): void {
+    const { bag } = this.env;
+    switch (statement.name) {
+      case "action":
+        this.tool(statement, intent, scope);
+        return;
+      case "step":
+        if (form !== "chain") bag.error(DSL_CODES.stepOutsideChain, `step belongs inside a chain("…") do … end block, not a ${form}: use action here, or make this a chain`, statement.loc);
+        else this.tool(statement, intent, { ...scope, prevResult: intent.tools.length > 0 });
+        return;
+      case "resolve":
+        if (form !== "query") bag.error(DSL_CODES.resolveOutsideQuery, `resolve belongs inside a query("…") do … end block, not a ${form}: use action here, or make this a query`, statement.loc);
+        else this.tool(statement, intent, scope);
+        return;
+      case "command":
+        this.command(statement, intent, scope);
+        return;
+      case "output":
+      case "thinking": {
+        const texts = textsOf(statement.args, statement.name, bag);
+        (statement.name === "output" ? intent.outputs : intent.thinking).push(...texts);
+        intent.keyLocs[statement.name] ??= statement.loc;
+        this.noPairs(statement);
+        return;
+      }
+      case "permission":
+        this.permission(statement, intent);
+        return;
+      case "category":
+      case "description":
+      case "intent":
+        this.setting(statement, intent);
+        return;
+      case "context":
+        this.context(statement, intent);
+        return;
+      default:
+        this.reportUnknownBodyMethod(statement, form);
+    }
+  }
+
+  private reportUnknownBodyMethod(statement: CallNode, form: RuleForm): void {
+    if (RULE_FORMS.includes(statement.name)) {
+      this.env.bag.error(DSL_CODES.unknownMethod, `a ${statement.name} cannot sit directly inside a ${form}: put follow-up rules inside context do … end`, statement.loc);
+      return;
+    }
+    reportUnknownMethod(statement, `a ${form} body`, RULE_BODY_METHODS, this.env.bag);
+  }
+
+  private tool(statement: CallNode, intent: Intent, scope: SlotScope): void {
+    const [nameArg, ...extra] = statement.args;
+    const name = nameOf(nameArg);
+    if (name === undefined) {
+      this.env.bag.error(DSL_CODES.badArgument, `${statement.name} needs a tool name first, e.g. ${statement.name} :list_files, path: :path`, nameArg?.loc ?? statement.loc);
+      return;
+    }
+    for (const arg of extra) this.env.bag.error(DSL_CODES.badArgument, `${statement.name} takes a name and then key: value arguments; this ${arg.kind} has no key`, arg.loc);
+    const args = this.pairsToArguments(statement, scope);
+    intent.tools.push({ name, arguments: args, raw: { name, arguments: args }, loc: statement.loc });
+    intent.keyLocs["tools"] ??= statement.loc;
+  }
+
+  private command(statement: CallNode, intent: Intent, scope: SlotScope): void {
+    const [commandArg, ...extra] = statement.args;
+    if (commandArg?.kind !== "string") {
+      this.env.bag.error(DSL_CODES.badArgument, `command needs a shell command string, e.g. command "ls -la -- '<||path||>'"`, commandArg?.loc ?? statement.loc);
+      return;
+    }
+    for (const arg of extra) this.env.bag.error(DSL_CODES.badArgument, `command takes one command string and then key: value arguments`, arg.loc);
+    this.args.checkPlaceholders(commandArg, scope);
+    const args = { command: commandArg.value, ...this.pairsToArguments(statement, scope) };
+    intent.tools.push({ name: TERMINAL_TOOL, arguments: args, raw: { name: TERMINAL_TOOL, arguments: args }, loc: statement.loc, commandLoc: commandArg.loc });
+    intent.keyLocs["tools"] ??= statement.loc;
+  }
+
+  private pairsToArguments(statement: CallNode, scope: SlotScope): Record<string, unknown> {
+    const args: Record<string, unknown> = {};
+    for (const pair of statement.pairs) {
+      const key = nameOf(pair.key);
+      if (key === undefined) this.env.bag.error(DSL_CODES.badArgument, `an argument name must be a symbol or a string, not ${describeExpr(pair.key)}`, pair.key.loc);
+      else args[key] = this.args.value(pair.value, scope);
+    }
+    return args;
+  }
+
+  private permission(statement: CallNode, intent: Intent): void {
+    const [arg] = statement.args;
+    const value = nameOf(arg);
+    if (arg === undefined || value === undefined) {
+      this.env.bag.error(DSL_CODES.unknownPermission, `permission needs one of ${PERMISSIONS.map((p) => `:${p}`).join(", ")}`, arg?.loc ?? statement.loc);
+      return;
+    }
+    if (!(PERMISSIONS as readonly string[]).includes(value)) {
+      const guess = closest(value, [...PERMISSIONS]);
+      const hint = distance(value, guess) <= 2 ? ` (did you mean :${guess}?)` : "";
+      this.env.bag.error(DSL_CODES.unknownPermission, `unknown permission :${value}${hint}: expected ${PERMISSIONS.map((p) => `:${p}`).join(", ")}`, arg.loc);
+      return;
+    }
+    if (this.alreadySet(statement, intent)) return;
+    intent.permission = value as Permission;
+    intent.permissionExplicit = true;
+  }
+
+  private setting(statement: CallNode, intent: Intent): void {
+    const [arg, ...extra] = statement.args;
+    const value = nameOf(arg);
+    if (arg === undefined || value === undefined || extra.length > 0) {
+      this.env.bag.error(DSL_CODES.badArgument, `${statement.name} takes one string`, arg?.loc ?? statement.loc);
+      return;
+    }
+    if (this.alreadySet(statement, intent)) return;
+    if (statement.name === "category") intent.category = value;
+    else if (statement.name === "description") intent.description = { value, loc: arg.loc };
+    else intent.id = value;
+  }
+
+  /** A setting given twice: the first one stays, the second is reported. */
+  private alreadySet(statement: CallNode, intent: Intent): boolean {
+    const previous = intent.keyLocs[statement.name];
+    if (previous !== undefined) {
+      this.env.bag.warning(DSL_CODES.duplicateSetting, `${statement.name} is already set for this rule; this one is ignored`, statement.loc, [
+        { message: "set here first", loc: previous },
+      ]);
+      return true;
+    }
+    intent.keyLocs[statement.name] = statement.loc;
+    return false;
+  }
+
+  private context(statement: CallNode, intent: Intent): void {
+    if (statement.block === undefined) {
+      this.env.bag.error(DSL_CODES.badArgument, "context needs a block of follow-up rules: context do … end (an empty block clears the context)", statement.loc);
+      return;
+    }
+    if (this.alreadySet(statement, intent)) return;
+    const children: Intent[] = [];
+    const scope: PatternScope = new Map();
+    for (const child of statement.block.statements) {
+      if (RULE_FORMS.includes(child.name) && child.receiver === undefined) {
+        children.push(this.lower(child, `${intent.id}/context#${children.length}`, scope));
+      } else {
+        reportUnknownMethod(child, "a context block (it holds follow-up rules)", RULE_FORMS, this.env.bag);
+      }
+    }
+    intent.context = children;
+  }
+
+  private noPairs(statement: CallNode): void {
+    for (const pair of statement.pairs) this.env.bag.error(DSL_CODES.badArgument, `${statement.name} takes strings, not key: value arguments`, pair.loc);
+  }
+}
+
+export function reportUnknownMethod(call: CallNode, where: string, known: readonly string[], bag: DiagnosticBag): void {
+  const name = call.receiver === undefined ? call.name : `${call.receiver}.${call.name}`;
+  const guess = closest(name, [...known]);
+  const hint = distance(name, guess) <= Math.max(2, Math.floor(name.length / 3)) ? `did you mean ${guess}? ` : "";
+  bag.error(DSL_CODES.unknownMethod, `unknown method ${name} in ${where}: ${hint}expected one of ${known.join(", ")}`, call.loc);
+}

@@ -1,0 +1,264 @@
+// Text → syntax tree: lex, parse with recovery, turn every lexing and parsing error into a
+// diagnostic (file:line:col, what was found, what was expected), and build the AST from the CST.
+import { EOF, type CstElement, type CstNode, type IToken, type TokenType } from "chevrotain";
+import type { DiagnosticBag } from "../../diagnostics.js";
+import type { ArrayNode, BlockNode, CallNode, DslFile, Expr, HashNode, Pair } from "./ast.js";
+import { DSL_CODES } from "./codes.js";
+import { lexDsl } from "./lexer.js";
+import { decodeNumber, decodeRegex, decodeString, decodeSymbol, type DecodedString } from "./literals.js";
+import type { LineMap } from "./location.js";
+import { describeFound, parseTokens, type ParseError } from "./parser.js";
+import {
+  Do,
+  End,
+  False,
+  LBracket,
+  LCurly,
+  LParen,
+  Nil,
+  NumberLiteral,
+  RBracket,
+  RCurly,
+  RParen,
+  RegexLiteral,
+  StringLiteral,
+  SymbolLiteral,
+  True,
+  describeTokenType,
+  type LiteralPayload,
+} from "./tokens.js";
+
+export function parseDsl(lines: LineMap, bag: DiagnosticBag): DslFile {
+  const tokens = lexDsl(lines, bag);
+  const { cst, errors } = parseTokens(tokens);
+  reportParseErrors(errors, tokens, lines, bag);
+  const builder = new AstBuilder(lines, bag);
+  return { statements: builder.statementsOf(cst) };
+}
+
+const CLOSERS = new Map<TokenType, TokenType>([
+  [Do, End],
+  [LCurly, RCurly],
+  [LParen, RParen],
+  [LBracket, RBracket],
+]);
+
+function reportParseErrors(errors: ParseError[], tokens: IToken[], lines: LineMap, bag: DiagnosticBag): void {
+  const seen = new Set<string>();
+  for (const error of errors) {
+    const atEnd = error.token.tokenType === EOF || Number.isNaN(error.token.startOffset);
+    const key = `${atEnd ? "eof" : error.token.startOffset}|${error.message}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    if (!atEnd) {
+      bag.error(DSL_CODES.unexpectedToken, error.message, lines.ofToken(error.token));
+      continue;
+    }
+    const opener = innermostUnclosed(tokens);
+    if (opener === undefined) {
+      bag.error(DSL_CODES.unexpectedToken, error.message, lines.end());
+      continue;
+    }
+    const closer = describeTokenType(CLOSERS.get(opener.tokenType)!);
+    bag.error(
+      DSL_CODES.unclosedBlock,
+      `'${opener.image}' is never closed: expected ${closer} before the end of the file`,
+      lines.ofToken(opener),
+    );
+  }
+}
+
+/** The innermost opener (`do`, `{`, `(`, `[`) left open at the end of the file. */
+function innermostUnclosed(tokens: IToken[]): IToken | undefined {
+  const open: IToken[] = [];
+  for (const token of tokens) {
+    if (CLOSERS.has(token.tokenType)) {
+      open.push(token);
+      continue;
+    }
+    const index = findLastIndex(open, (opener) => CLOSERS.get(opener.tokenType) === token.tokenType);
+    if (index >= 0) open.length = index;
+  }
+  return open[open.length - 1];
+}
+
+function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
+  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i]!)) return i;
+  return -1;
+}
+
+function isToken(element: CstElement | undefined): element is IToken {
+  return element !== undefined && "image" in element;
+}
+
+function isNode(element: CstElement | undefined): element is CstNode {
+  return element !== undefined && "children" in element;
+}
+
+function nodes(node: CstNode, key: string): CstNode[] {
+  return (node.children[key] ?? []).filter(isNode);
+}
+
+function tokensOf(node: CstNode, key: string): IToken[] {
+  return (node.children[key] ?? []).filter(isToken);
+}
+
+/** Builds the AST from a (possibly recovered) CST: missing pieces are skipped, never dereferenced. */
+class AstBuilder {
+  constructor(
+    private readonly lines: LineMap,
+    private readonly bag: DiagnosticBag,
+  ) {}
+
+  statementsOf(container: CstNode): CallNode[] {
+    this.reportStray(tokensOf(container, "stray"), container.name === "program");
+    return nodes(container, "statement").flatMap((statement) => this.statement(statement) ?? []);
+  }
+
+  private reportStray(stray: IToken[], topLevel: boolean): void {
+    let previous: IToken | undefined;
+    for (const token of stray) {
+      const continuesRun = previous !== undefined && previous.endLine === token.startLine;
+      previous = token;
+      if (continuesRun) continue;
+      this.bag.error(DSL_CODES.strayToken, this.strayMessage(token, topLevel), this.lines.ofToken(token));
+    }
+  }
+
+  private strayMessage(token: IToken, topLevel: boolean): string {
+    if (topLevel && (token.tokenType === End || token.tokenType === RCurly)) {
+      return `unexpected ${describeFound(token)}: there is no open block to close here`;
+    }
+    return `unexpected ${describeFound(token)}: expected a method call such as rule, output or end of the block (a missing ',' between arguments?)`;
+  }
+
+  private statement(node: CstNode): CallNode | undefined {
+    const call = this.callHead(nodes(node, "callHead")[0]);
+    if (call === undefined) return undefined;
+    const [parens] = nodes(node, "parenArguments");
+    const [list] = parens !== undefined ? nodes(parens, "argumentList") : nodes(node, "argumentList");
+    if (list !== undefined) this.fillArguments(call, list);
+    const [block] = nodes(node, "block");
+    if (block !== undefined) {
+      const built = this.block(block);
+      if (built !== undefined) call.block = built;
+    }
+    return call;
+  }
+
+  private callHead(head: CstNode | undefined): CallNode | undefined {
+    if (head === undefined) return undefined;
+    const [name] = tokensOf(head, "name");
+    if (name === undefined || Number.isNaN(name.startOffset)) return undefined;
+    const [method] = tokensOf(head, "method");
+    const loc = this.lines.ofToken(name);
+    if (method !== undefined) return { kind: "call", receiver: name.image, name: method.image, loc, args: [], pairs: [] };
+    return { kind: "call", name: name.image, loc, args: [], pairs: [] };
+  }
+
+  private fillArguments(call: { args: Expr[]; pairs: Pair[] }, list: CstNode): void {
+    for (const argument of nodes(list, "argument")) {
+      const pair = this.pairOf(argument);
+      if (pair !== undefined) {
+        call.pairs.push(pair);
+        continue;
+      }
+      const value = this.expression(nodes(argument, "value")[0]);
+      if (value !== undefined) call.args.push(value);
+    }
+  }
+
+  /** `key: v` or `k => v`; undefined when the argument is a plain value. */
+  private pairOf(argument: CstNode): Pair | undefined {
+    const [labelled] = nodes(argument, "labelledPair");
+    if (labelled !== undefined) {
+      const [label] = tokensOf(labelled, "Label");
+      const value = this.expression(nodes(labelled, "expression")[0]);
+      if (label === undefined || value === undefined) return undefined;
+      const loc = this.lines.ofToken(label);
+      return { key: { kind: "symbol", name: label.image.slice(0, -1), loc }, value, loc };
+    }
+    const [rocketValue] = nodes(argument, "rocketValue");
+    if (rocketValue === undefined) return undefined;
+    const key = this.expression(nodes(argument, "value")[0]);
+    const value = this.expression(rocketValue);
+    if (key === undefined || value === undefined) return undefined;
+    return { key, value, loc: key.loc };
+  }
+
+  private block(node: CstNode): BlockNode | undefined {
+    const [open] = tokensOf(node, "open");
+    const [body] = nodes(node, "body");
+    if (open === undefined || body === undefined) return undefined;
+    return { statements: this.statementsOf(body), loc: this.lines.ofToken(open) };
+  }
+
+  private expression(node: CstNode | undefined): Expr | undefined {
+    if (node === undefined) return undefined;
+    const token = Object.values(node.children).flat().find(isToken);
+    if (token !== undefined) return Number.isNaN(token.startOffset) ? undefined : this.literal(token);
+    const [array] = nodes(node, "arrayLiteral");
+    if (array !== undefined) return this.array(array);
+    const [hash] = nodes(node, "hashLiteral");
+    if (hash !== undefined) return this.hash(hash);
+    const [valueCall] = nodes(node, "valueCall");
+    if (valueCall === undefined) return undefined;
+    const call = this.callHead(nodes(valueCall, "callHead")[0]);
+    const [parens] = nodes(valueCall, "parenArguments");
+    const [list] = parens !== undefined ? nodes(parens, "argumentList") : [];
+    if (call !== undefined && list !== undefined) this.fillArguments(call, list);
+    return call;
+  }
+
+  private literal(token: IToken): Expr | undefined {
+    const loc = this.lines.ofToken(token);
+    switch (token.tokenType) {
+      case StringLiteral: {
+        const decoded = this.reportProblems(decodeString(token.image, token.startOffset));
+        return { kind: "string", value: decoded.value, offsets: decoded.offsets, loc };
+      }
+      case SymbolLiteral:
+        return { kind: "symbol", name: this.reportProblems(decodeSymbol(token.image, token.startOffset)).value, loc };
+      case NumberLiteral:
+        return { kind: "number", value: decodeNumber(token.image), loc };
+      case RegexLiteral: {
+        const unterminated = (token.payload as LiteralPayload | undefined)?.unterminated === true;
+        return { kind: "regex", ...decodeRegex(token.image, unterminated), loc };
+      }
+      case True:
+      case False:
+        return { kind: "boolean", value: token.tokenType === True, loc };
+      case Nil:
+        return { kind: "nil", loc };
+      default:
+        return undefined;
+    }
+  }
+
+  private reportProblems(decoded: DecodedString): DecodedString {
+    for (const problem of decoded.problems) {
+      this.bag.error(DSL_CODES.badEscape, problem.message, this.lines.at(problem.offset, problem.offset + problem.length));
+    }
+    return decoded;
+  }
+
+  private array(node: CstNode): ArrayNode {
+    const [open] = tokensOf(node, "LBracket");
+    const items = nodes(node, "expression").flatMap((item) => this.expression(item) ?? []);
+    return { kind: "array", items, loc: open === undefined ? this.lines.end() : this.lines.ofToken(open) };
+  }
+
+  private hash(node: CstNode): HashNode {
+    const [open] = tokensOf(node, "LCurly");
+    const pairs: Pair[] = [];
+    for (const argument of nodes(node, "argument")) {
+      const pair = this.pairOf(argument);
+      if (pair !== undefined) pairs.push(pair);
+      else {
+        const value = this.expression(nodes(argument, "value")[0]);
+        if (value !== undefined) this.bag.error(DSL_CODES.badArgument, "a hash entry needs a key: write `key: value` or `\"key\" => value`", value.loc);
+      }
+    }
+    return { kind: "hash", pairs, loc: open === undefined ? this.lines.end() : this.lines.ofToken(open) };
+  }
+}

@@ -1,0 +1,128 @@
+// Turning literal argument expressions into IR values: tool arguments, texts, names.
+import type { DiagnosticBag } from "../../diagnostics.js";
+import type { LocatedText, SourceLocation } from "../../ir/types.js";
+import type { Expr, StringNode } from "./ast.js";
+import { DSL_CODES } from "./codes.js";
+import type { LineMap } from "./location.js";
+
+/** Which slot references a tool argument may use. */
+export interface SlotScope {
+  /** Slots every pattern of the rule captures. */
+  bound: ReadonlySet<string>;
+  /** The rule's patterns, quoted, for messages. */
+  patterns: string;
+  /** `:prev_result` (the previous step's result) is allowed: a chain step after the first. */
+  prevResult: boolean;
+}
+
+export const PREV_RESULT = "prev_result";
+
+export const slotPlaceholder = (name: string): string => `<||${name}||>`;
+
+export function describeExpr(expr: Expr): string {
+  switch (expr.kind) {
+    case "call":
+      return `a call to ${expr.name}`;
+    case "nil":
+      return "nil";
+    default:
+      return `a ${expr.kind}`;
+  }
+}
+
+/** The location of character `index` of a decoded string literal in its source. */
+export function locInString(lines: LineMap, node: StringNode, index: number, length: number): SourceLocation {
+  const start = node.offsets[index] ?? (node.loc.endOffset ?? node.loc.offset + 1) - 1;
+  const endIndex = index + length - 1;
+  const end = length > 0 && node.offsets[endIndex] !== undefined ? node.offsets[endIndex]! + 1 : start;
+  return lines.at(start, end);
+}
+
+/** Lowers expressions to tool-argument values, reporting slot references the rule does not capture. */
+export class ArgumentLowering {
+  constructor(
+    private readonly lines: LineMap,
+    private readonly bag: DiagnosticBag,
+  ) {}
+
+  value(expr: Expr, scope: SlotScope): unknown {
+    switch (expr.kind) {
+      case "string":
+        this.checkPlaceholders(expr, scope);
+        return expr.value;
+      case "symbol":
+        return this.slotReference(expr.name, expr.loc, scope);
+      case "number":
+      case "boolean":
+        return expr.value;
+      case "nil":
+        return null;
+      case "array":
+        return expr.items.map((item) => this.value(item, scope));
+      case "hash": {
+        const object: Record<string, unknown> = {};
+        for (const pair of expr.pairs) {
+          const key = keyName(pair.key);
+          if (key === undefined) this.bag.error(DSL_CODES.badArgument, `a hash key must be a symbol or a string, not ${describeExpr(pair.key)}`, pair.key.loc);
+          else object[key] = this.value(pair.value, scope);
+        }
+        return object;
+      }
+      case "regex":
+      case "call":
+        this.bag.error(DSL_CODES.badArgument, `${describeExpr(expr)} cannot be a tool argument: use a string, symbol (slot), number, boolean, array or hash`, expr.loc);
+        return null;
+    }
+  }
+
+  /** A `:name` argument: the slot's placeholder when the pattern captures it. */
+  private slotReference(name: string, loc: SourceLocation, scope: SlotScope): string {
+    if (!scope.bound.has(name) && !(name === PREV_RESULT && scope.prevResult)) {
+      this.bag.report({
+        code: DSL_CODES.unboundSlot,
+        severity: "error",
+        message: `:${name} is not captured by ${scope.patterns}${describeBound(scope)}; for a literal value write "${name}"`,
+        loc,
+        fix: [{ file: loc.file, offset: loc.offset, endOffset: loc.endOffset ?? loc.offset + name.length + 1, text: JSON.stringify(name) }],
+      });
+    }
+    return slotPlaceholder(name);
+  }
+
+  /** `<||name||>` inside a command or tool string must name a captured slot. */
+  checkPlaceholders(node: StringNode, scope: SlotScope): void {
+    for (const match of node.value.matchAll(/<\|\|([^|<>]*)\|\|>/g)) {
+      const name = match[1]!;
+      if (scope.bound.has(name) || (name === PREV_RESULT && scope.prevResult)) continue;
+      this.bag.error(
+        DSL_CODES.unboundSlot,
+        `<||${name}||> is not captured by ${scope.patterns}${describeBound(scope)}, so the command would run with it unfilled`,
+        locInString(this.lines, node, match.index, match[0].length),
+      );
+    }
+  }
+}
+
+function describeBound(scope: SlotScope): string {
+  return scope.bound.size === 0 ? " (it captures no slot)" : ` (captured: ${[...scope.bound].map((name) => `:${name}`).join(", ")})`;
+}
+
+export function keyName(expr: Expr): string | undefined {
+  return expr.kind === "symbol" ? expr.name : expr.kind === "string" ? expr.value : undefined;
+}
+
+/** A name given as a symbol or a string (`action :list`, `category "files"`). */
+export function nameOf(expr: Expr | undefined): string | undefined {
+  return expr === undefined ? undefined : keyName(expr);
+}
+
+/** String arguments (arrays of strings flattened) as located texts; anything else is reported. */
+export function textsOf(args: Expr[], method: string, bag: DiagnosticBag): LocatedText[] {
+  const texts: LocatedText[] = [];
+  for (const arg of args) {
+    if (arg.kind === "string") texts.push({ value: arg.value, loc: arg.loc });
+    else if (arg.kind === "array") texts.push(...textsOf(arg.items, method, bag));
+    else bag.error(DSL_CODES.badArgument, `${method} takes strings, not ${describeExpr(arg)}`, arg.loc);
+  }
+  return texts;
+}
