@@ -24,7 +24,8 @@ import {
   RegexLiteral,
   Semicolon,
   StrayAtTop,
-  StrayInBody,
+  StrayInCurlyBody,
+  StrayInDoBody,
   StringLiteral,
   SymbolLiteral,
   True,
@@ -70,7 +71,7 @@ export function describeFound(token: IToken | undefined): string {
 
 class DslParser extends CstParser {
   constructor() {
-    super([...ALL_TOKENS, StrayInBody, StrayAtTop], { recoveryEnabled: true, errorMessageProvider: messages, maxLookahead: 2 });
+    super([...ALL_TOKENS, StrayInDoBody, StrayInCurlyBody, StrayAtTop], { recoveryEnabled: true, errorMessageProvider: messages, maxLookahead: 2 });
     this.performSelfAnalysis();
   }
 
@@ -84,12 +85,24 @@ class DslParser extends CstParser {
     );
   });
 
-  readonly body = this.RULE("body", () => {
+  /** The statements of a `do … end` block: a stray `}` is reported and skipped, `end` closes. */
+  readonly doBody = this.RULE("doBody", () => {
     this.MANY(() =>
       this.OR([
         { ALT: () => this.SUBRULE(this.statement) },
         { ALT: () => this.CONSUME(Semicolon) },
-        { ALT: () => this.CONSUME(StrayInBody, { LABEL: "stray" }) },
+        { ALT: () => this.CONSUME(StrayInDoBody, { LABEL: "stray" }) },
+      ]),
+    );
+  });
+
+  /** The statements of a `{ … }` block: a stray `end` is reported and skipped, `}` closes. */
+  readonly curlyBody = this.RULE("curlyBody", () => {
+    this.MANY(() =>
+      this.OR([
+        { ALT: () => this.SUBRULE(this.statement) },
+        { ALT: () => this.CONSUME(Semicolon) },
+        { ALT: () => this.CONSUME(StrayInCurlyBody, { LABEL: "stray" }) },
       ]),
     );
   });
@@ -166,15 +179,27 @@ class DslParser extends CstParser {
     this.OPTION(() => this.SUBRULE(this.parenArguments));
   });
 
+  // Separators are checked by the AST builder, so a missing or doubled ',' is one precise
+  // error instead of a recovery cascade (and a trailing ',' is accepted, as in Ruby).
   readonly arrayLiteral = this.RULE("arrayLiteral", () => {
     this.CONSUME(LBracket);
-    this.MANY_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.expression) });
+    this.MANY(() =>
+      this.OR([
+        { ALT: () => this.CONSUME(Comma) },
+        { ALT: () => this.SUBRULE(this.expression) },
+      ]),
+    );
     this.CONSUME(RBracket);
   });
 
   readonly hashLiteral = this.RULE("hashLiteral", () => {
     this.CONSUME(LCurly);
-    this.MANY_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.argument) });
+    this.MANY(() =>
+      this.OR([
+        { ALT: () => this.CONSUME(Comma) },
+        { ALT: () => this.SUBRULE(this.argument) },
+      ]),
+    );
     this.CONSUME(RCurly);
   });
 
@@ -183,14 +208,14 @@ class DslParser extends CstParser {
       {
         ALT: () => {
           this.CONSUME(Do, { LABEL: "open" });
-          this.SUBRULE(this.body);
+          this.SUBRULE(this.doBody, { LABEL: "body" });
           this.CONSUME(End, { LABEL: "close" });
         },
       },
       {
         ALT: () => {
           this.CONSUME(LCurly, { LABEL: "open" });
-          this.SUBRULE2(this.body);
+          this.SUBRULE(this.curlyBody, { LABEL: "body" });
           this.CONSUME(RCurly, { LABEL: "close" });
         },
       },

@@ -2,6 +2,7 @@
 // diagnostic (file:line:col, what was found, what was expected), and build the AST from the CST.
 import { EOF, type CstElement, type CstNode, type IToken, type TokenType } from "chevrotain";
 import type { DiagnosticBag } from "../../diagnostics.js";
+import type { SourceLocation } from "../../ir/types.js";
 import type { ArrayNode, BlockNode, CallNode, DslFile, Expr, HashNode, Pair } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
 import { lexDsl } from "./lexer.js";
@@ -21,6 +22,7 @@ import {
   RCurly,
   RParen,
   RegexLiteral,
+  Slash,
   StringLiteral,
   SymbolLiteral,
   True,
@@ -32,7 +34,7 @@ export function parseDsl(lines: LineMap, bag: DiagnosticBag): DslFile {
   const tokens = lexDsl(lines, bag);
   const { cst, errors } = parseTokens(tokens);
   reportParseErrors(errors, tokens, lines, bag);
-  const builder = new AstBuilder(lines, bag);
+  const builder = new AstBuilder(lines, bag, tokens);
   return { statements: builder.statementsOf(cst) };
 }
 
@@ -105,31 +107,66 @@ function tokensOf(node: CstNode, key: string): IToken[] {
 
 /** Builds the AST from a (possibly recovered) CST: missing pieces are skipped, never dereferenced. */
 class AstBuilder {
+  /** Index of each token by start offset, to look at the token before a stray one. */
+  private readonly indexByOffset = new Map<number, number>();
+
   constructor(
     private readonly lines: LineMap,
     private readonly bag: DiagnosticBag,
-  ) {}
+    private readonly tokens: IToken[],
+  ) {
+    tokens.forEach((token, index) => this.indexByOffset.set(token.startOffset, index));
+  }
 
   statementsOf(container: CstNode): CallNode[] {
-    this.reportStray(tokensOf(container, "stray"), container.name === "program");
+    this.reportStray(tokensOf(container, "stray"), container.name);
     return nodes(container, "statement").flatMap((statement) => this.statement(statement) ?? []);
   }
 
-  private reportStray(stray: IToken[], topLevel: boolean): void {
+  /** One diagnostic per run of stray tokens on a line. */
+  private reportStray(stray: IToken[], container: string): void {
     let previous: IToken | undefined;
     for (const token of stray) {
       const continuesRun = previous !== undefined && previous.endLine === token.startLine;
       previous = token;
       if (continuesRun) continue;
-      this.bag.error(DSL_CODES.strayToken, this.strayMessage(token, topLevel), this.lines.ofToken(token));
+      this.bag.error(DSL_CODES.strayToken, this.strayMessage(token, container), this.lines.ofToken(token));
     }
   }
 
-  private strayMessage(token: IToken, topLevel: boolean): string {
-    if (topLevel && (token.tokenType === End || token.tokenType === RCurly)) {
-      return `unexpected ${describeFound(token)}: there is no open block to close here`;
+  private strayMessage(token: IToken, container: string): string {
+    const found = `unexpected ${describeFound(token)}`;
+    if (token.tokenType === End || token.tokenType === RCurly) {
+      if (container === "program") return `${found}: there is no open block to close here`;
+      const closer = container === "doBody" ? "'end'" : "'}'";
+      return `${found}: this block was opened with ${container === "doBody" ? "'do'" : "'{'"}, so it closes with ${closer}`;
     }
-    return `unexpected ${describeFound(token)}: expected a method call such as rule, output or end of the block (a missing ',' between arguments?)`;
+    if (token.tokenType === Slash) {
+      return `${found}: the rule DSL has no division, and a regex /…/ may only start where a value is expected (after ',', '(', '[', '=>' or a key:)`;
+    }
+    const before = this.tokens[(this.indexByOffset.get(token.startOffset) ?? 0) - 1];
+    if (before !== undefined && before.endLine === token.startLine) {
+      return `${found} after the previous argument: expected ',' between arguments, or a new line before the next statement`;
+    }
+    return `${found}: expected a method call (rule, output, action, …)`;
+  }
+
+  /** Items of an array or hash must be separated by exactly one ',' (a trailing one is fine). */
+  private checkSeparators(items: { loc: SourceLocation }[], commas: IToken[], what: string): void {
+    const sequence = [
+      ...items.map((item) => ({ offset: item.loc.offset, item: true, loc: item.loc })),
+      ...commas.map((comma) => ({ offset: comma.startOffset, item: false, loc: this.lines.ofToken(comma) })),
+    ].sort((a, b) => a.offset - b.offset);
+    let expectItem = true;
+    for (const element of sequence) {
+      if (element.item && !expectItem) {
+        const found = this.lines.text.slice(element.loc.offset, element.loc.endOffset ?? element.loc.offset + 1);
+        this.bag.error(DSL_CODES.unexpectedToken, `expected ',' between ${what} but found '${found}'`, element.loc);
+      } else if (!element.item && expectItem) {
+        this.bag.error(DSL_CODES.unexpectedToken, `unexpected ',': expected one of the ${what} before it`, element.loc);
+      }
+      expectItem = !element.item;
+    }
   }
 
   private statement(node: CstNode): CallNode | undefined {
@@ -245,20 +282,27 @@ class AstBuilder {
   private array(node: CstNode): ArrayNode {
     const [open] = tokensOf(node, "LBracket");
     const items = nodes(node, "expression").flatMap((item) => this.expression(item) ?? []);
+    this.checkSeparators(items, tokensOf(node, "Comma"), "array items");
     return { kind: "array", items, loc: open === undefined ? this.lines.end() : this.lines.ofToken(open) };
   }
 
   private hash(node: CstNode): HashNode {
     const [open] = tokensOf(node, "LCurly");
     const pairs: Pair[] = [];
+    const items: { loc: SourceLocation }[] = [];
     for (const argument of nodes(node, "argument")) {
       const pair = this.pairOf(argument);
-      if (pair !== undefined) pairs.push(pair);
-      else {
-        const value = this.expression(nodes(argument, "value")[0]);
-        if (value !== undefined) this.bag.error(DSL_CODES.badArgument, "a hash entry needs a key: write `key: value` or `\"key\" => value`", value.loc);
+      if (pair !== undefined) {
+        pairs.push(pair);
+        items.push(pair);
+        continue;
       }
+      const value = this.expression(nodes(argument, "value")[0]);
+      if (value === undefined) continue;
+      items.push(value);
+      this.bag.error(DSL_CODES.badArgument, "a hash entry needs a key: write `key: value` or `\"key\" => value`", value.loc);
     }
+    this.checkSeparators(items, tokensOf(node, "Comma"), "hash entries");
     return { kind: "hash", pairs, loc: open === undefined ? this.lines.end() : this.lines.ofToken(open) };
   }
 }

@@ -181,13 +181,17 @@ export const ALL_TOKENS: TokenType[] = [
 ];
 
 /** Tokens that can never start a statement: the parser consumes them one by one and reports them. */
-export const StrayInBody = createToken({ name: "StrayInBody", pattern: Lexer.NA });
+export const StrayInDoBody = createToken({ name: "StrayInDoBody", pattern: Lexer.NA });
+export const StrayInCurlyBody = createToken({ name: "StrayInCurlyBody", pattern: Lexer.NA });
 /** At the top level `end` and `}` are stray too. */
 export const StrayAtTop = createToken({ name: "StrayAtTop", pattern: Lexer.NA });
 
 for (const type of ALL_TOKENS) {
   if (type === Identifier || type === Semicolon || type.GROUP !== undefined) continue;
-  type.CATEGORIES = type === End || type === RCurly ? [StrayAtTop] : [StrayAtTop, StrayInBody];
+  const categories = [StrayAtTop];
+  if (type !== End) categories.push(StrayInDoBody);
+  if (type !== RCurly) categories.push(StrayInCurlyBody);
+  type.CATEGORIES = categories;
 }
 
 /** How a token is named in messages: `'end'`, `a string`, `end of file`. */
