@@ -1,0 +1,141 @@
+// Compiles a linted NPC (its IR) into `.npc` bundle bytes: runs the compute passes in order and
+// assembles the payload defined by runtime/bundle-types.ts. Pure: same IR → same bytes.
+
+import type { NpcConfig, NpcIR, SourceFileRef } from "./ir/types.js";
+import type { BundleConfig, BundlePayload } from "../runtime/bundle-types.js";
+import { encodeBundle } from "../runtime/format.js";
+import { sha256, toHex } from "../runtime/sha256.js";
+import { COMPILER_VERSION } from "./version.js";
+import { computeIntentOrder } from "./passes/compute-intent-order.js";
+import { computeIntents } from "./passes/compute-intents.js";
+import { computeExactTables } from "./passes/compute-exact-table.js";
+import { computeVocab } from "./passes/compute-vocab.js";
+import { computeLexicon } from "./passes/compute-lexicon.js";
+import { computeIdf, round6 } from "./passes/compute-idf.js";
+import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
+import { computeTypePrograms } from "./passes/compute-type-programs.js";
+import { computeAutomaton } from "./passes/compute-automaton.js";
+import { computeSanitizer, computeWordLists } from "./passes/compute-word-tables.js";
+
+/** Defaults of the runtime's thresholds when the config says nothing (documented in the README). */
+export const DEFAULT_THRESHOLDS = {
+  sentenceThreshold: 0.6,
+  margin: 0.03,
+  synonymContribution: 0.9,
+  suggestions: 5,
+  maxMessageChars: 500,
+} as const;
+
+export interface CompileSummary {
+  name: string;
+  intents: number;
+  inputs: number;
+  templatePaths: number;
+  vocabularyWords: number;
+  bytes: number;
+  sourceHash: string;
+  /** Template paths that can never match (a required node of an undefined or unusable type). */
+  unmatchablePaths: { intent: string; path: number; reason: string }[];
+  /** Types whose regex the runtime cannot run, with the reason. */
+  unusableTypes: { name: string; reason: string }[];
+  /** Vocab tags used by templates but defined nowhere (they match their own name's word). */
+  implicitTags: string[];
+}
+
+export interface CompileResult {
+  bytes: Uint8Array;
+  payload: BundlePayload;
+  summary: CompileSummary;
+}
+
+/** sha-256 over "path\tsha256\n" lines of the sources, sorted by path. */
+export function sourceHash(sources: readonly SourceFileRef[]): string {
+  const lines = [...sources]
+    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .map((s) => `${s.path}\t${s.sha256}\n`)
+    .join("");
+  return toHex(sha256(new TextEncoder().encode(lines)));
+}
+
+function numberOr(value: unknown, fallback: number): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : fallback;
+}
+
+/** Thresholds: explicit IR fields, then NDF's `threshold` key (read as the sentence threshold). */
+export function bundleConfig(config: NpcConfig): BundleConfig {
+  return {
+    npcName: config.name,
+    creator: config.creator ?? null,
+    sentenceThreshold: round6(
+      numberOr(config.sentenceThreshold, numberOr(config.extra.threshold, DEFAULT_THRESHOLDS.sentenceThreshold)),
+    ),
+    margin: round6(numberOr(config.extra.margin, DEFAULT_THRESHOLDS.margin)),
+    synonymContribution: round6(numberOr(config.synonymContribution, DEFAULT_THRESHOLDS.synonymContribution)),
+    suggestions: Math.max(0, Math.floor(numberOr(config.suggestions, DEFAULT_THRESHOLDS.suggestions))),
+    maxMessageChars: DEFAULT_THRESHOLDS.maxMessageChars,
+  };
+}
+
+export function compileNpc(lint: { ir: NpcIR }): CompileResult {
+  const { ir } = lint;
+  const ordered = computeIntentOrder(ir.intents);
+  const intents = computeIntents(ordered);
+  const { exact, contextExact } = computeExactTables(ordered);
+  const vocab = computeVocab(ir.synonyms, ordered);
+  const lexicon = computeLexicon(ordered, vocab);
+  const idf = computeIdf(ordered, lexicon);
+  const types = computeTypePrograms(ir.types);
+  const usableTypes = new Map<string, number>();
+  types.forEach((t, id) => {
+    if (t.unusable === null) usableTypes.set(t.name, id);
+  });
+  const automaton = computeAutomaton(ordered, vocab, usableTypes);
+  const sanitizer = computeSanitizer(ir.wordLists);
+  const wordLists = computeWordLists(ir.wordLists);
+  const hash = sourceHash(ir.sources);
+
+  const payload: BundlePayload = {
+    name: ir.config.name,
+    compilerVersion: COMPILER_VERSION,
+    sourceHash: hash,
+    counts: {
+      intents: intents.length,
+      inputs: idf.inputs.intent.length,
+      templatePaths: automaton.paths,
+      automatonStates: automaton.states.length,
+      vocabularyWords: lexicon.words.length,
+      vocabTags: vocab.tags.length,
+      types: types.length,
+      wordLists: wordLists.length,
+    },
+    config: bundleConfig(ir.config),
+    intents,
+    exact,
+    contextExact,
+    lexicon: { words: lexicon.words, idf: idf.idf, tags: lexicon.tags, postings: idf.postings },
+    inputs: idf.inputs,
+    vocab: { tags: vocab.tags, phrases: vocab.phrases },
+    fuzzy: computeFuzzyIndex(lexicon.words),
+    types,
+    automaton: automaton.states,
+    sanitizer,
+    wordLists,
+  };
+  const bytes = encodeBundle(payload);
+  return {
+    bytes,
+    payload,
+    summary: {
+      name: ir.config.name,
+      intents: intents.length,
+      inputs: idf.inputs.intent.length,
+      templatePaths: automaton.paths,
+      vocabularyWords: lexicon.words.length,
+      bytes: bytes.length,
+      sourceHash: hash,
+      unmatchablePaths: automaton.unmatchable,
+      unusableTypes: types.filter((t) => t.unusable !== null).map((t) => ({ name: t.name, reason: t.unusable! })),
+      implicitTags: vocab.implicit,
+    },
+  };
+}

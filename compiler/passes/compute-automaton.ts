@@ -1,0 +1,79 @@
+// Compute pass: ONE automaton for all template paths of all intents, a trie over node labels.
+// Paths sharing a prefix of identical nodes share states; an optional node adds a skip edge
+// (epsilon) next to its consuming edge. Every edge points to a later state, so the runtime can
+// follow skips in one ascending pass. Matching cost depends on the message, not on how many
+// templates exist. Priority among complete matches is the runtime's (runtime/match-template.ts).
+
+import type { BundleState } from "../../runtime/bundle-types.js";
+import type { OrderedIntent } from "./compute-intent-order.js";
+import type { VocabTable } from "./compute-vocab.js";
+
+/** The slot-capturing free-text type: captures several words (or one quoted text). */
+export const FREE_STRING_TYPE = "string";
+
+export interface AutomatonResult {
+  states: BundleState[];
+  paths: number;
+  /** Paths dropped because a required node has a type nobody defined or that cannot be used. */
+  unmatchable: { intent: string; path: number; reason: string }[];
+}
+
+interface Builder {
+  state: BundleState;
+  children: Map<string, number>;
+}
+
+export function computeAutomaton(
+  ordered: readonly OrderedIntent[],
+  vocab: VocabTable,
+  usableTypes: ReadonlyMap<string, number>,
+): AutomatonResult {
+  const builders: Builder[] = [];
+  const newState = (): number => {
+    builders.push({ state: { vocab: [], typed: [], strings: [], skip: [], accept: [] }, children: new Map() });
+    return builders.length - 1;
+  };
+  newState();
+  let paths = 0;
+  const unmatchable: AutomatonResult["unmatchable"] = [];
+
+  for (const { intent, index, parent } of ordered) {
+    if (parent !== null) continue;
+    intent.paths.forEach((path, pathIndex) => {
+      const missing = path.nodes.find(
+        (n) => n.required && n.type !== "vocab" && n.type !== FREE_STRING_TYPE && !usableTypes.has(n.type),
+      );
+      if (missing) {
+        unmatchable.push({ intent: intent.id, path: pathIndex, reason: `type "${missing.type}" is undefined or unusable` });
+        return;
+      }
+      paths++;
+      let current = 0;
+      for (const node of path.nodes) {
+        const slot = node.tags[0] ?? node.type;
+        let label: string;
+        if (node.type === "vocab") {
+          const ids = [...new Set(node.tags.map((tag) => vocab.tagId.get(tag)!))].sort((a, b) => a - b);
+          label = `v:${ids.join(",")}`;
+        } else if (node.type === FREE_STRING_TYPE) label = `s:${slot}`;
+        else label = `t:${usableTypes.get(node.type) ?? -1}:${slot}`;
+        const key = `${label}${node.required ? "!" : "?"}`;
+        const from = builders[current]!;
+        let child = from.children.get(key);
+        if (child === undefined) {
+          child = newState();
+          from.children.set(key, child);
+          if (!node.required) from.state.skip.push(child);
+          if (node.type === "vocab") {
+            from.state.vocab.push([label.slice(2).split(",").map(Number), child]);
+          } else if (node.type === FREE_STRING_TYPE) from.state.strings.push([slot, child]);
+          else if (usableTypes.has(node.type)) from.state.typed.push([usableTypes.get(node.type)!, slot, child]);
+          // An optional node of an unusable type keeps only its skip edge.
+        }
+        current = child;
+      }
+      builders[current]!.state.accept.push([index, pathIndex]);
+    });
+  }
+  return { states: builders.map((b) => b.state), paths, unmatchable };
+}

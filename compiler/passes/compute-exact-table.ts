@@ -1,0 +1,36 @@
+// Compute pass: normalized input → intent index. Top-level intents share one table; the children
+// of each context-bearing intent get their own, looked up first while that intent is active.
+// When two intents share an input the first in bundle order keeps it (the lint reports the clash).
+
+import type { BundleContextTable, BundleExactTable } from "../../runtime/bundle-types.js";
+import { normalizeKey } from "../../runtime/normalize.js";
+import type { OrderedIntent } from "./compute-intent-order.js";
+
+function tableOf(members: readonly OrderedIntent[]): BundleExactTable {
+  const map = new Map<string, number>();
+  for (const { intent, index } of members) {
+    for (const input of intent.inputs) {
+      const key = normalizeKey(input.value);
+      if (key !== "" && !map.has(key)) map.set(key, index);
+    }
+  }
+  const keys = [...map.keys()].sort();
+  return { keys, targets: keys.map((key) => map.get(key)!) };
+}
+
+export function computeExactTables(ordered: readonly OrderedIntent[]): {
+  exact: BundleExactTable;
+  contextExact: BundleContextTable[];
+} {
+  const byParent = new Map<number, OrderedIntent[]>();
+  for (const o of ordered) {
+    if (o.parent === null) continue;
+    const list = byParent.get(o.parent) ?? [];
+    list.push(o);
+    byParent.set(o.parent, list);
+  }
+  const contextExact = [...byParent.keys()]
+    .sort((a, b) => a - b)
+    .map((parent) => ({ parent, ...tableOf(byParent.get(parent)!) }));
+  return { exact: tableOf(ordered.filter((o) => o.parent === null)), contextExact };
+}

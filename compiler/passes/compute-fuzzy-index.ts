@@ -1,0 +1,30 @@
+// Compute pass: the symmetric-delete index of the vocabulary (see runtime/fuzzy.ts). Words of up
+// to 3 characters get no entry (their edit budget is 0: only exact hits).
+
+import type { BundleFuzzy } from "../../runtime/bundle-types.js";
+import { deletionVariants, editBudget, hashString } from "../../runtime/fuzzy.js";
+
+function u32Bytes(values: Uint32Array): Uint8Array {
+  const out = new Uint8Array(values.length * 4);
+  values.forEach((v, i) => {
+    out[i * 4] = v & 0xff;
+    out[i * 4 + 1] = (v >>> 8) & 0xff;
+    out[i * 4 + 2] = (v >>> 16) & 0xff;
+    out[i * 4 + 3] = (v >>> 24) & 0xff;
+  });
+  return out;
+}
+
+export function computeFuzzyIndex(words: readonly string[]): BundleFuzzy {
+  const pairs: [number, number][] = [];
+  words.forEach((word, id) => {
+    const budget = editBudget(Array.from(word).length);
+    if (budget === 0) return;
+    for (const variant of deletionVariants(word, budget)) pairs.push([hashString(variant), id]);
+  });
+  pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+  return {
+    hashes: u32Bytes(Uint32Array.from(pairs, (p) => p[0])),
+    words: u32Bytes(Uint32Array.from(pairs, (p) => p[1])),
+  };
+}

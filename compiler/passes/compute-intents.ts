@@ -1,0 +1,30 @@
+// Compute pass: each intent as the runtime renders it (pre-split texts, tool trees, context links).
+
+import type { BundleIntent } from "../../runtime/bundle-types.js";
+import { contextChildren, type OrderedIntent } from "./compute-intent-order.js";
+import { hasDestructiveTool } from "./compute-destructive.js";
+import { splitSegments, toolTree, variantsOf } from "./compute-segments.js";
+
+export function computeIntents(ordered: readonly OrderedIntent[]): BundleIntent[] {
+  const children = contextChildren(ordered);
+  return ordered.map(({ intent, index }) => {
+    const extra: [string, string[][]][] = [];
+    for (const key of Object.keys(intent.extra).sort()) {
+      const variants = variantsOf(intent.extra[key]);
+      if (variants) extra.push([key, variants]);
+    }
+    return {
+      id: intent.id,
+      category: intent.category ?? null,
+      outputs: intent.outputs.map((o) => splitSegments(o.value)),
+      thinking: intent.thinking.map((t) => splitSegments(t.value)),
+      description: intent.description ? splitSegments(intent.description.value) : null,
+      tools: intent.tools.map((tool) => toolTree(tool.raw)),
+      permission: intent.permission,
+      destructive: hasDestructiveTool(intent.tools),
+      context: children[index]!,
+      extra,
+      example: intent.inputs[0]?.value ?? null,
+    };
+  });
+}

@@ -1,0 +1,39 @@
+// Compute pass helpers: texts split at build time into literal and `<||tag||>` segments, and tool
+// objects turned into trees of such segments, so the runtime renders without parsing.
+
+import type { Segments, ToolTree } from "../../runtime/bundle-types.js";
+
+const TAG = /<\|\|(.*?)\|\|>/g;
+
+/** "Hi <||username||>!" → ["Hi ", "username", "!"] (even: literal text, odd: tag names). */
+export function splitSegments(text: string): Segments {
+  const out: Segments = [];
+  let last = 0;
+  for (const match of text.matchAll(TAG)) {
+    out.push(text.slice(last, match.index), match[1]!.trim());
+    last = match.index + match[0].length;
+  }
+  out.push(text.slice(last));
+  return out;
+}
+
+/** A tool's raw JSON value as a tree whose strings are pre-split. */
+export function toolTree(value: unknown): ToolTree {
+  if (typeof value === "string") return splitSegments(value);
+  if (Array.isArray(value)) return { a: value.map(toolTree) };
+  if (value !== null && typeof value === "object") {
+    return { o: Object.entries(value as Record<string, unknown>).map(([key, v]) => [key, toolTree(v)]) };
+  }
+  if (typeof value === "number" || typeof value === "boolean") return { v: value };
+  return { v: null };
+}
+
+/** Renderable variants of a custom key: a string, a list of strings, or a scalar's text. */
+export function variantsOf(value: unknown): Segments[] | null {
+  if (typeof value === "string") return [splitSegments(value)];
+  if (typeof value === "number" || typeof value === "boolean") return [splitSegments(String(value))];
+  if (Array.isArray(value) && value.length > 0 && value.every((v) => typeof v === "string")) {
+    return value.map((v) => splitSegments(v as string));
+  }
+  return null;
+}

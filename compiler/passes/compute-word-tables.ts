@@ -1,0 +1,51 @@
+// Compute pass: the sanitizer's phrase table (noise to strip, sentiment to count), stop words, and
+// the word lists `<||tag||>` rendering draws from (vocabulary lists, personality blocks).
+
+import type { WordList } from "../ir/types.js";
+import type { BundleSanitizer, Segments } from "../../runtime/bundle-types.js";
+import { normalizeWords } from "../../runtime/normalize.js";
+import { splitSegments } from "./compute-segments.js";
+
+/** Word list name → sentiment kind index (runtime/bundle-types.ts SENTIMENT_KINDS). */
+const SENTIMENT_LISTS: Record<string, number> = {
+  expletives: 0,
+  interjection: 1,
+  interjections: 1,
+  thanking_words: 2,
+  encouraging_words: 3,
+  discouraging_words: 4,
+};
+const STOP_WORD_LISTS = new Set(["stop_words", "stopwords"]);
+
+function mergedLists(lists: readonly WordList[]): Map<string, string[]> {
+  const merged = new Map<string, string[]>();
+  for (const list of lists) merged.set(list.name, [...(merged.get(list.name) ?? []), ...list.words]);
+  return merged;
+}
+
+export function computeSanitizer(lists: readonly WordList[]): BundleSanitizer {
+  const seen = new Set<string>();
+  const phrases: [string[], number][] = [];
+  const stopWords = new Set<string>();
+  for (const [name, words] of [...mergedLists(lists)].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+    const kind = SENTIMENT_LISTS[name];
+    for (const word of words) {
+      const normalized = normalizeWords(word);
+      if (normalized.length === 0) continue;
+      if (STOP_WORD_LISTS.has(name) && normalized.length === 1) stopWords.add(normalized[0]!);
+      if (kind === undefined) continue;
+      const key = `${kind}\u0000${normalized.join(" ")}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+      phrases.push([normalized, kind]);
+    }
+  }
+  phrases.sort((a, b) => a[1] - b[1] || (a[0].join(" ") < b[0].join(" ") ? -1 : a[0].join(" ") > b[0].join(" ") ? 1 : 0));
+  return { phrases, stopWords: [...stopWords].sort() };
+}
+
+export function computeWordLists(lists: readonly WordList[]): [string, Segments[]][] {
+  return [...mergedLists(lists)]
+    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .map(([name, words]) => [name, words.map(splitSegments)]);
+}

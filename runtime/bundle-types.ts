@@ -1,0 +1,162 @@
+// The payload of a `.npc` bundle: everything the runtime needs, computed at build time.
+// Plain arrays and objects only (msgpack-friendly, deterministic key order).
+
+import type { Permission } from "./response.js";
+
+/** A text split at build time: even indices are literal text, odd indices `<||tag||>` names. */
+export type Segments = string[];
+
+/** A tool object with its strings pre-split: strings are Segments, other values are wrapped. */
+export type ToolTree =
+  | Segments
+  | { a: ToolTree[] }
+  | { o: [string, ToolTree][] }
+  | { v: number | boolean | null };
+
+export interface BundleIntent {
+  id: string;
+  category: string | null;
+  outputs: Segments[];
+  thinking: Segments[];
+  description: Segments | null;
+  /** Each tool's whole object (name, arguments, …). */
+  tools: ToolTree[];
+  permission: Permission;
+  /** A tool command runs a destructive program (rm, dd, kill, …): never `yolo` from a guess. */
+  destructive: boolean;
+  /** null keeps the active context, [] clears it, otherwise the intent indices of its children. */
+  context: number[] | null;
+  /** Custom keys of the entry (`<||key||>` tags of this entry), each a list of variants. */
+  extra: [string, Segments[]][];
+  /** The first input, shown in related suggestions. */
+  example: string | null;
+}
+
+export interface BundleConfig {
+  npcName: string;
+  creator: string | null;
+  /** Probabilistic matches below this score are rejected. */
+  sentenceThreshold: number;
+  /** A probabilistic winner must beat the best other intent by this much, or the stage abstains. */
+  margin: number;
+  /** Weight of a synonym hit relative to the word itself. */
+  synonymContribution: number;
+  /** Maximum number of related suggestions on a rejection. */
+  suggestions: number;
+  /** Characters of a message considered for matching; the rest is ignored (and said so). */
+  maxMessageChars: number;
+}
+
+/** Normalized input → intent index, keys sorted. */
+export interface BundleExactTable {
+  keys: string[];
+  targets: number[];
+}
+
+/** The exact table of a parent's context children, reachable while that parent is active. */
+export interface BundleContextTable extends BundleExactTable {
+  parent: number;
+}
+
+export interface BundleLexicon {
+  /** Every normalized word of inputs and synonyms, sorted. */
+  words: string[];
+  /** IDF weight per word; 0 for words that occur in no input. */
+  idf: number[];
+  /** Per word: ids of the vocab tags it is a one-word synonym of. */
+  tags: number[][];
+  /** Per word: ids of the inputs containing it (the inverted index). */
+  postings: number[][];
+}
+
+export interface BundleInputs {
+  /** Per input id: the intent it belongs to. */
+  intent: number[];
+  /** Per input id: the sum of the IDF weights of its distinct words. */
+  weight: number[];
+}
+
+export interface BundleVocab {
+  /** Vocab tag names (without brackets), sorted; a tag id is an index here. */
+  tags: string[];
+  /** Synonyms of several words: [tag id, words]. */
+  phrases: [number, string[]][];
+}
+
+/** Symmetric-delete neighbourhoods: (hash of a deletion variant, word id), sorted, little-endian u32. */
+export interface BundleFuzzy {
+  hashes: Uint8Array;
+  words: Uint8Array;
+}
+
+/**
+ * A type regex compiled to a Pike VM program (linear time on any input).
+ * `classes`: per class [negated, namedSets bitmask, lo0, hi0, lo1, hi1, …].
+ * `ops`: triples [opcode, a, b] (see runtime/regex-vm.ts).
+ */
+export interface BundleTypeProgram {
+  name: string;
+  /** Why the type cannot be used (its nodes never match), or null. */
+  unusable: string | null;
+  classes: number[][];
+  ops: number[];
+}
+
+export interface BundleState {
+  /** Vocab edges: [tag ids (alternatives), child state]. */
+  vocab: [number[], number][];
+  /** Typed-slot edges: [type id, slot name, child state]. */
+  typed: [number, string, number][];
+  /** Free-string slot edges: [slot name, child state]. */
+  strings: [string, number][];
+  /** Children reachable without consuming a word (optional nodes). */
+  skip: number[];
+  /** Template paths ending here: [intent index, path index within the intent], in source order. */
+  accept: [number, number][];
+}
+
+export type SentimentKind = "expletives" | "interjections" | "thanking" | "encouraging" | "discouraging";
+export const SENTIMENT_KINDS: readonly SentimentKind[] = [
+  "expletives",
+  "interjections",
+  "thanking",
+  "encouraging",
+  "discouraging",
+];
+
+export interface BundleSanitizer {
+  /** Phrases (normalized words) and their sentiment kind; expletives and interjections are stripped. */
+  phrases: [string[], number][];
+  stopWords: string[];
+}
+
+export interface BundleCounts {
+  intents: number;
+  inputs: number;
+  templatePaths: number;
+  automatonStates: number;
+  vocabularyWords: number;
+  vocabTags: number;
+  types: number;
+  wordLists: number;
+}
+
+export interface BundlePayload {
+  name: string;
+  compilerVersion: string;
+  sourceHash: string;
+  counts: BundleCounts;
+  config: BundleConfig;
+  intents: BundleIntent[];
+  exact: BundleExactTable;
+  contextExact: BundleContextTable[];
+  lexicon: BundleLexicon;
+  inputs: BundleInputs;
+  vocab: BundleVocab;
+  fuzzy: BundleFuzzy;
+  types: BundleTypeProgram[];
+  automaton: BundleState[];
+  sanitizer: BundleSanitizer;
+  /** Vocabulary lists and personality blocks (completion, unknown, related, …) for rendering. */
+  wordLists: [string, Segments[]][];
+}

@@ -1,0 +1,120 @@
+// Typo tolerance without scanning the vocabulary: symmetric-delete neighbourhoods. At build time
+// every vocabulary word stores the hashes of its deletion variants (up to its edit budget); a
+// misspelt word generates its own variants, looks their hashes up (binary search) and verifies
+// the few candidates with the optimal-string-alignment distance (a transposition costs 1).
+
+/** Edits a word of this many characters may carry: 0 up to 3, 1 from 4 to 7, 2 from 8. */
+export function editBudget(length: number): number {
+  return length <= 3 ? 0 : length <= 7 ? 1 : 2;
+}
+
+/** FNV-1a over UTF-16 code units. */
+export function hashString(text: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    h ^= text.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** The word and every string obtained by deleting up to `budget` characters from it. */
+export function deletionVariants(word: string, budget: number): Set<string> {
+  const out = new Set<string>([word]);
+  let frontier = [word];
+  for (let round = 0; round < budget; round++) {
+    const next: string[] = [];
+    for (const variant of frontier) {
+      const chars = Array.from(variant);
+      for (let i = 0; i < chars.length; i++) {
+        const shorter = chars.slice(0, i).join("") + chars.slice(i + 1).join("");
+        if (!out.has(shorter)) {
+          out.add(shorter);
+          next.push(shorter);
+        }
+      }
+    }
+    frontier = next;
+  }
+  return out;
+}
+
+/** Optimal string alignment distance, giving up (returning limit + 1) once it exceeds `limit`. */
+export function osaDistance(a: string, b: string, limit: number): number {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  if (Math.abs(x.length - y.length) > limit) return limit + 1;
+  const width = y.length + 1;
+  let prevPrev = new Array<number>(width).fill(0);
+  let prev = Array.from({ length: width }, (_, j) => j);
+  let row = new Array<number>(width).fill(0);
+  for (let i = 1; i <= x.length; i++) {
+    row[0] = i;
+    let rowMin = i;
+    for (let j = 1; j <= y.length; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, prevPrev[j - 2]! + 1);
+      row[j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > limit) return limit + 1;
+    [prevPrev, prev, row] = [prev, row, prevPrev];
+  }
+  return prev[y.length]!;
+}
+
+export interface FuzzyHit {
+  word: number;
+  distance: number;
+}
+
+/** Reads a little-endian u32 array stored as bytes. */
+export function readU32(bytes: Uint8Array): Uint32Array {
+  const out = new Uint32Array(bytes.length / 4);
+  for (let i = 0, j = 0; i < out.length; i++, j += 4) {
+    out[i] = (bytes[j]! | (bytes[j + 1]! << 8) | (bytes[j + 2]! << 16) | (bytes[j + 3]! << 24)) >>> 0;
+  }
+  return out;
+}
+
+export class FuzzyIndex {
+  constructor(
+    private readonly hashes: Uint32Array,
+    private readonly wordIds: Uint32Array,
+    private readonly words: readonly string[],
+  ) {}
+
+  /** Vocabulary words within the edit budget of `token` (closest first, then by word id). */
+  lookup(token: string): FuzzyHit[] {
+    const length = Array.from(token).length;
+    const budget = editBudget(length);
+    if (budget === 0) return [];
+    const seen = new Set<number>();
+    const hits: FuzzyHit[] = [];
+    for (const variant of deletionVariants(token, budget)) {
+      const hash = hashString(variant);
+      for (let i = this.lowerBound(hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
+        const word = this.wordIds[i]!;
+        if (seen.has(word) || word >= this.words.length) continue;
+        seen.add(word);
+        const target = this.words[word]!;
+        const limit = Math.min(budget, editBudget(Array.from(target).length));
+        const distance = osaDistance(token, target, limit);
+        if (distance > 0 && distance <= limit) hits.push({ word, distance });
+      }
+    }
+    return hits.sort((a, b) => a.distance - b.distance || a.word - b.word);
+  }
+
+  private lowerBound(hash: number): number {
+    let lo = 0;
+    let hi = this.hashes.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1;
+      if (this.hashes[mid]! < hash) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
+}

@@ -1,0 +1,50 @@
+// ndfc/runtime: load a compiled `.npc` bundle and answer messages with it.
+//   const npc = await loadNpc(bytes);
+//   const session = npc.session({ seed: 1, metadata: { username: "ada" } });
+//   const answer = session.process("list files");
+
+import type { BundleCounts, BundlePayload } from "./bundle-types.js";
+import { decodeBundle, InvalidBundleError } from "./format.js";
+import { NpcModel } from "./model.js";
+import { NpcSession, type SessionOptions } from "./session.js";
+
+export class Npc {
+  private readonly model: NpcModel;
+
+  constructor(payload: BundlePayload) {
+    this.model = new NpcModel(payload);
+  }
+
+  get name(): string {
+    return this.model.payload.name;
+  }
+
+  get counts(): BundleCounts {
+    return this.model.payload.counts;
+  }
+
+  /** The decoded payload (read-only use: inspection, tooling). */
+  get payload(): BundlePayload {
+    return this.model.payload;
+  }
+
+  session(options: SessionOptions = {}): NpcSession {
+    return new NpcSession(this.model, options);
+  }
+}
+
+/** Loads bundle bytes. Rejects with InvalidBundleError (never another error) when they are not a valid bundle. */
+export async function loadNpc(bytes: Uint8Array): Promise<Npc> {
+  const payload = await decodeBundle(bytes);
+  try {
+    return new Npc(payload);
+  } catch (error) {
+    throw new InvalidBundleError(`payload could not be indexed (${error instanceof Error ? error.message : String(error)})`);
+  }
+}
+
+export { InvalidBundleError, readHeader, FORMAT_MAJOR, FORMAT_MINOR } from "./format.js";
+export { NpcSession } from "./session.js";
+export type { SessionOptions, SessionMetadata } from "./session.js";
+export type * from "./response.js";
+export type * from "./bundle-types.js";

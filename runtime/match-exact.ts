@@ -1,0 +1,25 @@
+// Stage 3: exact match of the normalized message, the active context's children first.
+
+import type { NpcModel } from "./model.js";
+
+export interface ExactHit {
+  intent: number;
+  status: "exact match" | "context match";
+  key: string;
+}
+
+/** Tries each key (e.g. the message as typed, then without noise) in the context table, then the main one. */
+export function matchExact(model: NpcModel, keys: readonly string[], activeContext: number | null): ExactHit | null {
+  const context = activeContext === null ? undefined : model.contextExact.get(activeContext);
+  if (context) {
+    for (const key of keys) {
+      const intent = context.get(key);
+      if (intent !== undefined) return { intent, status: "context match", key };
+    }
+  }
+  for (const key of keys) {
+    const intent = model.exact.get(key);
+    if (intent !== undefined) return { intent, status: "exact match", key };
+  }
+  return null;
+}

@@ -1,0 +1,234 @@
+// Stage 4: template match through the compiled automaton (compiler/passes/compute-automaton.ts).
+// The message's words are read left to right while a set of threads walks the automaton; a thread
+// is (state, position) plus what it captured. Two threads in the same state at the same position
+// have the same future, so only the better one is kept: cost is words × states, whatever the
+// number of templates.
+//
+// Priority among complete matches (fixed, documented):
+//   1. more vocab words matched (literal evidence),
+//   2. fewer free-string slots,
+//   3. source order (intent index, then path index).
+// A path matches only when it consumes every word; stop words may be skipped between nodes.
+
+import type { NpcModel } from "./model.js";
+import type { Token } from "./normalize.js";
+import type { WitnessItem } from "./response.js";
+
+export interface TemplateHit {
+  intent: number;
+  path: number;
+  slots: Record<string, string>;
+  items: WitnessItem[];
+  literals: number;
+}
+
+/** A persistent list: threads share their history instead of copying it. */
+interface Trail<T> {
+  value: T;
+  prev: Trail<T> | null;
+}
+
+interface Thread {
+  literals: number;
+  strings: number;
+  slots: Trail<[string, string]> | null;
+  items: Trail<WitnessItem> | null;
+  /** For a thread inside a free-string slot: where the slot began and its name. */
+  openStart: number;
+  openSlot: string;
+}
+
+interface TagHit {
+  tag: number;
+  length: number;
+  item: WitnessItem;
+}
+
+function push<T>(trail: Trail<T> | null, value: T): Trail<T> {
+  return { value, prev: trail };
+}
+
+function toArray<T>(trail: Trail<T> | null): T[] {
+  const out: T[] = [];
+  for (let t = trail; t !== null; t = t.prev) out.push(t.value);
+  return out.reverse();
+}
+
+function better(a: Thread, b: Thread): boolean {
+  return a.literals > b.literals || (a.literals === b.literals && a.strings < b.strings);
+}
+
+/** Text of tokens [from, to): their spans in the message, with single spaces where words were removed. */
+export function spanText(clean: string, tokens: readonly Token[], from: number, to: number): string {
+  let out = "";
+  for (let j = from; j < to; j++) {
+    const token = tokens[j]!;
+    if (j > from) {
+      const prev = tokens[j - 1]!;
+      if (prev.start === token.start) continue; // the second word of an expanded contraction
+      const gap = clean.slice(prev.end, token.start);
+      out += /^\s+$/.test(gap) ? gap : " ";
+    }
+    out += token.text;
+  }
+  return out;
+}
+
+class TemplateRun {
+  private readonly tagCache = new Map<number, TagHit[]>();
+  private readonly typeCache = new Map<number, boolean>();
+  /** Per position: normal threads by state id, open free-string threads by -(child + 1). */
+  private readonly at: Map<number, Thread>[];
+
+  constructor(
+    private readonly model: NpcModel,
+    private readonly tokens: readonly Token[],
+    private readonly clean: string,
+  ) {
+    this.at = Array.from({ length: tokens.length + 1 }, () => new Map());
+  }
+
+  run(): TemplateHit | null {
+    const n = this.tokens.length;
+    if (n === 0) return null;
+    this.offer(0, 0, { literals: 0, strings: 0, slots: null, items: null, openStart: -1, openSlot: "" });
+    let best: TemplateHit | null = null;
+    let bestThread: Thread | null = null;
+    for (let p = 0; p <= n; p++) {
+      const threads = this.at[p]!;
+      // Free-string slots first: closing one lands in a normal state at this same position.
+      for (const [key, thread] of [...threads]) {
+        if (key >= 0) continue;
+        const child = -key - 1;
+        const value = spanText(this.clean, this.tokens, thread.openStart, p);
+        this.offer(p, child, {
+          ...thread,
+          openStart: -1,
+          slots: push(thread.slots, [thread.openSlot, value]),
+          items: push(thread.items, { word: value, kind: "slot", matched: thread.openSlot }),
+        });
+        if (p < n) this.offer(p + 1, key, thread);
+      }
+      const pending = [...threads.keys()].filter((k) => k >= 0).sort((a, b) => a - b);
+      for (let k = 0; k < pending.length; k++) {
+        const stateId = pending[k]!;
+        const thread = threads.get(stateId)!;
+        const state = this.model.states[stateId]!;
+        for (const child of state.skip) {
+          const before = threads.has(child);
+          this.offer(p, child, thread);
+          if (!before && threads.has(child)) insertSorted(pending, child, k);
+        }
+        if (p === n) {
+          for (const [intent, path] of state.accept) {
+            const candidate = { intent, path };
+            if (!bestThread || better(thread, bestThread) || (!better(bestThread, thread) && precedes(candidate, best!))) {
+              bestThread = thread;
+              best = { intent, path, slots: {}, items: [], literals: thread.literals };
+            }
+          }
+          continue;
+        }
+        this.advance(p, stateId, thread);
+      }
+    }
+    if (!best || !bestThread) return null;
+    best.slots = Object.fromEntries(toArray(bestThread.slots));
+    best.items = toArray(bestThread.items);
+    return best;
+  }
+
+  private advance(p: number, stateId: number, thread: Thread): void {
+    const token = this.tokens[p]!;
+    const state = this.model.states[stateId]!;
+    if (token.kind !== "quoted" && this.model.stopWords.has(token.norm)) {
+      this.offer(p + 1, stateId, { ...thread, items: push(thread.items, { word: token.text, kind: "stop word", matched: token.norm }) });
+    }
+    if (state.vocab.size > 0) {
+      for (const hit of this.tagHits(p)) {
+        for (const child of state.vocab.get(hit.tag) ?? []) {
+          this.offer(p + hit.length, child, { ...thread, literals: thread.literals + 1, items: push(thread.items, hit.item) });
+        }
+      }
+    }
+    for (const [typeId, slot, child] of state.typed) {
+      if (!this.typeMatches(typeId, p)) continue;
+      this.offer(p + 1, child, {
+        ...thread,
+        slots: push(thread.slots, [slot, token.text]),
+        items: push(thread.items, { word: token.text, kind: "slot", matched: slot }),
+      });
+    }
+    for (const [slot, child] of state.strings) {
+      this.offer(p + 1, -child - 1, { ...thread, strings: thread.strings + 1, openStart: p, openSlot: slot });
+    }
+  }
+
+  private offer(p: number, key: number, thread: Thread): void {
+    const threads = this.at[p]!;
+    const existing = threads.get(key);
+    if (!existing || better(thread, existing)) threads.set(key, thread);
+  }
+
+  private typeMatches(typeId: number, p: number): boolean {
+    const key = typeId * (this.tokens.length + 1) + p;
+    let hit = this.typeCache.get(key);
+    if (hit === undefined) {
+      hit = this.model.types[typeId]!.test(this.tokens[p]!.text);
+      this.typeCache.set(key, hit);
+    }
+    return hit;
+  }
+
+  /** Vocab tags the words at `p` stand for: one-word synonyms, typo-corrected words, phrases. */
+  private tagHits(p: number): TagHit[] {
+    const cached = this.tagCache.get(p);
+    if (cached) return cached;
+    const token = this.tokens[p]!;
+    const hits: TagHit[] = [];
+    if (token.kind !== "quoted") {
+      const { model } = this;
+      const tagName = (tag: number) => `<||${model.payload.vocab.tags[tag]}||>`;
+      const id = model.wordId.get(token.norm);
+      if (id !== undefined) {
+        for (const tag of model.payload.lexicon.tags[id]!) {
+          hits.push({ tag, length: 1, item: { word: token.text, kind: "vocab", matched: tagName(tag) } });
+        }
+      } else if (token.kind === "word") {
+        for (const fuzzy of model.fuzzy.lookup(token.norm)) {
+          for (const tag of model.payload.lexicon.tags[fuzzy.word]!) {
+            const matched = `${tagName(tag)} (as "${model.payload.lexicon.words[fuzzy.word]}")`;
+            hits.push({ tag, length: 1, item: { word: token.text, kind: "fuzzy", matched } });
+          }
+        }
+      }
+      for (const phrase of model.vocabPhrases.get(token.norm) ?? []) {
+        const length = phrase.words.length;
+        const fits = phrase.words.every((word, k) => {
+          const t = this.tokens[p + k];
+          return t !== undefined && t.kind !== "quoted" && t.norm === word;
+        });
+        if (!fits) continue;
+        const words = this.tokens.slice(p, p + length).map((t) => t.text).join(" ");
+        hits.push({ tag: phrase.value, length, item: { word: words, kind: "vocab", matched: tagName(phrase.value) } });
+      }
+    }
+    this.tagCache.set(p, hits);
+    return hits;
+  }
+}
+
+function precedes(a: { intent: number; path: number }, b: { intent: number; path: number }): boolean {
+  return a.intent < b.intent || (a.intent === b.intent && a.path < b.path);
+}
+
+/** Inserts `value` into the ascending `list` after index `from` (skip targets are always later states). */
+function insertSorted(list: number[], value: number, from: number): void {
+  let i = list.length;
+  while (i > from + 1 && list[i - 1]! > value) i--;
+  list.splice(i, 0, value);
+}
+
+export function matchTemplate(model: NpcModel, tokens: readonly Token[], clean: string): TemplateHit | null {
+  return new TemplateRun(model, tokens, clean).run();
+}

@@ -1,0 +1,83 @@
+// A loaded bundle in the shape the matchers use: tables turned into Maps and typed arrays once,
+// at load time, so answering a message allocates little.
+
+import type { BundlePayload, BundleState, Segments } from "./bundle-types.js";
+import { FuzzyIndex, readU32 } from "./fuzzy.js";
+import { TypeMatcher } from "./regex-vm.js";
+
+export interface RuntimeState {
+  /** Tag id → children (an edge may carry several alternative tags). */
+  vocab: Map<number, number[]>;
+  typed: BundleState["typed"];
+  strings: BundleState["strings"];
+  skip: number[];
+  accept: BundleState["accept"];
+}
+
+export interface Phrase {
+  words: string[];
+  value: number;
+}
+
+function byFirstWord(entries: Iterable<[string[], number]>): Map<string, Phrase[]> {
+  const map = new Map<string, Phrase[]>();
+  for (const [words, value] of entries) {
+    if (words.length === 0) continue;
+    const list = map.get(words[0]!) ?? [];
+    list.push({ words, value });
+    map.set(words[0]!, list);
+  }
+  // Longest phrase first: "thank you so much" wins over "thank you".
+  for (const list of map.values()) list.sort((a, b) => b.words.length - a.words.length);
+  return map;
+}
+
+export class NpcModel {
+  readonly exact: Map<string, number>;
+  readonly contextExact: Map<number, Map<string, number>>;
+  readonly wordId: Map<string, number>;
+  readonly idf: Float64Array;
+  readonly tagWords: number[][];
+  readonly fuzzy: FuzzyIndex;
+  readonly vocabPhrases: Map<string, Phrase[]>;
+  readonly types: TypeMatcher[];
+  readonly states: RuntimeState[];
+  readonly sanitizerPhrases: Map<string, Phrase[]>;
+  readonly stopWords: Set<string>;
+  readonly wordLists: Map<string, Segments[]>;
+  /** Weight of a message word the NPC has never seen (the mean IDF). */
+  readonly unknownWeight: number;
+  /** Scratch buffers of the probabilistic matcher, one slot per input (reused across calls). */
+  readonly scratchScore: Float64Array;
+  readonly scratchBest: Float64Array;
+
+  constructor(readonly payload: BundlePayload) {
+    const table = (keys: string[], targets: number[]) => new Map(keys.map((k, i) => [k, targets[i]!]));
+    this.exact = table(payload.exact.keys, payload.exact.targets);
+    this.contextExact = new Map(payload.contextExact.map((t) => [t.parent, table(t.keys, t.targets)]));
+    const { lexicon } = payload;
+    this.wordId = new Map(lexicon.words.map((w, i) => [w, i]));
+    this.idf = Float64Array.from(lexicon.idf);
+    this.tagWords = payload.vocab.tags.map(() => []);
+    lexicon.tags.forEach((tags, word) => tags.forEach((tag) => this.tagWords[tag]!.push(word)));
+    this.fuzzy = new FuzzyIndex(readU32(payload.fuzzy.hashes), readU32(payload.fuzzy.words), lexicon.words);
+    this.vocabPhrases = byFirstWord(payload.vocab.phrases.map(([tag, words]) => [words, tag]));
+    this.types = payload.types.map((program) => new TypeMatcher(program));
+    this.states = payload.automaton.map((s) => {
+      const vocab = new Map<number, number[]>();
+      for (const [tags, child] of s.vocab) {
+        for (const tag of tags) vocab.set(tag, [...(vocab.get(tag) ?? []), child]);
+      }
+      return { vocab, typed: s.typed, strings: s.strings, skip: s.skip, accept: s.accept };
+    });
+    this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
+    this.stopWords = new Set(payload.sanitizer.stopWords);
+    this.wordLists = new Map(payload.wordLists);
+    let sum = 0;
+    let count = 0;
+    for (const w of this.idf) if (w > 0) (sum += w), count++;
+    this.unknownWeight = count > 0 ? sum / count : 1;
+    this.scratchScore = new Float64Array(payload.inputs.intent.length);
+    this.scratchBest = new Float64Array(payload.inputs.intent.length);
+  }
+}

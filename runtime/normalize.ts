@@ -1,0 +1,167 @@
+// The ONE normalization of ndfc: the compiler builds table keys and vocabulary with it, the
+// runtime normalizes messages with it, so a phrase written in a dataset and the same phrase typed
+// by a user always meet. Tokens keep their literal text (case included) for slot capture.
+
+export type TokenKind = "word" | "literal" | "quoted";
+
+export interface Token {
+  /** Text as typed (case kept, surrounding sentence punctuation removed, quotes removed). */
+  text: string;
+  /** Normalized form: lowercased; contractions expanded (one token per expanded word). */
+  norm: string;
+  kind: TokenKind;
+  /** Span of `text` in the cleaned message (see `cleanMessage`). Expanded words share a span. */
+  start: number;
+  end: number;
+}
+
+export interface Tokenized {
+  /** The message after NFKC, control-character removal and quote unification. */
+  clean: string;
+  tokens: Token[];
+  /** A `"` or `'` that opens a quote nobody closes (the quote is then read as punctuation). */
+  unbalancedQuote: boolean;
+}
+
+const LEADING_PUNCT = new Set([..."([{\"'«“‘¿¡<"]);
+const TRAILING_PUNCT = new Set([...")]}\"'»”’,;:!?…>"]);
+const SINGLE_QUOTES = /[\u2018\u2019\u201A\u201B\u2032]/g;
+const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
+// C0/C1 controls except tab/newline/CR, which become plain whitespace later.
+const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+const ALNUM = /[\p{L}\p{N}]/u;
+
+/** Literal-looking text: kept intact (inner dots, slashes, dashes) and matched by types, not words. */
+const LITERAL_SHAPES: readonly RegExp[] = [
+  /^[a-z][a-z0-9+.-]*:\/\//i, // URL with a scheme
+  /^www\./i,
+  /[/\\]/, // paths
+  /^~/,
+  /^--?[\p{L}\p{N}]/u, // flags
+  /^\$/, // environment variables
+  /\*/, // globs
+  /@/, // e-mail addresses, user@host
+  /[\p{L}\p{N}_-]\.[\p{L}\p{N}_]/u, // file names, versions, decimal numbers, IP addresses
+  /^[+-]?\d/, // numbers
+  /=/,
+];
+
+const NOT_SUFFIX: Record<string, string> = { can: "can", won: "will", shan: "shall", ai: "is" };
+const SHORT_SUFFIXES: Record<string, string> = { re: "are", ve: "have", ll: "will", m: "am", d: "would" };
+const IS_BEFORE_S = new Set(["it", "that", "what", "where", "who", "how", "there", "here", "he", "she", "when", "why"]);
+
+/** NFKC, controls dropped, typographic quotes made ASCII. Lengths change, so spans refer to this text. */
+export function cleanMessage(message: string): string {
+  return message
+    .normalize("NFKC")
+    .replace(CONTROL_CHARS, "")
+    .replace(SINGLE_QUOTES, "'")
+    .replace(DOUBLE_QUOTES, '"');
+}
+
+/** Lowercase (Unicode-aware, locale-independent). */
+export function lower(text: string): string {
+  return text.toLowerCase();
+}
+
+/** Expands an English contraction (`what's`, `don't`, `we'll`) into its words; others stay whole. */
+export function expandContraction(word: string): string[] {
+  const apostrophe = word.indexOf("'");
+  if (apostrophe <= 0 || apostrophe === word.length - 1) return [word];
+  if (word.endsWith("n't")) {
+    const stem = word.slice(0, -3);
+    if (stem.length === 0) return [word];
+    return [NOT_SUFFIX[stem] ?? stem, "not"];
+  }
+  const stem = word.slice(0, apostrophe);
+  const suffix = word.slice(apostrophe + 1);
+  if (suffix === "s") {
+    if (stem === "let") return ["let", "us"];
+    return IS_BEFORE_S.has(stem) ? [stem, "is"] : [word];
+  }
+  const expanded = SHORT_SUFFIXES[suffix];
+  return expanded ? [stem, expanded] : [word];
+}
+
+function isLiteralShape(text: string): boolean {
+  return LITERAL_SHAPES.some((shape) => shape.test(text));
+}
+
+/** Splits a message into tokens. Quoted text ("…" or '…') becomes one token with its inner text. */
+export function tokenize(message: string): Tokenized {
+  const clean = cleanMessage(message);
+  const tokens: Token[] = [];
+  let unbalancedQuote = false;
+  let i = 0;
+  while (i < clean.length) {
+    const ch = clean[i]!;
+    if (/\s/.test(ch)) {
+      i++;
+      continue;
+    }
+    if (ch === '"' || ch === "'") {
+      const close = findClosingQuote(clean, i);
+      if (close > 0) {
+        const inner = clean.slice(i + 1, close);
+        const collapsed = inner.trim().replace(/\s+/g, " ");
+        if (collapsed.length > 0) {
+          tokens.push({ text: inner, norm: lower(collapsed), kind: "quoted", start: i + 1, end: close });
+        }
+        i = close + 1;
+        continue;
+      }
+      if (ch === '"') unbalancedQuote = true;
+    }
+    let end = i;
+    while (end < clean.length && !/\s/.test(clean[end]!)) end++;
+    pushChunk(clean, i, end, tokens);
+    i = end;
+  }
+  return { clean, tokens, unbalancedQuote };
+}
+
+/** A quote closes at the same quote char followed by whitespace, punctuation or the end. */
+function findClosingQuote(text: string, open: number): number {
+  const quote = text[open]!;
+  for (let j = open + 1; j < text.length; j++) {
+    if (text[j] !== quote) continue;
+    const next = text[j + 1];
+    if (next === undefined || /[\s.,;:!?)\]}]/.test(next)) return j;
+  }
+  return -1;
+}
+
+function pushChunk(clean: string, from: number, to: number, tokens: Token[]): void {
+  let start = from;
+  let end = to;
+  while (start < end && LEADING_PUNCT.has(clean[start]!)) start++;
+  while (end > start && TRAILING_PUNCT.has(clean[end - 1]!)) end--;
+  // A sentence's final dot goes, a literal's inner dots and a bare ".." stay.
+  let dots = end;
+  while (dots > start && clean[dots - 1] === ".") dots--;
+  if (dots < end && dots > start && ALNUM.test(clean[dots - 1]!)) end = dots;
+  if (start >= end) return;
+  const text = clean.slice(start, end);
+  if (!ALNUM.test(text) && !isLiteralShape(text)) {
+    // Pure punctuation ("?", "--", "..."): a literal only if it looks like one.
+    if (!/^\.{1,2}$/.test(text)) return;
+  }
+  const norm = lower(text);
+  if (isLiteralShape(text) || /^\.{1,2}$/.test(text)) {
+    tokens.push({ text, norm, kind: "literal", start, end });
+    return;
+  }
+  for (const word of expandContraction(norm)) tokens.push({ text, norm: word, kind: "word", start, end });
+}
+
+/** The normalized key of a text: its token norms joined by single spaces. */
+export function normalizeKey(text: string): string {
+  return tokenize(text)
+    .tokens.map((t) => t.norm)
+    .join(" ");
+}
+
+/** Normalized words of a text (what the vocabulary and the IDF table are made of). */
+export function normalizeWords(text: string): string[] {
+  return tokenize(text).tokens.map((t) => t.norm);
+}

@@ -1,0 +1,140 @@
+// Runs a type regex compiled at build time (compiler/passes/compute-type-programs.ts) as a Pike VM:
+// time linear in the input whatever the pattern, so no message can make a type check backtrack
+// exponentially (TERMy's `path` regex hangs a backtracking engine on 30 characters).
+
+import type { BundleTypeProgram } from "./bundle-types.js";
+
+export const OP_CHAR = 0; // [0, class, next]: consume one character of the class
+export const OP_SPLIT = 1; // [1, x, y]: continue at x and at y
+export const OP_JMP = 2; // [2, x, _]
+export const OP_MATCH = 3; // [3, _, _]
+export const OP_BOL = 4; // [4, next, _]: only at the start of the input
+export const OP_EOL = 5; // [5, next, _]: only at the end of the input
+export const OP_ANY = 6; // [6, next, _]: any character but a newline
+
+// Named sets of a class (bitmask), with their negations.
+export const SET_WORD = 1;
+export const SET_DIGIT = 2;
+export const SET_SPACE = 4;
+export const SET_NOT_WORD = 8;
+export const SET_NOT_DIGIT = 16;
+export const SET_NOT_SPACE = 32;
+
+/** Longest text a type regex ever sees; longer tokens do not match any type. */
+export const MAX_TYPED_TOKEN = 256;
+
+const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
+const SPACE_CHAR = /\s/u;
+
+function inNamedSets(bits: number, ch: string, code: number): boolean {
+  if (bits === 0) return false;
+  const isDigit = code >= 48 && code <= 57;
+  const isWord = isDigit || (code < 128 ? (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 : WORD_CHAR.test(ch));
+  const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(ch));
+  return (
+    ((bits & SET_WORD) !== 0 && isWord) ||
+    ((bits & SET_DIGIT) !== 0 && isDigit) ||
+    ((bits & SET_SPACE) !== 0 && isSpace) ||
+    ((bits & SET_NOT_WORD) !== 0 && !isWord) ||
+    ((bits & SET_NOT_DIGIT) !== 0 && !isDigit) ||
+    ((bits & SET_NOT_SPACE) !== 0 && !isSpace)
+  );
+}
+
+function inClass(cls: readonly number[], ch: string, code: number): boolean {
+  let hit = inNamedSets(cls[1]!, ch, code);
+  for (let i = 2; !hit && i < cls.length; i += 2) hit = code >= cls[i]! && code <= cls[i + 1]!;
+  return cls[0] === 1 ? !hit : hit;
+}
+
+/** A type ready to test tokens: `test` says whether the regex finds a match anywhere in `text`. */
+export class TypeMatcher {
+  private readonly ops: Int32Array;
+  private readonly marks: Int32Array;
+  private current: Int32Array;
+  private next: Int32Array;
+  private generation = 0;
+
+  constructor(private readonly program: BundleTypeProgram) {
+    this.ops = Int32Array.from(program.ops);
+    const size = program.ops.length / 3;
+    this.marks = new Int32Array(size);
+    this.current = new Int32Array(size);
+    this.next = new Int32Array(size);
+  }
+
+  get name(): string {
+    return this.program.name;
+  }
+
+  get usable(): boolean {
+    return this.program.unusable === null && this.ops.length > 0;
+  }
+
+  test(text: string): boolean {
+    if (!this.usable || text.length > MAX_TYPED_TOKEN) return false;
+    const chars = Array.from(text);
+    const n = chars.length;
+    let currentCount = 0;
+    for (let i = 0; i <= n; i++) {
+      this.generation++;
+      // Re-mark the threads carried over from the previous step, then start a new attempt here.
+      const carried = currentCount;
+      currentCount = 0;
+      const list = this.current;
+      for (let t = 0; t < carried; t++) currentCount = this.addThread(list, currentCount, list[t]!, i, n, true);
+      currentCount = this.addThread(list, currentCount, 0, i, n, false);
+      let nextCount = 0;
+      this.generation++;
+      const ch = chars[i];
+      const code = ch === undefined ? -1 : ch.codePointAt(0)!;
+      for (let t = 0; t < currentCount; t++) {
+        const pc = list[t]!;
+        const op = this.ops[pc * 3]!;
+        if (op === OP_MATCH) return true;
+        if (ch === undefined) continue;
+        if (op === OP_CHAR) {
+          if (inClass(this.program.classes[this.ops[pc * 3 + 1]!]!, ch, code)) {
+            nextCount = this.addThread(this.next, nextCount, this.ops[pc * 3 + 2]!, i + 1, n, false);
+          }
+        } else if (op === OP_ANY && ch !== "\n") {
+          nextCount = this.addThread(this.next, nextCount, this.ops[pc * 3 + 1]!, i + 1, n, false);
+        }
+      }
+      const swap = this.current;
+      this.current = this.next;
+      this.next = swap;
+      currentCount = nextCount;
+      if (i === n) break;
+    }
+    return false;
+  }
+
+  /**
+   * Adds `pc` and everything reachable from it without consuming input. `settled` threads were
+   * already expanded in the previous step: they are only re-marked and kept in place.
+   */
+  private addThread(list: Int32Array, count: number, pc: number, at: number, n: number, settled: boolean): number {
+    if (settled) {
+      this.marks[pc] = this.generation;
+      list[count] = pc;
+      return count + 1;
+    }
+    const stack = [pc];
+    while (stack.length > 0) {
+      const p = stack.pop()!;
+      if (this.marks[p] === this.generation) continue;
+      this.marks[p] = this.generation;
+      const op = this.ops[p * 3]!;
+      const a = this.ops[p * 3 + 1]!;
+      if (op === OP_JMP) stack.push(a);
+      else if (op === OP_SPLIT) stack.push(this.ops[p * 3 + 2]!, a);
+      else if (op === OP_BOL) {
+        if (at === 0) stack.push(a);
+      } else if (op === OP_EOL) {
+        if (at === n) stack.push(a);
+      } else list[count++] = p;
+    }
+    return count;
+  }
+}

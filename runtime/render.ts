@@ -1,0 +1,77 @@
+// Rendering of pre-split texts: `<||tag||>` is resolved from, in order, the slots, the word lists
+// (vocabulary lists and personality blocks such as completion/unknown/related), the system values
+// (from session metadata and the config: username, computer_name, npc_name, creator), and the
+// custom keys of the answering entry. Unknown tags render as "". Variants are picked with the
+// turn's seeded generator. Inside a tool's `arguments.command`, slot values are escaped for
+// single quotes, so a command whose placeholders sit in single quotes stays injection-free.
+
+import type { BundleIntent, Segments, ToolTree } from "./bundle-types.js";
+import type { NpcModel } from "./model.js";
+import { pick } from "./rng.js";
+import { escapeForSingleQuotes } from "./shell-escape.js";
+
+/** Word-list items may themselves contain tags; this bounds the nesting. */
+const MAX_DEPTH = 4;
+
+export interface RenderContext {
+  model: NpcModel;
+  intent: BundleIntent | null;
+  slots: Record<string, string>;
+  system: Record<string, string>;
+  random: () => number;
+}
+
+export function renderSegments(segments: Segments, ctx: RenderContext, shellCommand = false, depth = 0): string {
+  let out = "";
+  for (let i = 0; i < segments.length; i++) {
+    out += i % 2 === 0 ? segments[i]! : resolveTag(segments[i]!, ctx, shellCommand, depth);
+  }
+  return out;
+}
+
+function resolveTag(tag: string, ctx: RenderContext, shellCommand: boolean, depth: number): string {
+  if (Object.hasOwn(ctx.slots, tag)) return shellCommand ? safeEscape(tag, ctx.slots[tag]!) : ctx.slots[tag]!;
+  if (depth >= MAX_DEPTH) return "";
+  const list = ctx.model.wordLists.get(tag);
+  if (list) return renderVariant(list, ctx, shellCommand, depth);
+  if (Object.hasOwn(ctx.system, tag)) return ctx.system[tag]!;
+  const extra = ctx.intent?.extra.find(([key]) => key === tag);
+  if (extra) return renderVariant(extra[1], ctx, shellCommand, depth);
+  return "";
+}
+
+function safeEscape(slot: string, value: string): string {
+  try {
+    return escapeForSingleQuotes(slot, value);
+  } catch {
+    return escapeForSingleQuotes(slot, value.replaceAll("\u0000", ""));
+  }
+}
+
+/** Picks one variant (seeded) and renders it; "" when there is none. */
+export function renderVariant(variants: readonly Segments[], ctx: RenderContext, shellCommand = false, depth = 0): string {
+  const chosen = pick(variants, ctx.random);
+  return chosen ? renderSegments(chosen, ctx, shellCommand, depth + 1) : "";
+}
+
+/** A tool object with every string rendered; only `arguments.command` escapes slot values. */
+export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
+  return renderTree(tree, ctx, []);
+}
+
+function renderTree(tree: ToolTree, ctx: RenderContext, path: string[]): unknown {
+  if (Array.isArray(tree)) {
+    const isCommand = path.length === 2 && path[0] === "arguments" && path[1] === "command";
+    return renderSegments(tree, ctx, isCommand);
+  }
+  if ("a" in tree) return tree.a.map((item) => renderTree(item, ctx, [...path, "[]"]));
+  if ("o" in tree) {
+    const out: Record<string, unknown> = {};
+    for (const [key, value] of tree.o) {
+      // defineProperty: a key such as "__proto__" stays a plain property.
+      Object.defineProperty(out, key, { value: renderTree(value, ctx, [...path, key]), enumerable: true, writable: true, configurable: true });
+    }
+    return out;
+  }
+  return tree.v;
+}

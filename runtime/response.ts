@@ -1,0 +1,64 @@
+// What `session.process(message)` returns.
+
+export type Permission = "ask" | "yolo" | "auto";
+
+export type MatchStatus = "exact match" | "context match" | "template match" | "probabilistic match" | "rejected";
+
+export interface Sentiment {
+  expletives: number;
+  interjections: number;
+  thanking: number;
+  encouraging: number;
+  discouraging: number;
+}
+
+/** A tool call with every string rendered. */
+export type RenderedTool = Record<string, unknown>;
+
+export interface RelatedSuggestion {
+  intent: string;
+  category: string | null;
+  /** An input of that intent, to show the user what to type. */
+  example: string | null;
+  score: number;
+}
+
+/** One piece of evidence: which word of the message matched what. */
+export interface WitnessItem {
+  /** The message word (or words, for a phrase or a free-string slot). */
+  word: string;
+  /** How it was used: an exact word, a typo-corrected word, a synonym, a vocab tag, a slot, … */
+  kind: "word" | "fuzzy" | "synonym" | "vocab" | "slot" | "stop word" | "noise" | "unknown";
+  /** What it matched: the vocabulary word, `<||tag||>`, or the slot name. */
+  matched: string;
+}
+
+export interface Witness {
+  stage: "sanitize" | "exact" | "context" | "template" | "probabilistic";
+  items: WitnessItem[];
+  /** Which input, template path or key matched (e.g. the normalized key). */
+  note?: string;
+}
+
+export interface NpcResponse {
+  status: MatchStatus;
+  /** 1 for exact, context and template matches; the similarity for probabilistic ones; 0 when rejected. */
+  confidence: number;
+  /** Id of the intent that answered, or null when rejected. */
+  intent: string | null;
+  response: string;
+  thinking: string;
+  tools: RenderedTool[];
+  slots: Record<string, string>;
+  permission: Permission;
+  /** Counts of the session so far (this message included). */
+  sentiment: Sentiment;
+  emoji: string;
+  related: RelatedSuggestion[];
+  description: string | null;
+  witness: Witness[];
+  /** Set when the message was longer than the matching limit and only its beginning was read. */
+  truncated?: { limit: number; length: number };
+  /** Set when a quote was opened and never closed. */
+  notice?: string;
+}

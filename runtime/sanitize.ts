@@ -1,0 +1,59 @@
+// Stage 2: finds noise (expletives, interjections) and sentiment phrases (thanking, encouraging,
+// discouraging) as whole words or phrases outside quotes. Noise is removed before matching;
+// sentiment phrases are counted and left out of the probabilistic stage only.
+
+import { SENTIMENT_KINDS, type SentimentKind } from "./bundle-types.js";
+import type { NpcModel } from "./model.js";
+import type { Token } from "./normalize.js";
+import type { Sentiment, WitnessItem } from "./response.js";
+
+const NOISE_KINDS = 2; // kinds 0 (expletives) and 1 (interjections) are stripped
+
+export interface Sanitized {
+  /** Tokens without noise. */
+  kept: Token[];
+  /** Tokens without noise and without sentiment phrases. */
+  content: Token[];
+  counts: Sentiment;
+  items: WitnessItem[];
+}
+
+export function emptySentiment(): Sentiment {
+  return { expletives: 0, interjections: 0, thanking: 0, encouraging: 0, discouraging: 0 };
+}
+
+export function sanitize(model: NpcModel, tokens: readonly Token[]): Sanitized {
+  const kept: Token[] = [];
+  const content: Token[] = [];
+  const counts = emptySentiment();
+  const items: WitnessItem[] = [];
+  let i = 0;
+  while (i < tokens.length) {
+    const token = tokens[i]!;
+    const phrase = token.kind === "quoted" ? undefined : longestPhraseAt(model, tokens, i);
+    if (!phrase) {
+      kept.push(token);
+      content.push(token);
+      i++;
+      continue;
+    }
+    const kind: SentimentKind = SENTIMENT_KINDS[phrase.value]!;
+    counts[kind]++;
+    const covered = tokens.slice(i, i + phrase.words.length);
+    if (phrase.value >= NOISE_KINDS) kept.push(...covered);
+    items.push({ word: covered.map((t) => t.text).join(" "), kind: phrase.value < NOISE_KINDS ? "noise" : "word", matched: kind });
+    i += phrase.words.length;
+  }
+  return { kept, content, counts, items };
+}
+
+function longestPhraseAt(model: NpcModel, tokens: readonly Token[], at: number) {
+  const candidates = model.sanitizerPhrases.get(tokens[at]!.norm);
+  if (!candidates) return undefined;
+  return candidates.find((phrase) =>
+    phrase.words.every((word, k) => {
+      const token = tokens[at + k];
+      return token !== undefined && token.kind !== "quoted" && token.norm === word;
+    }),
+  );
+}
