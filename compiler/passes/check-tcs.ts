@@ -1,0 +1,108 @@
+// Check pass: Terminal Commands Security over every tool's `arguments.command` (rules in
+// compiler/tcs/rules.ts), each finding located at its exact file:line:col inside the string
+// literal, with a source-level fix when the rule has a mechanical one.
+//
+// Which `<||tag||>` carries user input, per intent:
+//   - a slot of the intent's template paths (a node tag whose type is not `vocab`): the user typed it;
+//   - any tag nothing known fills (conservatively: whatever fills it at run time is not ours to trust);
+//   - NOT: system values (username, npc_name, …), word lists, synonym tags, vocab node tags, config
+//     keys, and the intent's own keys (`<||category||>`): the dataset or the machine wrote those.
+// A slot wins over a known name: a slot called `username` is user input.
+import type { Diagnostic, DiagnosticBag, FixEdit } from "../diagnostics.js";
+import type { Intent, NpcIR, SourceLocation, ToolCall } from "../ir/types.js";
+import { allIntents, slotNames } from "../ir/walk.js";
+import { lexShell } from "../../runtime/shell-lexer.js";
+import { findDestructive } from "../tcs/destructive.js";
+import { checkLexedCommand, TCS_CODES, type CarriesUserInput, type CommandEdit, type TcsFinding } from "../tcs/rules.js";
+import { lineColumnAt, mapStringLiteral, type StringLiteralMap } from "../tcs/string-literal.js";
+import { SYSTEM_TAGS } from "./check-references.js";
+import type { CheckContext } from "./index.js";
+
+const WARNING_CODES = new Set<string>([TCS_CODES.joinedInputs]);
+
+export function checkTcs(ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext): void {
+  const known = tagsFilledByDataset(ir);
+  for (const intent of allIntents(ir)) {
+    const carriesUserInput = userInputOf(intent, known);
+    for (const tool of intent.tools) {
+      const command = tool.arguments.command;
+      if (typeof command !== "string") continue;
+      const locator = new CommandLocator(tool, command, ctx.texts);
+      const lexed = lexShell(command);
+      for (const finding of checkLexedCommand(lexed, carriesUserInput)) bag.report(locator.diagnostic(finding));
+      if (lexed.error || intent.permission === "ask") continue;
+      const uses = findDestructive(lexed);
+      if (uses.length === 0) continue;
+      const reasons = [...new Set(uses.map((u) => u.reason))].join("; ");
+      const where = intent.permissionExplicit ? `"permission": "${intent.permission}"` : `permission "${intent.permission}"`;
+      const permissionLoc = intent.keyLocs["permission"];
+      bag.report({
+        ...locator.diagnostic({
+          code: TCS_CODES.destructiveWithoutAsk,
+          message: `destructive command (${reasons}) runs without asking under ${where}; set "permission": "ask"`,
+          start: uses[0]!.start,
+          end: uses[0]!.end,
+        }),
+        ...(permissionLoc ? { related: [{ message: "permission set here", loc: permissionLoc }] } : {}),
+      });
+    }
+  }
+}
+
+/** Names the dataset, the config or the machine fill, for every intent. */
+function tagsFilledByDataset(ir: NpcIR): Set<string> {
+  const tags = new Set(SYSTEM_TAGS);
+  for (const list of ir.wordLists) {
+    tags.add(list.name);
+    if (list.name.endsWith("_words")) tags.add(list.name.slice(0, -"_words".length));
+  }
+  ir.synonyms.forEach((set) => tags.add(set.tag));
+  Object.keys(ir.config.extra).forEach((key) => tags.add(key));
+  return tags;
+}
+
+export function userInputOf(intent: Intent, known: ReadonlySet<string>): CarriesUserInput {
+  const slots = slotNames(intent);
+  const own = new Set([...Object.keys(intent.extra), ...Object.keys(intent.keyLocs)]);
+  for (const path of intent.paths) for (const node of path.nodes) if (node.type === "vocab") node.tags.forEach((tag) => own.add(tag));
+  return (tag) => slots.has(tag) || !(known.has(tag) || own.has(tag));
+}
+
+/** Turns offsets in a command string into file locations and source edits. */
+class CommandLocator {
+  private readonly literal: StringLiteralMap | undefined;
+  private readonly text: string | undefined;
+  private readonly anchor: SourceLocation;
+
+  constructor(tool: ToolCall, command: string, texts: Map<string, string>) {
+    this.anchor = tool.commandLoc ?? tool.loc;
+    const loc = tool.commandLoc;
+    this.text = loc ? texts.get(loc.file) : undefined;
+    const literal = loc && this.text !== undefined ? mapStringLiteral(this.text, loc.offset, loc.file.endsWith(".json") ? "json" : "ruby") : undefined;
+    // A literal that does not decode to the command (a concatenation, a heredoc) is not mapped.
+    this.literal = literal?.length === command.length ? literal : undefined;
+  }
+
+  diagnostic(finding: TcsFinding): Diagnostic {
+    const severity = WARNING_CODES.has(finding.code) ? "warning" : "error";
+    const fix = finding.fix ? this.fixEdits(finding.fix) : undefined;
+    return { code: finding.code, severity, message: finding.message, loc: this.locate(finding.start, finding.end), ...(fix ? { fix } : {}) };
+  }
+
+  private locate(start: number, end: number): SourceLocation {
+    if (!this.literal || this.text === undefined) return this.anchor;
+    const offset = this.literal.sourceOffset(start);
+    return { file: this.anchor.file, ...lineColumnAt(this.text, offset), offset, endOffset: this.literal.sourceOffset(end) };
+  }
+
+  private fixEdits(edits: CommandEdit[]): FixEdit[] | undefined {
+    const literal = this.literal;
+    if (!literal) return undefined;
+    return edits.map((edit) => ({
+      file: this.anchor.file,
+      offset: literal.sourceOffset(edit.start),
+      endOffset: literal.sourceOffset(edit.end),
+      text: literal.encode(edit.text),
+    }));
+  }
+}

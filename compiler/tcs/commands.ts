@@ -1,0 +1,237 @@
+// From tokens to simple commands: splits a lexed shell script at its control operators, skips the
+// reserved words of compound commands (if/for/case/while…), and sees through wrappers (sudo, env…)
+// and `find -exec`, so that the TCS rules can ask "which program receives this word, and where".
+import {
+  unquoteStatic,
+  type LexedCommand,
+  type OperatorToken,
+  type Script,
+  type Token,
+  type WordPart,
+  type WordToken,
+} from "../../runtime/shell-lexer.js";
+
+export interface Redirect {
+  op: OperatorToken;
+  target?: WordToken;
+}
+
+export interface SimpleCommand {
+  /** `NAME=value` words before the command name. */
+  assignments: WordToken[];
+  /** The command name and its arguments, in order (redirections excluded). */
+  words: WordToken[];
+  redirects: Redirect[];
+}
+
+/** A simple command seen through its wrappers: `sudo rm -f x` runs `rm` with `-f x`. */
+export interface Invocation {
+  /** The program's name as written (without a directory), when it is a static word. */
+  program?: string;
+  nameWord: WordToken;
+  args: WordToken[];
+  command: SimpleCommand;
+}
+
+const RESERVED_PREFIXES = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time", "esac"]);
+const CONTROL_OPERATORS = new Set([";", "&&", "||", "|", "|&", "&", "\n", "(", ")", ";;", ";&", ";;&"]);
+const CASE_ITEM_ENDS = new Set([";;", ";&", ";;&"]);
+const ASSIGNMENT = /^[A-Za-z_]\w*(\[[^\]]*\])?\+?=/;
+
+/** Every simple command of the script, substitutions and here-document expansions included. */
+export function simpleCommands(lexed: LexedCommand): SimpleCommand[] {
+  const out: SimpleCommand[] = [];
+  collectCommands(lexed.source, lexed.script, out);
+  return out;
+}
+
+type Mode = "command" | "case-subject" | "case-in" | "case-pattern" | "for-name" | "for-list" | "function-name";
+
+function collectCommands(source: string, script: Script, out: SimpleCommand[]): void {
+  let current: SimpleCommand = { assignments: [], words: [], redirects: [] };
+  let mode: Mode = "command";
+  const finish = (): void => {
+    if (current.words.length + current.assignments.length + current.redirects.length > 0) out.push(current);
+    current = { assignments: [], words: [], redirects: [] };
+  };
+  const tokens = script.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i]!;
+    visitNested(source, token, out);
+    if (token.type === "heredoc") continue;
+    if (token.type === "operator") {
+      if (mode === "case-pattern") {
+        if (token.op === ")") mode = "command";
+        continue;
+      }
+      if (CONTROL_OPERATORS.has(token.op)) {
+        finish();
+        if (CASE_ITEM_ENDS.has(token.op)) mode = "case-pattern";
+        else if (mode === "for-list" && token.op !== "\n" && token.op !== ";") mode = "command";
+        else if (mode === "for-list" || mode === "for-name") mode = "command";
+        continue;
+      }
+      const next = tokens[i + 1];
+      const redirect: Redirect = { op: token };
+      if (next?.type === "word") {
+        redirect.target = next;
+        visitNested(source, next, out);
+        i++;
+      }
+      current.redirects.push(redirect);
+      continue;
+    }
+    const text = staticText(source, token);
+    switch (mode) {
+      case "case-subject":
+        mode = "case-in";
+        continue;
+      case "case-in":
+        mode = text === "in" ? "case-pattern" : "command";
+        continue;
+      case "case-pattern":
+        if (text === "esac") mode = "command";
+        continue;
+      case "for-name":
+        mode = text === "in" ? "for-list" : "for-name";
+        continue;
+      case "for-list":
+        if (text === "do") mode = "command";
+        continue;
+      case "function-name":
+        mode = "command";
+        continue;
+      case "command":
+        break;
+    }
+    if (current.words.length === 0) {
+      if (text !== undefined && RESERVED_PREFIXES.has(text) && current.assignments.length === 0) continue;
+      if (text === "case") {
+        mode = "case-subject";
+        continue;
+      }
+      if (text === "for" || text === "select") {
+        mode = "for-name";
+        continue;
+      }
+      if (text === "function") {
+        mode = "function-name";
+        continue;
+      }
+      if (isAssignment(source, token)) {
+        current.assignments.push(token);
+        continue;
+      }
+    }
+    current.words.push(token);
+  }
+  finish();
+}
+
+/** Commands inside a token's substitutions: `$( … )`, backticks, `<( … )`, also inside double quotes. */
+function visitNested(source: string, token: Token, out: SimpleCommand[]): void {
+  if (token.type === "operator") return;
+  visitParts(source, token.parts, out);
+}
+
+function visitParts(source: string, parts: readonly WordPart[], out: SimpleCommand[]): void {
+  for (const part of parts) {
+    if (part.kind === "command" || part.kind === "process") collectCommands(source, part.script, out);
+    else if (part.kind === "double") visitParts(source, part.parts, out);
+  }
+}
+
+function isAssignment(source: string, word: WordToken): boolean {
+  const first = word.parts[0];
+  return first?.kind === "literal" && ASSIGNMENT.test(source.slice(first.start, word.end));
+}
+
+/** The text a word stands for when it holds no expansion and no placeholder; undefined otherwise. */
+export function staticText(source: string, word: WordToken): string | undefined {
+  return isStaticParts(word.parts) ? unquoteStatic(source, word.parts) : undefined;
+}
+
+function isStaticParts(parts: readonly WordPart[]): boolean {
+  return parts.every((part) =>
+    part.kind === "literal" || part.kind === "escape" || part.kind === "single" || (part.kind === "double" && isStaticParts(part.parts)),
+  );
+}
+
+/** Wrapper programs that run their argument as a command, and their options that take a value. */
+const WRAPPERS: Record<string, { valueOptions: string; skipsFirstOperand?: boolean }> = {
+  sudo: { valueOptions: "ughpCDrtUT" },
+  doas: { valueOptions: "uC" },
+  env: { valueOptions: "uSC" },
+  nohup: { valueOptions: "" },
+  nice: { valueOptions: "n" },
+  time: { valueOptions: "fo" },
+  command: { valueOptions: "" },
+  exec: { valueOptions: "a" },
+  builtin: { valueOptions: "" },
+  stdbuf: { valueOptions: "ioe" },
+  timeout: { valueOptions: "sk", skipsFirstOperand: true },
+};
+
+/** The programs a simple command runs: itself seen through wrappers, plus `find … -exec cmd … ;`. */
+export function invocationsOf(source: string, command: SimpleCommand): Invocation[] {
+  const invocation = unwrap(source, command, command.words);
+  if (!invocation) return [];
+  const out = [invocation];
+  if (invocation.program === "find") out.push(...findExecInvocations(source, command, invocation.args));
+  return out;
+}
+
+function unwrap(source: string, command: SimpleCommand, words: WordToken[]): Invocation | undefined {
+  let index = 0;
+  for (;;) {
+    const nameWord = words[index];
+    if (!nameWord) return undefined;
+    const name = staticText(source, nameWord);
+    const program = name === undefined ? undefined : name.slice(name.lastIndexOf("/") + 1);
+    const wrapper = program === undefined ? undefined : WRAPPERS[program];
+    if (!wrapper) return { ...(program !== undefined ? { program } : {}), nameWord, args: words.slice(index + 1), command };
+    index++;
+    let operandSkipped = !wrapper.skipsFirstOperand;
+    while (index < words.length) {
+      const text = staticText(source, words[index]!);
+      if (text === "--") {
+        index++;
+        break;
+      }
+      if (text !== undefined && text.startsWith("-") && text.length > 1) {
+        const letter = text[text.length - 1]!;
+        index += !text.startsWith("--") && text.length === 2 && wrapper.valueOptions.includes(letter) ? 2 : 1;
+        continue;
+      }
+      if (program === "env" && text !== undefined && ASSIGNMENT.test(text)) {
+        index++;
+        continue;
+      }
+      if (!operandSkipped) {
+        operandSkipped = true;
+        index++;
+        continue;
+      }
+      break;
+    }
+  }
+}
+
+const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+function findExecInvocations(source: string, command: SimpleCommand, args: WordToken[]): Invocation[] {
+  const out: Invocation[] = [];
+  for (let i = 0; i < args.length; i++) {
+    if (!FIND_EXEC.has(staticText(source, args[i]!) ?? "")) continue;
+    let end = i + 1;
+    while (end < args.length && !isExecTerminator(staticText(source, args[end]!))) end++;
+    const inner = unwrap(source, command, args.slice(i + 1, end));
+    if (inner) out.push(inner);
+    i = end;
+  }
+  return out;
+}
+
+function isExecTerminator(text: string | undefined): boolean {
+  return text === ";" || text === "+";
+}
