@@ -214,7 +214,9 @@ export function expandPaths(items: PatternItem[], cap: number): Expansion<PathNo
           const words = [...new Set(nonEmpty.map((alternative) => (alternative[0] as { word: string }).word))];
           return [[{ kind: "words", words, required: nodeRequired, offset: item.offset }]];
         }
-        return nonEmpty.flatMap((alternative) => sequenceOptions(alternative, nodeRequired)).concat(nodeRequired ? [] : [[]]);
+        // the empty alternative is its own (shorter) path; the others keep their words required
+        const hasEmpty = nonEmpty.length < item.alternatives.length;
+        return nonEmpty.flatMap((alternative) => sequenceOptions(alternative, required)).concat(hasEmpty ? [[]] : []);
       }
     }
   };
