@@ -58,20 +58,29 @@ function better(a: Thread, b: Thread): boolean {
   return a.literals > b.literals || (a.literals === b.literals && a.strings < b.strings);
 }
 
-/** Text of tokens [from, to): their spans in the message, with single spaces where words were removed. */
+/**
+ * Text of a free-string slot over tokens [from, to): the message as typed, from the start of the
+ * first word's chunk to the end of the last one's (punctuation kept), a quoted text without its
+ * quotes. Where sanitizing removed words in between, a single space stands for them.
+ */
 export function spanText(clean: string, tokens: readonly Token[], from: number, to: number): string {
-  let out = "";
-  for (let j = from; j < to; j++) {
+  const first = tokens[from]!;
+  const last = tokens[to - 1]!;
+  if (to - from === 1 && first.kind === "quoted") return first.text;
+  let start = first.start;
+  if (first.kind !== "quoted") while (start > 0 && !/\s/.test(clean[start - 1]!)) start--;
+  let out = clean.slice(start, first.end);
+  for (let j = from + 1; j < to; j++) {
+    const prev = tokens[j - 1]!;
     const token = tokens[j]!;
-    if (j > from) {
-      const prev = tokens[j - 1]!;
-      if (prev.start === token.start) continue; // the second word of an expanded contraction
-      const gap = clean.slice(prev.end, token.start);
-      out += /^\s+$/.test(gap) ? gap : " ";
-    }
-    out += token.text;
+    if (prev.start === token.start) continue; // the second word of an expanded contraction
+    const gap = clean.slice(prev.end, token.start);
+    out += /[\p{L}\p{N}]/u.test(gap) ? " " : gap;
+    out += clean.slice(token.start, token.end);
   }
-  return out;
+  let end = last.end;
+  if (last.kind !== "quoted") while (end < clean.length && !/\s/.test(clean[end]!)) end++;
+  return out + clean.slice(last.end, end);
 }
 
 class TemplateRun {

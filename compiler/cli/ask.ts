@@ -1,0 +1,52 @@
+// `ndfc ask`: answer one message with a bundle (a fresh session), as text or as the whole JSON response.
+import { InvalidArgumentError } from "commander";
+import type { NpcResponse } from "../../runtime/index.js";
+import { loadBundleFile } from "./read-bundle.js";
+import type { RegisterCommand } from "./program.js";
+
+interface AskOptions {
+  json?: boolean;
+  seed?: number;
+  user?: string;
+  host?: string;
+}
+
+function parseSeed(value: string): number {
+  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError("the seed must be an integer");
+  return Number(value);
+}
+
+/** The answer as a person reads it: the response, then each tool call and its permission. */
+export function formatAnswer(answer: NpcResponse): string {
+  const lines = [answer.response];
+  for (const tool of answer.tools) {
+    const name = typeof tool.name === "string" ? tool.name : "tool";
+    const args = tool.arguments as Record<string, unknown> | undefined;
+    const command = args && typeof args.command === "string" ? args.command : JSON.stringify(args ?? {});
+    lines.push(`[${name}] ${command}`);
+  }
+  if (answer.tools.length > 0) lines.push(`[permission] ${answer.permission}`);
+  for (const related of answer.related) lines.push(`  - ${related.example ?? related.intent}`);
+  return lines.filter((line) => line !== "").join("\n") + "\n";
+}
+
+export const registerAsk: RegisterCommand = (program, io) => {
+  program
+    .command("ask")
+    .description("answer one message with a .npc bundle")
+    .argument("<bundle>", "a .npc file")
+    .argument("<message...>", "the message (words are joined with spaces)")
+    .option("--json", "print the whole response object as JSON")
+    .option("--seed <n>", "seed of the variant choices (default 0)", parseSeed)
+    .option("--user <name>", "value of <||username||> (default: user)")
+    .option("--host <name>", "value of <||computer_name||> (default: localhost)")
+    .action(async (file: string, words: string[], options: AskOptions) => {
+      const { npc } = await loadBundleFile(file, io.cwd);
+      const metadata: Record<string, string> = {};
+      if (options.user !== undefined) metadata.username = options.user;
+      if (options.host !== undefined) metadata.computer_name = options.host;
+      const session = npc.session({ seed: options.seed ?? 0, metadata });
+      const answer = session.process(words.join(" "));
+      io.stdout(options.json ? `${JSON.stringify(answer, null, 2)}\n` : formatAnswer(answer));
+    });
+};

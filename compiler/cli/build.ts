@@ -1,0 +1,66 @@
+// `ndfc build`: lint, then compile NPC sources into one reproducible `.npc` bundle.
+import { basename, relative, resolve } from "node:path";
+import { compileNpc } from "../compile.js";
+import { bundleSlug, writeBundle } from "../emit/write-bundle.js";
+import { lintSources } from "../lint.js";
+import { SourceInputError } from "../sources/load.js";
+import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
+import { formatText } from "./format-diagnostics.js";
+import type { RegisterCommand } from "./program.js";
+
+interface BuildOptions {
+  output?: string;
+}
+
+export const registerBuild: RegisterCommand = (program, io, exitCode) => {
+  program
+    .command("build")
+    .description("lint and compile NPC sources into a reproducible .npc bundle")
+    .argument("<npc-dir-or-files...>", "an NPC directory, or rule DSL files compiled together")
+    .option("-o, --output <file>", "bundle path (default: dist-npcs/<name>.npc)")
+    .addHelpText(
+      "after",
+      `
+Refuses to write when the lint finds errors (exit 1); warnings are counted and allowed.
+
+Examples:
+  ndfc build datasets/termy                  writes dist-npcs/termy.npc
+  ndfc build datasets/termy -o /tmp/t.npc`,
+    )
+    .action((inputs: string[], options: BuildOptions) => {
+      const started = performance.now();
+      const lint = lintOrFail(inputs.map((input) => resolve(io.cwd, input)));
+      const errors = lint.diagnostics.filter((d) => d.severity === "error");
+      const warnings = lint.diagnostics.filter((d) => d.severity === "warning").length;
+      if (errors.length > 0) {
+        io.stderr(formatText(errors, lint.texts, io.cwd, io.isTTY));
+        io.stderr(`build refused: ${errors.length} error(s), ${warnings} warning(s); fix the errors (ndfc lint shows everything)\n`);
+        exitCode.value = EXIT_FAILED;
+        return;
+      }
+      const { bytes, summary } = compileNpc(lint);
+      const slug = bundleSlug(summary.name) || bundleSlug(basename(lint.root)) || "npc";
+      const output = resolve(io.cwd, options.output ?? `dist-npcs/${slug}.npc`);
+      try {
+        writeBundle(output, bytes);
+      } catch (error) {
+        throw new CliError(`cannot write ${output}: ${error instanceof Error ? error.message : String(error)}`, EXIT_USAGE);
+      }
+      if (warnings > 0) io.stderr(`${warnings} warning(s) (run ndfc lint to see them)\n`);
+      for (const type of summary.unusableTypes) io.stderr(`type "${type.name}" is unusable and never matches: ${type.reason}\n`);
+      const ms = Math.round(performance.now() - started);
+      io.stdout(
+        `built ${relative(io.cwd, output) || output}: ${summary.intents} intents, ${summary.templatePaths} template paths, ` +
+          `${summary.vocabularyWords} vocabulary words, ${summary.bytes} bytes in ${ms} ms\n`,
+      );
+    });
+};
+
+function lintOrFail(inputs: string[]) {
+  try {
+    return lintSources(inputs);
+  } catch (error) {
+    if (error instanceof SourceInputError) throw new CliError(error.message, EXIT_USAGE);
+    throw error;
+  }
+}

@@ -1,0 +1,62 @@
+// `ndfc inspect`: what a bundle contains (name, versions, source hash, counts, bytes per section).
+import { pack } from "msgpackr";
+import { FORMAT_MAJOR, readHeader } from "../../runtime/index.js";
+import type { BundlePayload } from "../../runtime/bundle-types.js";
+import { loadBundleFile } from "./read-bundle.js";
+import type { RegisterCommand } from "./program.js";
+
+export interface InspectReport {
+  name: string;
+  format: string;
+  compilerVersion: string;
+  sourceHash: string;
+  bytes: number;
+  counts: BundlePayload["counts"];
+  config: BundlePayload["config"];
+  /** Encoded size of each payload section, in bytes. */
+  sections: Record<string, number>;
+}
+
+export function inspectPayload(payload: BundlePayload, bytes: Uint8Array): InspectReport {
+  const header = readHeader(bytes);
+  const sections: Record<string, number> = {};
+  for (const [key, value] of Object.entries(payload)) sections[key] = pack(value).length;
+  return {
+    name: payload.name,
+    format: `${header.major}.${header.minor}`,
+    compilerVersion: payload.compilerVersion,
+    sourceHash: payload.sourceHash,
+    bytes: bytes.length,
+    counts: payload.counts,
+    config: payload.config,
+    sections,
+  };
+}
+
+function formatReport(report: InspectReport): string {
+  const lines = [
+    `name             ${report.name}`,
+    `format           ${report.format} (this ndfc reads ${FORMAT_MAJOR}.x)`,
+    `compiler         ${report.compilerVersion}`,
+    `source hash      ${report.sourceHash}`,
+    `bytes            ${report.bytes}`,
+    "counts",
+    ...Object.entries(report.counts).map(([key, value]) => `  ${key.padEnd(16)} ${value}`),
+    "sections (bytes)",
+    ...Object.entries(report.sections).map(([key, value]) => `  ${key.padEnd(16)} ${value}`),
+  ];
+  return lines.join("\n") + "\n";
+}
+
+export const registerInspect: RegisterCommand = (program, io) => {
+  program
+    .command("inspect")
+    .description("show what a .npc bundle contains: name, versions, source hash, counts, section sizes")
+    .argument("<bundle>", "a .npc file")
+    .option("--json", "print the report as JSON")
+    .action(async (file: string, options: { json?: boolean }) => {
+      const { npc, bytes } = await loadBundleFile(file, io.cwd);
+      const report = inspectPayload(npc.payload, bytes);
+      io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
+    });
+};
