@@ -5,11 +5,14 @@ import { CliError, EXIT_USAGE } from "./errors.js";
 import type { CliIO } from "./io.js";
 import { registerLint } from "./lint.js";
 import { registerSchema } from "./schema.js";
+import { registerBuild } from "./build.js";
+import { registerInspect } from "./inspect.js";
+import { registerAsk } from "./ask.js";
 
 /** A command registers itself on the program; it sets `exitCode.value` when it does not exit 0. */
 export type RegisterCommand = (program: Command, io: CliIO, exitCode: { value: number }) => void;
 
-const COMMANDS: RegisterCommand[] = [registerLint, registerSchema];
+const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk];
 
 const EXAMPLES = `
 Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or I/O error.
