@@ -1,0 +1,117 @@
+// A DSL rule and the NDF template written for the same sentence lower to the same template paths
+// (and the DSL's synonyms to the same synonym sets as an NDF vocabulary/templates.json), checked
+// over generated sentences. Both sides are rendered independently from one abstract sentence.
+import fc from "fast-check";
+import { describe, expect, test } from "vitest";
+import { DiagnosticBag } from "../../compiler/diagnostics.js";
+import { lowerEntriesFile } from "../../compiler/sources/ndf/entries.js";
+import { parseJson } from "../../compiler/sources/ndf/json-ast.js";
+import { lowerSynonyms } from "../../compiler/sources/ndf/tables.js";
+import { wordTag } from "../../compiler/sources/dsl/index.js";
+import { lower, withoutLocations } from "./helpers.js";
+
+/** One element of a sentence, as a person would think of it. */
+type Element =
+  | { kind: "word"; word: string; optional: boolean }
+  | { kind: "choice"; words: string[]; optional: boolean }
+  | { kind: "slot"; name: string };
+
+const WORDS = ["list", "show", "files", "in", "the", "delete", "copy", "to", "my", "please", "git", "status"];
+/** Slots whose name is a declared type get that type; the others are free strings. */
+const TYPED_SLOTS = ["path", "number"];
+const SLOTS = [...TYPED_SLOTS, "target", "dir", "thing"];
+
+const word = fc.constantFrom(...WORDS);
+const element: fc.Arbitrary<Element> = fc.oneof(
+  fc.record({ kind: fc.constant("word" as const), word, optional: fc.boolean() }),
+  fc.record({ kind: fc.constant("choice" as const), words: fc.uniqueArray(word, { minLength: 2, maxLength: 3 }), optional: fc.boolean() }),
+  fc.record({ kind: fc.constant("slot" as const), name: fc.constantFrom(...SLOTS) }),
+);
+
+/** A sentence with at least one slot (so it is a template) and each slot at most once. */
+const sentence = fc
+  .tuple(fc.array(element, { minLength: 0, maxLength: 6 }), fc.constantFrom(...SLOTS), fc.nat())
+  .map(([elements, slot, at]) => {
+    const withSlot = [...elements];
+    withSlot.splice(at % (elements.length + 1), 0, { kind: "slot", name: slot });
+    const seen = new Set<string>();
+    return withSlot.filter((e) => e.kind !== "slot" || (!seen.has(e.name) && seen.add(e.name)));
+  });
+
+function dslPattern(elements: Element[]): string {
+  return elements
+    .map((e) => {
+      if (e.kind === "slot") return `:${e.name}`;
+      const text = e.kind === "word" ? e.word : `(${e.words.join("|")})`;
+      return e.optional ? `[${text}]` : text;
+    })
+    .join(" ");
+}
+
+function ndfNode(e: Element): Record<string, unknown> {
+  if (e.kind === "slot") return { tag: `<||${e.name}||>`, type: TYPED_SLOTS.includes(e.name) ? e.name : "string", required: true };
+  const tags = (e.kind === "word" ? [e.word] : e.words).map((w) => `<||${wordTag(w)}||>`);
+  return { tag: tags.length === 1 ? tags[0] : tags, type: "vocab", required: !e.optional };
+}
+
+function dslPaths(sentences: Element[][]) {
+  const text = [
+    `types path: /\\S+/, number: /\\d+/`,
+    `rule ${sentences.map((s) => JSON.stringify(dslPattern(s))).join(", ")} do`,
+    `  output "ok"`,
+    `end`,
+  ].join("\n");
+  const { fragment, diagnostics } = lower(text);
+  expect(diagnostics).toEqual([]);
+  return withoutLocations(fragment.intents[0]!.paths);
+}
+
+function ndfPaths(sentences: Element[][]) {
+  const json = JSON.stringify([{ type: "template", structure: sentences.map((s) => s.map(ndfNode)), output: "ok" }], null, 2);
+  const bag = new DiagnosticBag();
+  const root = parseJson("templates_x.json", json, bag);
+  const { intents } = lowerEntriesFile("templates_x.json", "templates_x.json", root!, bag);
+  expect(bag.sorted()).toEqual([]);
+  return withoutLocations(intents[0]!.paths);
+}
+
+describe("DSL ≡ NDF", () => {
+  test("a generated DSL rule and the NDF template of the same sentences have the same paths", () => {
+    fc.assert(
+      fc.property(fc.array(sentence, { minLength: 1, maxLength: 2 }), (sentences) => {
+        // one rule may not repeat a pattern (that is a duplicate-pattern error)
+        fc.pre(new Set(sentences.map(dslPattern)).size === sentences.length);
+        expect(dslPaths(sentences)).toEqual(ndfPaths(sentences));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  test("DSL synonyms equal the NDF vocabulary/templates.json sets written for them", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.tuple(fc.constantFrom("wipe", "erase", "remove", "kill", "nuke"), fc.constantFrom("delete", "terminate")), { selector: ([s]) => s, maxLength: 5 }), (pairs) => {
+        const text = [...pairs.map(([synonym, meaning]) => `synonym ${JSON.stringify(synonym)}, means: ${JSON.stringify(meaning)}`), `rule "delete :x"`, `rule "terminate :y"`].join("\n");
+        const { fragment } = lower(text);
+        const vocabulary: Record<string, string[]> = {};
+        for (const meaning of ["delete", "terminate"]) {
+          vocabulary[`<||${wordTag(meaning)}||>`] = [meaning, ...pairs.filter(([, m]) => m === meaning).map(([s]) => s)];
+        }
+        const root = parseJson("templates.json", JSON.stringify(vocabulary), new DiagnosticBag());
+        expect(withoutLocations(fragment.synonyms)).toEqual(withoutLocations(lowerSynonyms("templates.json", root!)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  test("a hand-written example: the design's delete rule", () => {
+    const sentences: Element[][] = [
+      [
+        { kind: "word", word: "please", optional: true },
+        { kind: "choice", words: ["delete", "show"], optional: false },
+        { kind: "slot", name: "target" },
+      ],
+    ];
+    expect(dslPattern(sentences[0]!)).toBe("[please] (delete|show) :target");
+    expect(dslPaths(sentences)).toEqual(ndfPaths(sentences));
+  });
+});
