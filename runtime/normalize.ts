@@ -46,7 +46,8 @@ const LITERAL_SHAPES: readonly RegExp[] = [
   /=/,
 ];
 
-const NOT_SUFFIX: Record<string, string> = { can: "can", won: "will", shan: "shall", ai: "is" };
+// Stems before "n't" that are not words themselves: can't → "ca", won't → "wo".
+const NOT_SUFFIX: Record<string, string> = { ca: "can", wo: "will", sha: "shall", ai: "is" };
 const SHORT_SUFFIXES: Record<string, string> = { re: "are", ve: "have", ll: "will", m: "am", d: "would" };
 const IS_BEFORE_S = new Set(["it", "that", "what", "where", "who", "how", "there", "here", "he", "she", "when", "why"]);
 

@@ -1,0 +1,116 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { compileNpc } from "../../compiler/compile.js";
+import { encodeBundle, HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
+import { InvalidBundleError, loadNpc } from "../../runtime/index.js";
+import { sha256, digestSha256, toHex } from "../../runtime/sha256.js";
+import { shellNpc } from "./ir-fixture.js";
+
+const built = compileNpc({ ir: shellNpc() });
+
+async function rejection(bytes: Uint8Array): Promise<string> {
+  try {
+    await loadNpc(bytes);
+  } catch (error) {
+    expect(error).toBeInstanceOf(InvalidBundleError);
+    return (error as Error).message;
+  }
+  throw new Error("the bundle was accepted");
+}
+
+function withHeader(payloadBytes: Uint8Array, patch: (view: DataView) => void = () => {}): Uint8Array {
+  const out = new Uint8Array(HEADER_SIZE + payloadBytes.length);
+  out.set(built.bytes.subarray(0, HEADER_SIZE));
+  out.set(payloadBytes, HEADER_SIZE);
+  const view = new DataView(out.buffer);
+  view.setUint32(8, payloadBytes.length);
+  out.set(sha256(payloadBytes), 12);
+  patch(view);
+  return out;
+}
+
+describe("sha256", () => {
+  it("matches known digests and Web Crypto", async () => {
+    expect(toHex(sha256(new Uint8Array()))).toBe("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+    expect(toHex(sha256(new TextEncoder().encode("abc")))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    await fc.assert(
+      fc.asyncProperty(fc.uint8Array({ maxLength: 300 }), async (data) => {
+        expect(toHex(sha256(data))).toBe(toHex(await digestSha256(data)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+});
+
+describe("bundle header and payload", () => {
+  it("starts with the magic, the version, the length and the payload hash", () => {
+    const { bytes } = built;
+    expect([...bytes.subarray(0, 4)]).toEqual([0x4e, 0x50, 0x43, 0x00]);
+    const view = new DataView(bytes.buffer, bytes.byteOffset);
+    expect(view.getUint16(4)).toBe(1);
+    expect(view.getUint32(8)).toBe(bytes.length - HEADER_SIZE);
+    expect(toHex(bytes.subarray(12, 44))).toBe(toHex(sha256(bytes.subarray(HEADER_SIZE))));
+  });
+
+  it("round-trips: what is loaded equals what was built", async () => {
+    const payload = await decodeBundle(built.bytes);
+    expect(JSON.parse(JSON.stringify(payload, bytesAsArrays))).toEqual(JSON.parse(JSON.stringify(built.payload, bytesAsArrays)));
+    expect(encodeBundle(payload)).toEqual(built.bytes);
+  });
+
+  it("refuses wrong magic, other major versions, length and hash mismatches with clear messages", async () => {
+    const wrongMagic = built.bytes.slice();
+    wrongMagic[0] = 0x50;
+    expect(await rejection(wrongMagic)).toMatch(/magic/);
+    const future = built.bytes.slice();
+    new DataView(future.buffer).setUint16(4, 2);
+    expect(await rejection(future)).toMatch(/version 2\.0 is not supported/);
+    expect(await rejection(built.bytes.subarray(0, built.bytes.length - 1))).toMatch(/truncated or padded/);
+    expect(await rejection(built.bytes.subarray(0, 10))).toMatch(/shorter than the 44-byte header/);
+    const flipped = built.bytes.slice();
+    flipped[flipped.length - 5]! ^= 0xff;
+    expect(await rejection(flipped)).toMatch(/SHA-256/);
+  });
+
+  it("accepts a newer minor version of the same major", async () => {
+    const newer = built.bytes.slice();
+    new DataView(newer.buffer).setUint16(6, 9);
+    await expect(loadNpc(newer)).resolves.toBeDefined();
+  });
+
+  it("refuses undecodable payloads and payloads of the wrong shape, even with a valid hash", async () => {
+    expect(await rejection(withHeader(Uint8Array.of(0xc1)))).toMatch(/not valid msgpack|wrong shape/);
+    const { pack } = await import("msgpackr");
+    expect(await rejection(withHeader(pack([1, 2, 3])))).toMatch(/wrong shape: payload: expected an object/);
+    const badIndex = structuredClone(built.payload);
+    badIndex.exact.targets[0] = 9999;
+    expect(await rejection(withHeader(pack(badIndex)))).toMatch(/exact\.targets\[0\]: expected an index below/);
+    const backwards = structuredClone(built.payload);
+    backwards.automaton[1]!.skip.push(0);
+    expect(await rejection(withHeader(pack(backwards)))).toMatch(/skip edges must point to a later state/);
+  });
+
+  it("throws only InvalidBundleError on flipped, truncated or random bytes", async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 200 }),
+          fc.record({ at: fc.nat(), value: fc.integer({ min: 1, max: 255 }) }).map(({ at, value }) => {
+            const bytes = built.bytes.slice();
+            bytes[at % bytes.length]! ^= value;
+            return bytes;
+          }),
+          fc.nat().map((n) => built.bytes.slice(0, n % built.bytes.length)),
+        ),
+        async (bytes) => {
+          await rejection(bytes);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+});
+
+function bytesAsArrays(_key: string, value: unknown): unknown {
+  return value instanceof Uint8Array ? Array.from(value) : value;
+}

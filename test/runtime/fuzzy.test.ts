@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { computeFuzzyIndex } from "../../compiler/passes/compute-fuzzy-index.js";
+import { editBudget, FuzzyIndex, osaDistance, readU32 } from "../../runtime/fuzzy.js";
+
+const words = ["archive", "backup", "cat", "directory", "disk", "download", "show", "usage"];
+const index = (() => {
+  const built = computeFuzzyIndex(words);
+  return new FuzzyIndex(readU32(built.hashes), readU32(built.words), words);
+})();
+
+describe("fuzzy index", () => {
+  it("grows the edit budget with word length", () => {
+    expect([3, 4, 7, 8, 12].map(editBudget)).toEqual([0, 1, 1, 2, 2]);
+  });
+
+  it("finds transpositions, insertions, deletions and substitutions within the budget", () => {
+    const found = (token: string) => index.lookup(token).map((h) => words[h.word]);
+    expect(found("shwo")).toEqual(["show"]);
+    expect(found("usgae")).toEqual(["usage"]);
+    expect(found("diks")).toEqual(["disk"]);
+    expect(found("dirctroy")).toEqual(["directory"]);
+    expect(found("cta")).toEqual([]); // 3 letters: no typo tolerance
+    expect(found("shoe")).toEqual(["show"]);
+    expect(found("xxxx")).toEqual([]);
+  });
+
+  it("returns exactly the words a scan with the OSA distance would", () => {
+    fc.assert(
+      fc.property(fc.stringMatching(/^[a-z]{1,10}$/), (token) => {
+        const expected = words
+          .map((w, id) => ({ word: id, distance: osaDistance(token, w, 5) }))
+          .filter((h) => h.distance > 0 && h.distance <= Math.min(editBudget(token.length), editBudget(words[h.word]!.length)))
+          .sort((a, b) => a.distance - b.distance || a.word - b.word);
+        expect(index.lookup(token)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});

@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { expandContraction, normalizeKey, tokenize } from "../../runtime/normalize.js";
+
+describe("normalizeKey", () => {
+  it("lowercases (Unicode too), applies NFKC and collapses whitespace", () => {
+    expect(normalizeKey("  List   FILES  ")).toBe("list files");
+    expect(normalizeKey("ÉCOLE Straße")).toBe("école straße");
+    expect(normalizeKey("ｆｉｌｅ")).toBe("file"); // full-width letters
+  });
+
+  it("strips sentence punctuation around words but keeps literal tokens whole", () => {
+    expect(normalizeKey("Hello, world!")).toBe("hello world");
+    expect(normalizeKey("copy notes.txt to ~/backup/.")).toBe("copy notes.txt to ~/backup/.");
+    expect(normalizeKey("open Notes.TXT.")).toBe("open notes.txt");
+    expect(normalizeKey("run ls -la --color=auto")).toBe("run ls -la --color=auto");
+    expect(normalizeKey("visit https://example.com/a?b=1")).toBe("visit https://example.com/a?b=1");
+    expect(normalizeKey("ping 10.0.0.1 and add 3.5")).toBe("ping 10.0.0.1 and add 3.5");
+    expect(normalizeKey("cd ..")).toBe("cd ..");
+    expect(normalizeKey("?!")).toBe("");
+  });
+
+  it("expands contractions", () => {
+    expect(normalizeKey("What's up? I don't know, we'll see")).toBe("what is up i do not know we will see");
+    expect(normalizeKey("I can’t, it won’t")).toBe("i can not it will not");
+    expect(expandContraction("let's")).toEqual(["let", "us"]);
+    expect(expandContraction("john's")).toEqual(["john's"]);
+  });
+
+  it("is idempotent", () => {
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 80 }), (text) => {
+        const once = normalizeKey(text);
+        expect(normalizeKey(once)).toBe(once);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
+
+describe("tokenize", () => {
+  it("keeps the literal text and case of tokens, with spans into the cleaned message", () => {
+    const { clean, tokens } = tokenize("Copy 'My File.TXT' to /Tmp/Out!");
+    expect(tokens.map((t) => [t.text, t.norm, t.kind])).toEqual([
+      ["Copy", "copy", "word"],
+      ["My File.TXT", "my file.txt", "quoted"],
+      ["to", "to", "word"],
+      ["/Tmp/Out", "/tmp/out", "literal"],
+    ]);
+    for (const t of tokens) expect(clean.slice(t.start, t.end)).toBe(t.text);
+  });
+
+  it("reports a quote nobody closes and reads it as punctuation", () => {
+    const result = tokenize('say "hello world');
+    expect(result.unbalancedQuote).toBe(true);
+    expect(result.tokens.map((t) => t.norm)).toEqual(["say", "hello", "world"]);
+  });
+
+  it("drops control characters", () => {
+    expect(normalizeKey("li\u0000st\u0007 files")).toBe("list files");
+  });
+});
