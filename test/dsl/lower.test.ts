@@ -137,12 +137,12 @@ describe("tools", () => {
     expect(textAt(text, tool!.commandLoc!)).toBe(`"rm -- '<||target||>'"`);
   });
 
-  test("a chain keeps its steps in order; :prev_result refers to the previous step", () => {
+  test("a chain keeps its steps in order; :prev_result refers to the previous step's result by tool index", () => {
     const intent = onlyIntent(`chain("clean up :dir") do\n  step :list_files, path: :dir\n  step :filter, criterion: "empty"\n  step :delete, target: :prev_result\nend`);
     expect(intent.tools.map((t) => [t.name, t.arguments])).toEqual([
       ["list_files", { path: "<||dir||>" }],
       ["filter", { criterion: "empty" }],
-      ["delete", { target: "<||prev_result||>" }],
+      ["delete", { target: { $result_of: 1 } }],
     ]);
   });
 

@@ -104,7 +104,7 @@ export class RuleLowering {
     const slotSets = patterns.map((pattern) => new Set(slotsOf(pattern.items)));
     const bound = new Set([...(slotSets[0] ?? [])].filter((name) => slotSets.every((set) => set.has(name))));
     const quoted = patterns.map((pattern) => JSON.stringify(pattern.node.value));
-    return { bound, patterns: `the pattern${quoted.length > 1 ? "s" : ""} ${quoted.join(", ") || "(none)"}`, prevResult: false };
+    return { bound, patterns: `the pattern${quoted.length > 1 ? "s" : ""} ${quoted.join(", ") || "(none)"}` };
   }
 
   private phrasings(pattern: LoweredPattern): LocatedText[] {
@@ -141,7 +141,7 @@ export class RuleLowering {
         return;
       case "step":
         if (form !== "chain") bag.error(DSL_CODES.stepOutsideChain, `step belongs inside a chain("…") do … end block, not a ${form}: use action here, or make this a chain`, statement.loc);
-        else this.tool(statement, intent, { ...scope, prevResult: intent.tools.length > 0 });
+        else this.tool(statement, intent, intent.tools.length > 0 ? { ...scope, previousStep: intent.tools.length - 1 } : scope);
         return;
       case "resolve":
         if (form !== "query") bag.error(DSL_CODES.resolveOutsideQuery, `resolve belongs inside a query("…") do … end block, not a ${form}: use action here, or make this a query`, statement.loc);

@@ -11,11 +11,18 @@ export interface SlotScope {
   bound: ReadonlySet<string>;
   /** The rule's patterns, quoted, for messages. */
   patterns: string;
-  /** `:prev_result` (the previous step's result) is allowed: a chain step after the first. */
-  prevResult: boolean;
+  /** In a chain step after the first: the index (in the intent's tools) of the previous step, which `:prev_result` refers to. */
+  previousStep?: number;
 }
 
 export const PREV_RESULT = "prev_result";
+
+/**
+ * What `:prev_result` lowers to: a reference to an earlier tool's result, which the application
+ * running the chain substitutes. It is deliberately not a `<||tag||>`: the runtime renders tags
+ * when it answers, long before the previous step has run.
+ */
+export const resultOf = (toolIndex: number): { $result_of: number } => ({ $result_of: toolIndex });
 
 export const slotPlaceholder = (name: string): string => `<||${name}||>`;
 
@@ -76,8 +83,9 @@ export class ArgumentLowering {
   }
 
   /** A `:name` argument: the slot's placeholder when the pattern captures it. */
-  private slotReference(name: string, loc: SourceLocation, scope: SlotScope): string {
-    if (!scope.bound.has(name) && !(name === PREV_RESULT && scope.prevResult)) {
+  private slotReference(name: string, loc: SourceLocation, scope: SlotScope): unknown {
+    if (name === PREV_RESULT && scope.previousStep !== undefined && !scope.bound.has(name)) return resultOf(scope.previousStep);
+    if (!scope.bound.has(name)) {
       this.bag.report({
         code: DSL_CODES.unboundSlot,
         severity: "error",
@@ -93,7 +101,7 @@ export class ArgumentLowering {
   checkPlaceholders(node: StringNode, scope: SlotScope): void {
     for (const match of node.value.matchAll(/<\|\|([^|<>]*)\|\|>/g)) {
       const name = match[1]!;
-      if (scope.bound.has(name) || (name === PREV_RESULT && scope.prevResult)) continue;
+      if (scope.bound.has(name)) continue;
       this.bag.error(
         DSL_CODES.unboundSlot,
         `<||${name}||> is not captured by ${scope.patterns}${describeBound(scope)}, so the command would run with it unfilled`,
