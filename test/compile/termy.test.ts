@@ -1,0 +1,127 @@
+import { describe, expect, it } from "vitest";
+import { compileNpc } from "../../compiler/compile.js";
+import { lintSources } from "../../compiler/lint.js";
+import { CODES } from "../../compiler/passes/codes.js";
+import type { Intent } from "../../compiler/ir/types.js";
+import { loadNpc, type Npc } from "../../runtime/index.js";
+import { normalizeKey } from "../../runtime/normalize.js";
+import { hasTermy, repoRoot, termyDir } from "./termy-corpus.js";
+
+describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", async () => {
+  const lint = lintSources([termyDir]);
+  const built = compileNpc(lint);
+  const npc: Npc = await loadNpc(built.bytes);
+  const ask = (message: string) => npc.session({ seed: 1 }).process(message);
+
+  it("builds without lint errors", () => {
+    expect(lint.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(built.summary.intents).toBeGreaterThan(300);
+    expect(built.summary.templatePaths).toBeGreaterThan(100);
+    expect(built.summary.unusableTypes).toEqual([]);
+  });
+
+  it("answers a plain phrase by exact match", () => {
+    const answer = ask("list files");
+    expect(answer.status).toBe("exact match");
+    expect(answer.tools.length).toBeGreaterThan(0);
+  });
+
+  it("answers a copy with the source file and destination slots the templates name", () => {
+    // templates_files.json: copy_file = vocab_copy … <||file||>:filename … <||path||>:filename
+    const answer = ask("copy notes.txt to backup.txt");
+    expect(answer).toMatchObject({ status: "template match", intent: "copy_file", slots: { file: "notes.txt", path: "backup.txt" } });
+    const command = (answer.tools[0]!.arguments as { command: string }).command;
+    expect(command).toContain("'notes.txt'");
+    expect(command).toContain("'backup.txt'");
+  });
+
+  it("answers a delete with the file slot", () => {
+    const answer = ask("delete file notes.txt");
+    expect(answer).toMatchObject({ status: "template match", intent: "file_deletion", slots: { file: "notes.txt" } });
+    expect(answer.permission).toBe("ask");
+  });
+
+  it("answers a typo'd disk usage request probabilistically with the disk usage entry", () => {
+    const answer = ask("shwo disk usgae");
+    expect(answer.status).toBe("probabilistic match");
+    const owner = lint.ir.intents.find((i) => i.id === answer.intent)!;
+    expect(owner.inputs.map((i) => normalizeKey(i.value))).toContain("show disk usage");
+  });
+
+  it("answers inputs written with capitals, which the original engine never matched exactly", () => {
+    const capitalised = lint.ir.intents.flatMap((i) => i.inputs.filter((input) => /[A-Z]/.test(input.value)).map((input) => ({ i, input })));
+    expect(capitalised.length).toBeGreaterThan(10);
+    const own = capitalised.filter(({ i, input }) => ask(input.value).intent === i.id);
+    expect(own.length / capitalised.length).toBeGreaterThan(0.95);
+  });
+
+  it("replays every training input to its own entry (≥ 99.5% outside reported conflicts)", () => {
+    // Excluded: inputs the lint reports as conflicting (one input in two intents, inputs that
+    // sanitizing changes), and inputs that normalize to the same key in two intents.
+    const conflictCodes = new Set<string>([CODES.duplicateInput, CODES.sanitizedInput]);
+    const excluded = new Set<string>();
+    const at = (loc: { file: string; offset: number }) => `${loc.file}@${loc.offset}`;
+    for (const d of lint.diagnostics.filter((d) => conflictCodes.has(d.code))) {
+      excluded.add(at(d.loc));
+      for (const r of d.related ?? []) excluded.add(at(r.loc));
+    }
+    const owners = new Map<string, Set<string>>();
+    const visit = (intents: Intent[], scope: string) => {
+      for (const intent of intents) {
+        for (const input of intent.inputs) {
+          const key = `${scope}\u0000${normalizeKey(input.value)}`;
+          owners.set(key, (owners.get(key) ?? new Set()).add(intent.id));
+        }
+        if (intent.context) visit(intent.context, intent.id);
+      }
+    };
+    visit(lint.ir.intents, "");
+
+    let total = 0;
+    let own = 0;
+    let skipped = 0;
+    const wrong: string[] = [];
+    const replay = (intents: Intent[], parent: Intent | null) => {
+      for (const intent of intents) {
+        for (const input of intent.inputs) {
+          const collides = owners.get(`${parent?.id ?? ""}\u0000${normalizeKey(input.value)}`)!.size > 1;
+          if (excluded.has(at(input.loc)) || collides) {
+            skipped++;
+            continue;
+          }
+          const session = npc.session();
+          if (parent) session.process(parent.inputs[0]!.value);
+          const answer = session.process(input.value);
+          total++;
+          if (answer.intent === intent.id) own++;
+          else wrong.push(`${JSON.stringify(input.value)} → ${answer.status} ${answer.intent} (expected ${intent.id})`);
+        }
+        if (intent.context) replay(intent.context, intent);
+      }
+    };
+    replay(lint.ir.intents, null);
+    const rate = own / total;
+    console.log(`TERMy replay: ${own}/${total} inputs answered by their own entry (${(rate * 100).toFixed(2)}%), ${skipped} excluded as conflicts`);
+    if (wrong.length > 0) console.log(`not their own:\n  ${wrong.join("\n  ")}`);
+    expect(total).toBeGreaterThan(1500);
+    expect(rate).toBeGreaterThanOrEqual(0.995);
+  });
+
+  it("reaches context follow-ups only after their parent", () => {
+    const parent = lint.ir.intents.find((i) => (i.context?.length ?? 0) > 0 && i.inputs.length > 0)!;
+    const child = parent.context![0]!;
+    const session = npc.session();
+    session.process(parent.inputs[0]!.value);
+    expect(session.process(child.inputs[0]!.value)).toMatchObject({ status: "context match", intent: child.id });
+  });
+
+  it("renders user and host names only from the session", () => {
+    const session = npc.session({ seed: 1, metadata: { username: "zed-test-user", computer_name: "zed-host" } });
+    const texts: string[] = [];
+    for (let i = 0; i < 30; i++) texts.push(session.process("hello").response);
+    expect(texts.some((t) => t.includes("zed-test-user"))).toBe(true);
+    const bundleText = new TextDecoder().decode(built.bytes);
+    expect(bundleText).not.toContain(termyDir);
+    expect(bundleText).not.toContain(repoRoot);
+  });
+});
