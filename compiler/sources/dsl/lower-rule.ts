@@ -1,7 +1,7 @@
 // Lowering one `rule` / `chain` / `query` call (and its `context` follow-ups) into an Intent.
 import { closest, distance } from "fastest-levenshtein";
 import type { DiagnosticBag } from "../../diagnostics.js";
-import { PERMISSIONS, type Intent, type LocatedText, type Permission, type SourceLocation, type TemplateNode, type TemplatePath } from "../../ir/types.js";
+import { PERMISSIONS, type Intent, type LocatedText, type Permission, type SourceLocation, type TemplateNode, type TemplatePath, type ToolCall } from "../../ir/types.js";
 import type { CallNode, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
 import type { LineMap } from "./location.js";
@@ -191,7 +191,11 @@ export class RuleLowering {
     }
     for (const arg of extra) this.env.bag.error(DSL_CODES.badArgument, `${statement.name} takes a name and then key: value arguments; this ${arg.kind} has no key`, arg.loc);
     const args = this.pairsToArguments(statement, scope);
-    intent.tools.push({ name, arguments: args, raw: { name, arguments: args }, loc: statement.loc });
+    const tool: ToolCall = { name, arguments: args, raw: { name, arguments: args }, loc: statement.loc };
+    // `step :run_in_terminal, command: "…"` is a shell command too: locate it for the TCS checks
+    const command = statement.pairs.find((pair) => nameOf(pair.key) === "command")?.value;
+    if (command?.kind === "string") tool.commandLoc = command.loc;
+    intent.tools.push(tool);
     intent.keyLocs["tools"] ??= statement.loc;
   }
 
