@@ -1,0 +1,71 @@
+// Inputs that cannot answer as written: one phrase given to two intents, and phrases that
+// sanitizing changes because they contain a word of the noise lists.
+import type { DiagnosticBag } from "../diagnostics.js";
+import type { Intent, LocatedText, NpcIR } from "../ir/types.js";
+import { CODES } from "./codes.js";
+
+/** Word lists whose words sanitizing removes from every message before matching. */
+export const NOISE_LISTS = ["expletives", "interjection"];
+
+export function checkConflicts(ir: NpcIR, bag: DiagnosticBag): void {
+  reportDuplicateInputs(ir.intents, bag);
+  reportSanitizedInputs(ir, bag);
+}
+
+/** Comparison key for inputs: case, surrounding and repeated whitespace do not make phrases differ. */
+export function inputKey(text: string): string {
+  return text.toLowerCase().trim().replace(/\s+/g, " ");
+}
+
+/** Within one list of sibling intents (top level, or one context list), an input belongs to one intent. */
+function reportDuplicateInputs(siblings: Intent[], bag: DiagnosticBag): void {
+  const owner = new Map<string, { intent: Intent; input: LocatedText }>();
+  for (const intent of siblings) {
+    for (const input of intent.inputs) {
+      const key = inputKey(input.value);
+      const first = owner.get(key);
+      if (!first) {
+        owner.set(key, { intent, input });
+        continue;
+      }
+      if (first.intent === intent) {
+        bag.info(CODES.repeatedInput, `input "${input.value}" is listed twice in this entry`, input.loc, [{ message: "first listed here", loc: first.input.loc }]);
+        continue;
+      }
+      const categories =
+        first.intent.category !== intent.category
+          ? ` (categories "${first.intent.category ?? "none"}" and "${intent.category ?? "none"}")`
+          : "";
+      bag.warning(
+        CODES.duplicateInput,
+        `input "${input.value}" is also an input of intent "${first.intent.id}"${categories}; only the first one answers it — remove one or reword it`,
+        input.loc,
+        [{ message: `first given to "${first.intent.id}" here`, loc: first.input.loc }],
+      );
+    }
+  }
+  for (const intent of siblings) if (intent.context) reportDuplicateInputs(intent.context, bag);
+}
+
+function reportSanitizedInputs(ir: NpcIR, bag: DiagnosticBag): void {
+  const noise = ir.wordLists
+    .filter((list) => NOISE_LISTS.includes(list.name))
+    .flatMap((list) => list.words.map((word) => ({ word: inputKey(word), list: list.name })))
+    .filter((entry) => entry.word !== "");
+  if (noise.length === 0) return;
+  const visit = (intent: Intent) => {
+    for (const input of intent.inputs) {
+      const padded = ` ${inputKey(input.value).replace(/[^\p{L}\p{N}\s']/gu, " ").replace(/\s+/g, " ")} `;
+      const hit = noise.find(({ word }) => padded.includes(` ${word} `));
+      if (hit) {
+        bag.warning(
+          CODES.sanitizedInput,
+          `input "${input.value}" contains "${hit.word}", which is in the ${hit.list} list; sanitizing strips it from messages, so this phrase is matched without it — remove the word from ${hit.list} or reword the input`,
+          input.loc,
+        );
+      }
+    }
+    intent.context?.forEach(visit);
+  };
+  ir.intents.forEach(visit);
+}

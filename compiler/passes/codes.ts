@@ -1,0 +1,53 @@
+// The lint catalogue: every diagnostic code ndfc reports, its default severity and what it means.
+// Codes are stable: scripts and SARIF consumers key on them.
+import type { Severity } from "../diagnostics.js";
+
+export interface CodeInfo {
+  code: string;
+  severity: Severity;
+  title: string;
+}
+
+export const CODES = {
+  ioError: "NDF001",
+  jsonSyntax: "NDF002",
+  schema: "NDF003",
+  unknownKey: "NDF004",
+  misnamedFile: "NDF005",
+  ignoredFile: "NDF006",
+  missingConfig: "NDF007",
+  unreachableEntry: "NDF008",
+  duplicateIntentName: "NDF009",
+  undefinedVocabTag: "REF001",
+  undefinedType: "REF002",
+  unfillableTag: "REF003",
+  duplicateInput: "CON001",
+  sanitizedInput: "CON002",
+  repeatedInput: "CON003",
+  invalidRegex: "RGX001",
+  nonJsRegex: "RGX002",
+  redosExponential: "RGX003",
+  redosPolynomial: "RGX004",
+} as const;
+
+export const CATALOGUE: CodeInfo[] = [
+  { code: CODES.ioError, severity: "error", title: "A file or directory cannot be read (missing, too large, not UTF-8)." },
+  { code: CODES.jsonSyntax, severity: "error", title: "The file is not valid JSON." },
+  { code: CODES.schema, severity: "error", title: "A value does not have the shape the NDF format requires." },
+  { code: CODES.unknownKey, severity: "warning", title: "An unknown key that looks like a misspelled NDF key." },
+  { code: CODES.misnamedFile, severity: "warning", title: "A file whose name NDF does not recognise (dataset.json instead of dataset_*.json)." },
+  { code: CODES.ignoredFile, severity: "info", title: "A JSON file in the dataset tree that is not an NDF file and is not loaded." },
+  { code: CODES.missingConfig, severity: "error", title: "The NPC directory has no usable config.json." },
+  { code: CODES.unreachableEntry, severity: "warning", title: "An entry with neither input nor structure: no message can reach it." },
+  { code: CODES.duplicateIntentName, severity: "warning", title: "Two entries declare the same intent name." },
+  { code: CODES.undefinedVocabTag, severity: "warning", title: "A template uses a vocab tag that vocabulary/templates.json does not define: the node never matches." },
+  { code: CODES.undefinedType, severity: "warning", title: "A template node has a type that types.json does not define: the node never matches." },
+  { code: CODES.unfillableTag, severity: "warning", title: "A <||tag||> in a response, thinking, description or tool that nothing fills: it renders empty." },
+  { code: CODES.duplicateInput, severity: "warning", title: "One input is given to two different intents: only one can answer it." },
+  { code: CODES.sanitizedInput, severity: "warning", title: "An input contains a noise-list word that sanitizing strips, so the stored phrase never matches as written." },
+  { code: CODES.repeatedInput, severity: "info", title: "The same input is listed twice in one entry." },
+  { code: CODES.invalidRegex, severity: "error", title: "A type regex does not compile." },
+  { code: CODES.nonJsRegex, severity: "warning", title: "A type regex uses syntax JavaScript does not have (Python inline flags)." },
+  { code: CODES.redosExponential, severity: "warning", title: "A type regex backtracks exponentially on some inputs (ReDoS)." },
+  { code: CODES.redosPolynomial, severity: "info", title: "A type regex backtracks polynomially on long inputs." },
+];

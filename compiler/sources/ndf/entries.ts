@@ -1,0 +1,171 @@
+// Lowering NDF entry files (dataset_*.json, templates_*.json, personality.json) into IR intents.
+import { closest, distance } from "fastest-levenshtein";
+import type { DiagnosticBag } from "../../diagnostics.js";
+import type { Intent, LocatedText, Permission, TemplateNode, TemplatePath, ToolCall, WordList } from "../../ir/types.js";
+import { PERMISSIONS } from "../../ir/types.js";
+import { CODES } from "../../passes/codes.js";
+import { locOf, membersOf, toValue, type JsonNode, type ObjectNode } from "./json-ast.js";
+import { KNOWN_ENTRY_KEYS, KNOWN_NODE_KEYS } from "./schemas.js";
+
+export interface EntriesFragment {
+  intents: Intent[];
+  /** Blocks without input or structure whose values are all strings or lists of strings (`completion`, `unknown`…). */
+  wordLists: WordList[];
+}
+
+export function lowerEntriesFile(file: string, relPath: string, root: JsonNode, bag: DiagnosticBag): EntriesFragment {
+  const fragment: EntriesFragment = { intents: [], wordLists: [] };
+  if (root.type !== "Array") return fragment; // the schema check already reported it
+  root.elements.forEach((element, index) => {
+    const node = element.value;
+    if (node.type !== "Object") return;
+    const id = `${relPath}#${index}`;
+    if (isWordListBlock(node)) {
+      fragment.wordLists.push(...wordListsOf(node, file));
+      return;
+    }
+    fragment.intents.push(lowerEntry(node, file, id, bag));
+  });
+  return fragment;
+}
+
+/** Renders a tag name in the `<||name||>` form that users write. */
+export const bracketTag = (name: string) => `<||${name}||>`;
+
+/** Strips `<||` and `||>` from a tag. */
+export function tagName(tag: string): string {
+  return tag.startsWith("<||") && tag.endsWith("||>") ? tag.slice(3, -3) : tag;
+}
+
+function isWordListBlock(node: ObjectNode): boolean {
+  const members = membersOf(node);
+  if (members.some((m) => m.key === "input" || m.key === "structure")) return false;
+  return members.length > 0 && members.every((m) => isStringOrStrings(m.value));
+}
+
+function isStringOrStrings(node: JsonNode): boolean {
+  return node.type === "String" || (node.type === "Array" && node.elements.every((e) => e.value.type === "String"));
+}
+
+function wordListsOf(node: ObjectNode, file: string): WordList[] {
+  return membersOf(node).map((m) => ({ name: m.key, words: texts(m.value, file).map((t) => t.value), loc: locOf(m.keyNode, file) }));
+}
+
+function texts(node: JsonNode, file: string): LocatedText[] {
+  if (node.type === "String") return [{ value: node.value, loc: locOf(node, file) }];
+  if (node.type === "Array") {
+    return node.elements.flatMap((e) => (e.value.type === "String" ? [{ value: e.value.value, loc: locOf(e.value, file) }] : []));
+  }
+  return [];
+}
+
+function lowerEntry(node: ObjectNode, file: string, id: string, bag: DiagnosticBag): Intent {
+  const members = new Map(membersOf(node).map((m) => [m.key, m]));
+  const keyLocs: Record<string, ReturnType<typeof locOf>> = {};
+  for (const [key, m] of members) keyLocs[key] = locOf(m.keyNode, file);
+  const value = (key: string) => members.get(key)?.value;
+  const string = (key: string) => {
+    const v = value(key);
+    return v?.type === "String" ? v.value : undefined;
+  };
+
+  const permissionValue = string("permission");
+  const permissionExplicit = permissionValue !== undefined && (PERMISSIONS as readonly string[]).includes(permissionValue);
+  const structure = value("structure");
+  const outputNode = value("output") ?? value("message");
+  const descriptionNode = value("description");
+  const intentName = string("intent");
+
+  const intent: Intent = {
+    id: intentName ?? id,
+    kind: structure ? "template" : "entry",
+    loc: locOf(node, file),
+    inputs: value("input") ? texts(value("input")!, file) : [],
+    paths: structure ? lowerStructure(structure, file, bag) : [],
+    outputs: outputNode ? texts(outputNode, file) : [],
+    thinking: value("thinking") ? texts(value("thinking")!, file) : [],
+    tools: value("tools") ? lowerTools(value("tools")!, file) : [],
+    permission: permissionExplicit ? (permissionValue as Permission) : "ask",
+    permissionExplicit,
+    extra: {},
+    keyLocs,
+  };
+  if (descriptionNode?.type === "String") intent.description = { value: descriptionNode.value, loc: locOf(descriptionNode, file) };
+  const category = string("category");
+  if (category !== undefined) intent.category = category;
+
+  const context = value("context");
+  if (context) intent.context = lowerContext(context, file, intent.id, bag);
+
+  for (const [key, m] of members) {
+    if (KNOWN_ENTRY_KEYS.includes(key)) continue;
+    intent.extra[key] = toValue(m.value);
+    reportLikelyTypo(key, locOf(m.keyNode, file), bag);
+  }
+  if (intent.inputs.length === 0 && intent.paths.length === 0) {
+    bag.warning(CODES.unreachableEntry, "entry has neither `input` nor `structure`, so no message can reach it", intent.loc);
+  }
+  return intent;
+}
+
+function lowerContext(node: JsonNode, file: string, parentId: string, bag: DiagnosticBag): Intent[] {
+  if (node.type !== "Array") return []; // NDF: a non-list context clears it (the schema check reports the shape)
+  return node.elements.flatMap((element, index) =>
+    element.value.type === "Object" ? [lowerEntry(element.value, file, `${parentId}/context#${index}`, bag)] : [],
+  );
+}
+
+function lowerStructure(node: JsonNode, file: string, bag: DiagnosticBag): TemplatePath[] {
+  if (node.type !== "Array") return [];
+  return node.elements.flatMap((pathElement) => {
+    const path = pathElement.value;
+    if (path.type !== "Array") return [];
+    const nodes = path.elements.flatMap((e) => (e.value.type === "Object" ? lowerNode(e.value, file, bag) : []));
+    return nodes.length > 0 ? [{ nodes, loc: locOf(path, file) }] : [];
+  });
+}
+
+function lowerNode(node: ObjectNode, file: string, bag: DiagnosticBag): TemplateNode[] {
+  const members = new Map(membersOf(node).map((m) => [m.key, m.value]));
+  for (const { key, keyNode } of membersOf(node)) {
+    if (!KNOWN_NODE_KEYS.includes(key)) {
+      bag.warning(CODES.unknownKey, `unknown key "${key}" in a template node: nodes have tag, type and required; it is ignored`, locOf(keyNode, file));
+    }
+  }
+  const tag = members.get("tag");
+  const type = members.get("type");
+  const required = members.get("required");
+  const tags = tag ? texts(tag, file).map((t) => tagName(t.value)) : [];
+  if (tags.length === 0 || type?.type !== "String") return []; // reported by the schema check
+  return [{ tags, type: type.value, required: required?.type === "Boolean" ? required.value : true, loc: locOf(node, file) }];
+}
+
+function lowerTools(node: JsonNode, file: string): ToolCall[] {
+  if (node.type !== "Array") return [];
+  return node.elements.flatMap((element) => {
+    const tool = element.value;
+    if (tool.type !== "Object") return [];
+    const raw = toValue(tool) as Record<string, unknown>;
+    const args = raw["arguments"];
+    const call: ToolCall = {
+      name: typeof raw["name"] === "string" ? raw["name"] : "",
+      arguments: args && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {},
+      raw,
+      loc: locOf(tool, file),
+    };
+    const argsNode = membersOf(tool).find((m) => m.key === "arguments")?.value;
+    const commandNode = argsNode?.type === "Object" ? membersOf(argsNode).find((m) => m.key === "command")?.value : undefined;
+    if (commandNode?.type === "String") call.commandLoc = locOf(commandNode, file);
+    return [call];
+  });
+}
+
+/** An unknown key close to a known one (`otuput`) is almost certainly a typo; others are custom tags. */
+export function reportLikelyTypo(key: string, loc: ReturnType<typeof locOf>, bag: DiagnosticBag, known: readonly string[] = KNOWN_ENTRY_KEYS): void {
+  if (key.length < 4) return;
+  const guess = closest(key, [...known]);
+  const d = distance(key, guess);
+  if (d > 0 && d <= 2) {
+    bag.warning(CODES.unknownKey, `unknown key "${key}": did you mean "${guess}"? (as written it is only a custom <||${key}||> tag)`, loc);
+  }
+}

@@ -1,0 +1,134 @@
+// JSON Schemas for every NDF file kind. ndfc validates with them (ajv) and `ndfc schema` writes
+// them out so editors can validate and complete NDF files.
+
+const SCHEMA_BASE = "https://ndfc.dev/schemas/";
+const DRAFT = "http://json-schema.org/draft-07/schema#";
+
+const stringOrStrings = {
+  oneOf: [{ type: "string" }, { type: "array", items: { type: "string" } }],
+};
+
+const tagPattern = "^<\\|\\|[^|<>]+\\|\\|>$";
+
+const templateNode = {
+  type: "object",
+  description: "One node of a template path.",
+  required: ["tag", "type"],
+  properties: {
+    tag: {
+      description: "A <||tag||>, or a list of alternative tags.",
+      oneOf: [
+        { type: "string", pattern: tagPattern },
+        { type: "array", minItems: 1, items: { type: "string", pattern: tagPattern } },
+      ],
+    },
+    type: { type: "string", minLength: 1, description: "`vocab`, or a key of types.json without brackets (path, number, string…)." },
+    required: { type: "boolean", description: "Whether the node must match (default true)." },
+  },
+};
+
+/** Keys a template node may have (others are reported and ignored). */
+export const KNOWN_NODE_KEYS = Object.keys(templateNode.properties);
+
+const tool = {
+  type: "object",
+  description: "A tool call; `arguments.command` of run_in_terminal is a shell command.",
+  required: ["name"],
+  properties: {
+    name: { type: "string", minLength: 1 },
+    arguments: {
+      type: "object",
+      properties: {
+        command: { type: "string" },
+        explanation: { type: "string" },
+        goal: { type: "string" },
+        mode: { type: "string" },
+      },
+    },
+  },
+};
+
+const entry = {
+  type: "object",
+  description: "An NDF entry: exact inputs and/or template structure, with responses and tools. Extra keys become <||key||> tags.",
+  properties: {
+    input: { ...stringOrStrings, description: "Exact phrasings." },
+    output: { ...stringOrStrings, description: "Responses; one is chosen." },
+    message: { ...stringOrStrings, description: "Alias of output." },
+    thinking: { ...stringOrStrings, description: "Inner monologue; one is chosen." },
+    description: { type: "string" },
+    tools: { type: "array", items: tool },
+    permission: { enum: ["ask", "yolo", "auto"], description: "Missing means ask." },
+    category: { type: "string" },
+    intent: { type: "string", minLength: 1 },
+    type: { const: "template" },
+    structure: {
+      type: "array",
+      description: "Alternative paths, each a list of nodes.",
+      items: { type: "array", minItems: 1, items: templateNode },
+    },
+    context: {
+      description: "Follow-up entries: a non-empty list replaces the active context, [] clears it.",
+      type: "array",
+      items: { $ref: "#/definitions/entry" },
+    },
+  },
+};
+
+const entriesFile = (id: string, title: string) => ({
+  $schema: DRAFT,
+  $id: `${SCHEMA_BASE}${id}.json`,
+  title,
+  type: "array",
+  items: { $ref: "#/definitions/entry" },
+  definitions: { entry },
+});
+
+export const NDF_SCHEMAS = {
+  config: {
+    $schema: DRAFT,
+    $id: `${SCHEMA_BASE}config.json`,
+    title: "NDF config.json",
+    type: "object",
+    properties: {
+      npc_name: { type: "string", minLength: 1 },
+      name: { type: "string", minLength: 1 },
+      creator: { type: "string" },
+      sentence_threshold: { type: "number", minimum: 0, maximum: 1 },
+      word_threshold: { type: "number", minimum: 0, maximum: 1 },
+      threshold: { type: "number", minimum: 0, maximum: 1, description: "Read as sentence_threshold." },
+      synonym_contribution: { type: "number", minimum: 0, maximum: 1 },
+      suggestions: { type: "integer", minimum: 0 },
+    },
+  },
+  dataset: entriesFile("dataset", "NDF dataset_*.json / templates_*.json / personality.json"),
+  types: {
+    $schema: DRAFT,
+    $id: `${SCHEMA_BASE}types.json`,
+    title: "NDF types.json: <||type||> → regex",
+    type: "object",
+    propertyNames: { pattern: tagPattern },
+    additionalProperties: { type: "string" },
+  },
+  vocabularyTemplates: {
+    $schema: DRAFT,
+    $id: `${SCHEMA_BASE}vocabulary-templates.json`,
+    title: "NDF vocabulary/templates.json: <||vocab_x||> → synonyms",
+    type: "object",
+    propertyNames: { pattern: tagPattern },
+    additionalProperties: { type: "array", items: { type: "string", minLength: 1 } },
+  },
+  vocabulary: {
+    $schema: DRAFT,
+    $id: `${SCHEMA_BASE}vocabulary.json`,
+    title: "NDF vocabulary/vocabulary.json: named word lists",
+    type: "object",
+    additionalProperties: { type: "array", items: { type: "string" } },
+  },
+} as const;
+
+export type SchemaKind = keyof typeof NDF_SCHEMAS;
+
+/** Keys an entry may have (used for did-you-mean on unknown keys). */
+export const KNOWN_ENTRY_KEYS = Object.keys(entry.properties);
+export const KNOWN_CONFIG_KEYS = Object.keys(NDF_SCHEMAS.config.properties);
