@@ -31,8 +31,9 @@ export function shellSegments(command: string): ShellSegment[] {
   const cached = segmentCache.get(command);
   if (cached) return cached;
   const lexed = lexShell(command);
-  if (lexed.error && lexed.placeholders.length > 0) {
-    throw new UnsafeSlotValueError(lexed.placeholders[0]!.tag, `the command cannot be parsed (${lexed.error.message}), so no value can be placed in it safely`);
+  const anyTag = /<\|\|([\w.-]+)\|\|>/.exec(command);
+  if (lexed.error && anyTag) {
+    throw new UnsafeSlotValueError(anyTag[1]!, `the command cannot be parsed (${lexed.error.message}), so no value can be placed in it safely`);
   }
   const segments: ShellSegment[] = [];
   let at = 0;
