@@ -4,6 +4,7 @@ import type { NpcIR } from "../ir/types.js";
 import { checkConflicts } from "./check-conflicts.js";
 import { checkReferences } from "./check-references.js";
 import { checkRegexes } from "./check-regexes.js";
+import { checkTcs } from "./check-tcs.js";
 
 export interface CheckContext {
   /** Absolute file path → source text, for passes that locate things inside strings. */
@@ -12,4 +13,4 @@ export interface CheckContext {
 
 export type CheckPass = (ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext) => void;
 
-export const CHECK_PASSES: CheckPass[] = [checkReferences, checkConflicts, checkRegexes];
+export const CHECK_PASSES: CheckPass[] = [checkReferences, checkConflicts, checkRegexes, checkTcs];

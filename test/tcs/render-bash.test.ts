@@ -43,7 +43,7 @@ const TEMPLATES: Template[] = [
 const SPECIALS = ["'", '"', "$", "`", "\\", ";", "\n", "\r", "\t", " ", "-", "--", "-rf", "(", ")", "$(id)", "`id`", "${x}", "*", "?", "~", "!", "{", "}", "[", "]", "|", "&", "<", ">", "#", "=", "%", "é", "😀", "\u0001", "\u007f", "EOF", "'\\''"];
 const slotValue = fc
   .string({ unit: fc.oneof(fc.constantFrom(...SPECIALS), fc.string({ unit: "binary", maxLength: 2 })), maxLength: 12 })
-  .filter((v) => v.isWellFormed() && !v.includes("\u0000"));
+  .filter((v) => !/\p{Cs}/u.test(v) && !v.includes("\u0000"));
 
 interface Case {
   template: Template;
