@@ -30,6 +30,9 @@ const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
 // C0/C1 controls except tab/newline/CR, which become plain whitespace later.
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const ALNUM = /[\p{L}\p{N}]/u;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** A token without any of these characters cannot have a literal shape (a cheap first test). */
+const LITERAL_HINT = /[/\\~$*@.=\d-]/;
 
 /** Literal-looking text: kept intact (inner dots, slashes, dashes) and matched by types, not words. */
 const LITERAL_SHAPES: readonly RegExp[] = [
@@ -53,6 +56,7 @@ const IS_BEFORE_S = new Set(["it", "that", "what", "where", "who", "how", "there
 
 /** NFKC, controls dropped, typographic quotes made ASCII. Lengths change, so spans refer to this text. */
 export function cleanMessage(message: string): string {
+  if (PRINTABLE_ASCII.test(message)) return message; // nothing to normalize: the common case
   return message
     .normalize("NFKC")
     .replace(CONTROL_CHARS, "")
@@ -85,7 +89,13 @@ export function expandContraction(word: string): string[] {
 }
 
 function isLiteralShape(text: string): boolean {
-  return LITERAL_SHAPES.some((shape) => shape.test(text));
+  return LITERAL_HINT.test(text) && LITERAL_SHAPES.some((shape) => shape.test(text));
+}
+
+function isSpace(ch: string): boolean {
+  const code = ch.charCodeAt(0);
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return /\s/.test(ch);
 }
 
 /** Splits a message into tokens. Quoted text ("…" or '…') becomes one token with its inner text. */
@@ -96,7 +106,7 @@ export function tokenize(message: string): Tokenized {
   let i = 0;
   while (i < clean.length) {
     const ch = clean[i]!;
-    if (/\s/.test(ch)) {
+    if (isSpace(ch)) {
       i++;
       continue;
     }
@@ -114,7 +124,7 @@ export function tokenize(message: string): Tokenized {
       if (ch === '"') unbalancedQuote = true;
     }
     let end = i;
-    while (end < clean.length && !/\s/.test(clean[end]!)) end++;
+    while (end < clean.length && !isSpace(clean[end]!)) end++;
     pushChunk(clean, i, end, tokens);
     i = end;
   }
@@ -143,12 +153,11 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
   if (dots < end && dots > start && ALNUM.test(clean[dots - 1]!)) end = dots;
   if (start >= end) return;
   const text = clean.slice(start, end);
-  if (!ALNUM.test(text) && !isLiteralShape(text)) {
-    // Pure punctuation ("?", "--", "..."): a literal only if it looks like one.
-    if (!/^\.{1,2}$/.test(text)) return;
-  }
+  const literal = isLiteralShape(text) || /^\.{1,2}$/.test(text);
+  // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
+  if (!literal && !ALNUM.test(text)) return;
   const norm = lower(text);
-  if (isLiteralShape(text) || /^\.{1,2}$/.test(text)) {
+  if (literal) {
     tokens.push({ text, norm, kind: "literal", start, end });
     return;
   }

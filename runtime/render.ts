@@ -56,20 +56,22 @@ export function renderVariant(variants: readonly Segments[], ctx: RenderContext,
 
 /** A tool object with every string rendered; only `arguments.command` escapes slot values. */
 export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
-  return renderTree(tree, ctx, []);
+  return renderTree(tree, ctx, 0, false);
 }
 
-function renderTree(tree: ToolTree, ctx: RenderContext, path: string[]): unknown {
+/** `depth` and `inArguments` locate `arguments.command` (depth 2 under the top-level `arguments`). */
+function renderTree(tree: ToolTree, ctx: RenderContext, depth: number, inArguments: boolean, key = ""): unknown {
   if (Array.isArray(tree)) {
-    const isCommand = path.length === 2 && path[0] === "arguments" && path[1] === "command";
-    return renderSegments(tree, ctx, isCommand);
+    if (tree.length === 1) return tree[0];
+    return renderSegments(tree, ctx, inArguments && depth === 2 && key === "command");
   }
-  if ("a" in tree) return tree.a.map((item) => renderTree(item, ctx, [...path, "[]"]));
+  if ("a" in tree) return tree.a.map((item) => renderTree(item, ctx, depth + 1, false));
   if ("o" in tree) {
     const out: Record<string, unknown> = {};
-    for (const [key, value] of tree.o) {
+    for (const [name, value] of tree.o) {
+      const rendered = renderTree(value, ctx, depth + 1, depth === 0 ? name === "arguments" : inArguments, name);
       // defineProperty: a key such as "__proto__" stays a plain property.
-      Object.defineProperty(out, key, { value: renderTree(value, ctx, [...path, key]), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, name, { value: rendered, enumerable: true, writable: true, configurable: true });
     }
     return out;
   }

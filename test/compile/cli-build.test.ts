@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCli } from "../../compiler/cli/program.js";
 import type { CliIO } from "../../compiler/cli/io.js";
+import { repoRoot } from "./termy-corpus.js";
 
 const work = mkdtempSync(join(tmpdir(), "ndfc-cli-"));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
@@ -58,6 +59,12 @@ describe("ndfc build", () => {
     expect(result.err).toMatch(/dataset_main\.json:\d+:\d+: error/);
     expect(result.err).toMatch(/build refused: \d+ error/);
     expect(existsSync(join(work, "out/broken.npc"))).toBe(false);
+  });
+
+  it("builds the project's own TERMy dataset", async () => {
+    const result = await run(["build", join(repoRoot, "datasets/termy"), "-o", "out/termy.npc"]);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toMatch(/^built out\/termy\.npc: \d+ intents, \d+ template paths/);
   });
 
   it("reports a missing input as a usage error", async () => {
