@@ -91,3 +91,31 @@ export function applyEdits(text: string, edits: readonly FixEdit[]): string {
   }
   return out;
 }
+
+export interface FixRunResult {
+  applied: number;
+  rounds: number;
+  files: string[];
+  changedOnDisk: string[];
+}
+
+/**
+ * Lints, applies the fixes, and lints again until no fix applies (fixes deferred by a conflict
+ * get their turn on the re-linted text), so one `--fix` run leaves nothing for the next one.
+ */
+export function fixUntilStable(lint: () => { diagnostics: readonly Diagnostic[]; texts: ReadonlyMap<string, string> }, maxRounds = 8): FixRunResult {
+  const files = new Set<string>();
+  const changedOnDisk = new Set<string>();
+  let applied = 0;
+  let rounds = 0;
+  while (rounds < maxRounds) {
+    const { diagnostics, texts } = lint();
+    const result = applyFixes(diagnostics, texts);
+    rounds++;
+    result.files.forEach((file) => files.add(file));
+    result.changedOnDisk.forEach((file) => changedOnDisk.add(file));
+    applied += result.applied;
+    if (result.files.length === 0) break;
+  }
+  return { applied, rounds, files: [...files].sort(), changedOnDisk: [...changedOnDisk].sort() };
+}

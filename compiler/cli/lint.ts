@@ -2,6 +2,7 @@
 import { Option } from "commander";
 import { resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
+import { fixUntilStable } from "../fix.js";
 import { lintSources } from "../lint.js";
 import { SourceInputError } from "../sources/load.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
@@ -12,6 +13,7 @@ interface LintOptions {
   format: DiagnosticFormat;
   strict?: boolean;
   maxWarnings?: number;
+  fix?: boolean;
 }
 
 export const registerLint: RegisterCommand = (program, io, exitCode) => {
@@ -22,6 +24,7 @@ export const registerLint: RegisterCommand = (program, io, exitCode) => {
     .addOption(new Option("--format <format>", "output format").choices(["text", "json", "sarif"]).default("text"))
     .option("--strict", "treat warnings as errors (exit 1 when there is any)")
     .option("--max-warnings <n>", "exit 1 when there are more than n warnings", parseCount)
+    .option("--fix", "rewrite the sources with the mechanical fixes (quote a placeholder, add --), then lint again")
     .addHelpText(
       "after",
       `
@@ -35,6 +38,10 @@ Examples:
     )
     .action((inputs: string[], options: LintOptions) => {
       const groups = groupInputs(inputs);
+      for (const group of options.fix ? groups : []) {
+        const fixed = fixUntilStable(() => lint(group));
+        io.stderr(`fixed ${fixed.applied} problem(s) in ${fixed.files.length} file(s)${fixed.changedOnDisk.length > 0 ? `; left alone, changed while linting: ${fixed.changedOnDisk.join(", ")}` : ""}\n`);
+      }
       const all: Diagnostic[] = [];
       const texts = new Map<string, string>();
       for (const group of groups) {
