@@ -70,8 +70,9 @@ function renderTree(tree: ToolTree, ctx: RenderContext, depth: number, inArgumen
     const out: Record<string, unknown> = {};
     for (const [name, value] of tree.o) {
       const rendered = renderTree(value, ctx, depth + 1, depth === 0 ? name === "arguments" : inArguments, name);
-      // defineProperty: a key such as "__proto__" stays a plain property.
-      Object.defineProperty(out, name, { value: rendered, enumerable: true, writable: true, configurable: true });
+      // defineProperty keeps a "__proto__" key a plain property instead of changing the prototype.
+      if (name === "__proto__") Object.defineProperty(out, name, { value: rendered, enumerable: true, writable: true, configurable: true });
+      else out[name] = rendered;
     }
     return out;
   }

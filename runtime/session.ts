@@ -82,11 +82,12 @@ export class NpcSession {
     const sanitized = sanitize(this.model, tokens);
     addSentiment(this.totals, sanitized.counts);
     const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
-    const extras = { ...(truncated ? { truncated } : {}), ...(unbalancedQuote ? { notice: UNBALANCED_QUOTE_NOTICE } : {}) };
-
     const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness);
-    if (match.kind === "rejected") return { ...this.reject(match.related, witness, turn, this.totals), ...extras };
-    return { ...this.respond(match.match, witness, turn), ...extras };
+    const response =
+      match.kind === "rejected" ? this.reject(match.related, witness, turn, this.totals) : this.respond(match.match, witness, turn);
+    if (truncated) response.truncated = truncated;
+    if (unbalancedQuote) response.notice = UNBALANCED_QUOTE_NOTICE;
+    return response;
   }
 
   private match(
@@ -98,7 +99,8 @@ export class NpcSession {
   ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[] } {
     const keyOf = (list: Token[]) => list.map((t) => t.norm).join(" ");
     // The message as typed first: a dataset phrase containing a noise word ("clear") still matches.
-    const keys = [...new Set([keyOf(tokens), keyOf(kept)])].filter((k) => k !== "");
+    const typed = keyOf(tokens);
+    const keys = kept.length === tokens.length ? [typed] : [typed, keyOf(kept)];
     const exact = matchExact(this.model, keys, this.activeContext);
     if (exact) {
       witness.push({
