@@ -1,9 +1,16 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { defineConfig } from "vitest/config";
+
+// Tests must not read or write the user's cache (~/.cache/ndfc).
+const cacheDir = mkdtempSync(join(tmpdir(), "ndfc-test-cache-"));
 
 export default defineConfig({
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
+    env: { NDFC_CACHE_DIR: cacheDir },
   },
 });

@@ -37,7 +37,7 @@ Examples:
   ndfc lint datasets/* --format json | jq '.[] | select(.severity=="error")'`,
     )
     .action((inputs: string[], options: LintOptions) => {
-      const groups = groupInputs(inputs);
+      const groups = groupInputs(inputs, io.cwd);
       for (const group of options.fix ? groups : []) {
         const fixed = fixUntilStable(() => lint(group));
         io.stderr(`fixed ${fixed.applied} problem(s) in ${fixed.files.length} file(s)${fixed.changedOnDisk.length > 0 ? `; left alone, changed while linting: ${fixed.changedOnDisk.join(", ")}` : ""}\n`);
@@ -69,10 +69,10 @@ function lint(inputs: string[]) {
 }
 
 /** Directories are linted one by one; loose DSL files together as one NPC. */
-function groupInputs(inputs: string[]): string[][] {
+function groupInputs(inputs: string[], cwd: string): string[][] {
   const files = inputs.filter((i) => /\.(rules|rb)$/.test(i));
   const dirs = inputs.filter((i) => !files.includes(i));
-  return [...dirs.map((d) => [resolve(d)]), ...(files.length > 0 ? [files.map((f) => resolve(f))] : [])];
+  return [...dirs.map((d) => [resolve(cwd, d)]), ...(files.length > 0 ? [files.map((f) => resolve(cwd, f))] : [])];
 }
 
 export function lintExitCode(diagnostics: Diagnostic[], options: { strict?: boolean; maxWarnings?: number }): number {

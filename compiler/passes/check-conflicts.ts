@@ -48,19 +48,20 @@ function reportDuplicateInputs(siblings: Intent[], bag: DiagnosticBag): void {
 }
 
 function reportSanitizedInputs(ir: NpcIR, bag: DiagnosticBag): void {
-  const noise = ir.wordLists
-    .filter((list) => NOISE_LISTS.includes(list.name))
-    .flatMap((list) => list.words.map((word) => ({ word: inputKey(word), list: list.name })))
-    .filter((entry) => entry.word !== "");
-  if (noise.length === 0) return;
+  // Noise phrase → the list it comes from; phrases are matched as whole word sequences.
+  const noise = new Map<string, string>();
+  for (const list of ir.wordLists.filter((l) => NOISE_LISTS.includes(l.name))) {
+    for (const word of list.words) if (inputKey(word) !== "") noise.set(inputKey(word), list.name);
+  }
+  if (noise.size === 0) return;
+  const longest = Math.max(...[...noise.keys()].map((phrase) => phrase.split(" ").length));
   const visit = (intent: Intent) => {
     for (const input of intent.inputs) {
-      const padded = ` ${inputKey(input.value).replace(/[^\p{L}\p{N}\s']/gu, " ").replace(/\s+/g, " ")} `;
-      const hit = noise.find(({ word }) => padded.includes(` ${word} `));
+      const hit = findPhrase(wordsOf(input.value), noise, longest);
       if (hit) {
         bag.warning(
           CODES.sanitizedInput,
-          `input "${input.value}" contains "${hit.word}", which is in the ${hit.list} list; sanitizing strips it from messages, so this phrase is matched without it — remove the word from ${hit.list} or reword the input`,
+          `input "${input.value}" contains "${hit.phrase}", which is in the ${hit.list} list; sanitizing strips it from messages, so this phrase is matched without it — remove the word from ${hit.list} or reword the input`,
           input.loc,
         );
       }
@@ -68,4 +69,19 @@ function reportSanitizedInputs(ir: NpcIR, bag: DiagnosticBag): void {
     intent.context?.forEach(visit);
   };
   ir.intents.forEach(visit);
+}
+
+function wordsOf(text: string): string[] {
+  return inputKey(text).replace(/[^\p{L}\p{N}\s']/gu, " ").split(" ").filter(Boolean);
+}
+
+function findPhrase(words: string[], phrases: Map<string, string>, longest: number): { phrase: string; list: string } | undefined {
+  for (let start = 0; start < words.length; start++) {
+    for (let length = 1; length <= longest && start + length <= words.length; length++) {
+      const phrase = words.slice(start, start + length).join(" ");
+      const list = phrases.get(phrase);
+      if (list) return { phrase, list };
+    }
+  }
+  return undefined;
 }
