@@ -89,7 +89,7 @@ describe("string escapes", () => {
   test("double quotes decode Ruby escapes and map each character to its source offset", () => {
     const decoded = decodeString(`"a\\tb\\"c\\u00e9\\u{1F600}\\\\"`, 10);
     expect(decoded.value).toBe('a\tb"cé😀\\');
-    expect(decoded.offsets.slice(0, 4)).toEqual([11, 12, 14, 15]);
+    expect(decoded.offsets?.slice(0, 4)).toEqual([11, 12, 14, 15]);
     expect(decoded.problems).toEqual([]);
   });
 

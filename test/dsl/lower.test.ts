@@ -68,8 +68,14 @@ describe("rules", () => {
   test("nodes are located at their word inside the pattern string", () => {
     const text = `rule "copy :src to :dst"`;
     const [path] = onlyIntent(text).paths;
-    expect(path!.nodes.map((node) => textAt(text, node.loc))).toEqual(["c", ":src", "t", ":dst"]);
+    expect(path!.nodes.map((node) => textAt(text, node.loc))).toEqual(["copy", ":src", "to", ":dst"]);
     expect(path!.loc).toMatchObject({ line: 1, column: 6 });
+  });
+
+  test("node locations stay exact after escapes in the pattern string", () => {
+    const text = `rule "say \\"hi\\" \\u00e9 to :x"`;
+    const nodes = onlyIntent(text).paths[0]!.nodes;
+    expect(nodes.map((node) => textAt(text, node.loc))).toEqual(["say", '\\"hi\\', "\\", "to", ":x"]);
   });
 
   test("too many phrasings are capped with a warning", () => {

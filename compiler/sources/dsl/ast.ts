@@ -6,8 +6,8 @@ export interface StringNode {
   kind: "string";
   value: string;
   loc: SourceLocation;
-  /** Source offset of each character of `value` (escapes make these differ from loc.offset + 1 + i). */
-  offsets: number[];
+  /** Source offset of each character of `value`, only when escapes make it differ from loc.offset + 1 + i. */
+  offsets?: number[];
 }
 export interface SymbolNode {
   kind: "symbol";

@@ -2,8 +2,11 @@
 
 export interface DecodedString {
   value: string;
-  /** Source offset of each UTF-16 unit of `value`. */
-  offsets: number[];
+  /**
+   * Source offset of each UTF-16 unit of `value`, when escapes make it differ from
+   * `start + 1 + index`; absent for the common string without escapes (no per-character garbage).
+   */
+  offsets?: number[];
   /** Problems found, each at a source offset. */
   problems: { offset: number; length: number; message: string }[];
 }
@@ -30,10 +33,12 @@ export function decodeString(image: string, start: number): DecodedString {
   const quote = image[0]!;
   const closed = image.length >= 2 && image.endsWith(quote) && !endsWithEscape(image);
   const body = image.slice(1, closed ? -1 : undefined);
-  const out: DecodedString = { value: "", offsets: [], problems: [] };
+  if (!body.includes("\\") && (quote === "'" || !body.includes("#{"))) return { value: body, problems: [] };
+  const offsets: number[] = [];
+  const out: DecodedString = { value: "", offsets, problems: [] };
   const push = (text: string, offset: number): void => {
     out.value += text;
-    for (let k = 0; k < text.length; k++) out.offsets.push(offset);
+    for (let k = 0; k < text.length; k++) offsets.push(offset);
   };
   for (let i = 0; i < body.length; ) {
     const offset = start + 1 + i;
@@ -96,8 +101,7 @@ function decodeUnicodeEscape(body: string, i: number): { text?: string; length: 
 /** `:name` or `:"quoted name"` → the name. */
 export function decodeSymbol(image: string, start: number): DecodedString {
   if (image[1] === '"') return decodeString(image.slice(1), start + 1);
-  const value = image.slice(1);
-  return { value, offsets: [...value].map((_, i) => start + 1 + i), problems: [] };
+  return { value: image.slice(1), problems: [] };
 }
 
 export interface DecodedRegex {

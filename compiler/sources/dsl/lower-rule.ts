@@ -121,7 +121,9 @@ export class RuleLowering {
   }
 
   private templateNode(node: PathNode, string: StringNode): TemplateNode {
-    const loc = locInString(this.env.lines, string, node.offset, node.kind === "slot" ? node.name.length + 1 : 1);
+    // a slot spans `:name`, a single word itself, a group of alternatives its opening bracket
+    const length = node.kind === "slot" ? node.name.length + 1 : node.words.length === 1 ? node.words[0]!.length : 1;
+    const loc = locInString(this.env.lines, string, node.offset, length);
     if (node.kind === "slot") {
       return { tags: [node.name], type: this.env.typeNames.has(node.name) ? node.name : "string", required: node.required, loc };
     }

@@ -93,29 +93,44 @@ function isToken(element: CstElement | undefined): element is IToken {
   return element !== undefined && "image" in element;
 }
 
-function isNode(element: CstElement | undefined): element is CstNode {
-  return element !== undefined && "children" in element;
+/** The token child of an `expression` node that is a literal, if it is one. */
+function firstToken(node: CstNode): IToken | undefined {
+  for (const key in node.children) {
+    const [first] = node.children[key]!;
+    if (isToken(first)) return first;
+  }
+  return undefined;
 }
 
+// Chevrotain keys children by rule or token name (or LABEL), so one key holds only nodes or only tokens.
+const NONE: never[] = [];
+
 function nodes(node: CstNode, key: string): CstNode[] {
-  return (node.children[key] ?? []).filter(isNode);
+  return (node.children[key] as CstNode[] | undefined) ?? NONE;
 }
 
 function tokensOf(node: CstNode, key: string): IToken[] {
-  return (node.children[key] ?? []).filter(isToken);
+  return (node.children[key] as IToken[] | undefined) ?? NONE;
 }
 
 /** Builds the AST from a (possibly recovered) CST: missing pieces are skipped, never dereferenced. */
 class AstBuilder {
-  /** Index of each token by start offset, to look at the token before a stray one. */
-  private readonly indexByOffset = new Map<number, number>();
-
   constructor(
     private readonly lines: LineMap,
     private readonly bag: DiagnosticBag,
     private readonly tokens: IToken[],
-  ) {
-    tokens.forEach((token, index) => this.indexByOffset.set(token.startOffset, index));
+  ) {}
+
+  /** The token just before `token` (binary search by offset; only stray tokens need it). */
+  private tokenBefore(token: IToken): IToken | undefined {
+    let low = 0;
+    let high = this.tokens.length;
+    while (low < high) {
+      const mid = (low + high) >> 1;
+      if (this.tokens[mid]!.startOffset < token.startOffset) low = mid + 1;
+      else high = mid;
+    }
+    return this.tokens[low - 1];
   }
 
   statementsOf(container: CstNode): CallNode[] {
@@ -144,7 +159,7 @@ class AstBuilder {
     if (token.tokenType === Slash) {
       return `${found}: the rule DSL has no division, and a regex /…/ may only start where a value is expected (after ',', '(', '[', '=>' or a key:)`;
     }
-    const before = this.tokens[(this.indexByOffset.get(token.startOffset) ?? 0) - 1];
+    const before = this.tokenBefore(token);
     if (before !== undefined && before.endLine === token.startLine) {
       return `${found} after the previous argument: expected ',' between arguments, or a new line before the next statement`;
     }
@@ -232,7 +247,7 @@ class AstBuilder {
 
   private expression(node: CstNode | undefined): Expr | undefined {
     if (node === undefined) return undefined;
-    const token = Object.values(node.children).flat().find(isToken);
+    const token = firstToken(node);
     if (token !== undefined) return Number.isNaN(token.startOffset) ? undefined : this.literal(token);
     const [array] = nodes(node, "arrayLiteral");
     if (array !== undefined) return this.array(array);
@@ -252,7 +267,7 @@ class AstBuilder {
     switch (token.tokenType) {
       case StringLiteral: {
         const decoded = this.reportProblems(decodeString(token.image, token.startOffset));
-        return { kind: "string", value: decoded.value, offsets: decoded.offsets, loc };
+        return decoded.offsets === undefined ? { kind: "string", value: decoded.value, loc } : { kind: "string", value: decoded.value, offsets: decoded.offsets, loc };
       }
       case SymbolLiteral:
         return { kind: "symbol", name: this.reportProblems(decodeSymbol(token.image, token.startOffset)).value, loc };

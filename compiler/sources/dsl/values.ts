@@ -39,10 +39,15 @@ export function describeExpr(expr: Expr): string {
 
 /** The location of character `index` of a decoded string literal in its source. */
 export function locInString(lines: LineMap, node: StringNode, index: number, length: number): SourceLocation {
-  const start = node.offsets[index] ?? (node.loc.endOffset ?? node.loc.offset + 1) - 1;
-  const endIndex = index + length - 1;
-  const end = length > 0 && node.offsets[endIndex] !== undefined ? node.offsets[endIndex]! + 1 : start;
+  const start = sourceOffsetInString(node, index);
+  const end = length > 0 ? sourceOffsetInString(node, index + length - 1) + 1 : start;
   return lines.at(start, end);
+}
+
+/** Source offset of character `index` of a string literal's value; past the end: its closing quote. */
+function sourceOffsetInString(node: StringNode, index: number): number {
+  if (index >= node.value.length) return (node.loc.endOffset ?? node.loc.offset + 1) - 1;
+  return node.offsets?.[index] ?? node.loc.offset + 1 + index;
 }
 
 /** Lowers expressions to tool-argument values, reporting slot references the rule does not capture. */
