@@ -18,16 +18,21 @@ export function hashString(text: string): number {
   return h >>> 0;
 }
 
+const SURROGATE = /[\uD800-\uDFFF]/;
+
 /** The word and every string obtained by deleting up to `budget` characters from it. */
 export function deletionVariants(word: string, budget: number): Set<string> {
   const out = new Set<string>([word]);
+  // Code units are characters unless the word has astral ones; only then split by code point.
+  const split = SURROGATE.test(word) ? (text: string) => Array.from(text) : null;
   let frontier = [word];
   for (let round = 0; round < budget; round++) {
     const next: string[] = [];
     for (const variant of frontier) {
-      const chars = Array.from(variant);
-      for (let i = 0; i < chars.length; i++) {
-        const shorter = chars.slice(0, i).join("") + chars.slice(i + 1).join("");
+      const chars = split ? split(variant) : null;
+      const length = chars ? chars.length : variant.length;
+      for (let i = 0; i < length; i++) {
+        const shorter = chars ? chars.slice(0, i).join("") + chars.slice(i + 1).join("") : variant.slice(0, i) + variant.slice(i + 1);
         if (!out.has(shorter)) {
           out.add(shorter);
           next.push(shorter);

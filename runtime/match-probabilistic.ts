@@ -9,6 +9,7 @@
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import type { WitnessItem } from "./response.js";
+import type { WordResolver } from "./word-resolver.js";
 
 interface Candidate {
   word: number;
@@ -35,7 +36,7 @@ export interface ProbabilisticResult {
   ranking: RankedIntent[];
 }
 
-function termsOf(model: NpcModel, tokens: readonly Token[]): Term[] {
+function termsOf(model: NpcModel, tokens: readonly Token[], words: WordResolver): Term[] {
   const seen = new Set<string>();
   const terms: Term[] = [];
   const synonymWeight = model.payload.config.synonymContribution;
@@ -43,11 +44,11 @@ function termsOf(model: NpcModel, tokens: readonly Token[]): Term[] {
     if (seen.has(token.norm)) continue;
     seen.add(token.norm);
     const direct: Candidate[] = [];
-    const id = model.wordId.get(token.norm);
+    const id = words.id(token.norm);
     if (id !== undefined) direct.push({ word: id, sim: 1, kind: "word" });
     else if (token.kind !== "quoted") {
       const length = Array.from(token.norm).length;
-      for (const hit of model.fuzzy.lookup(token.norm)) {
+      for (const hit of words.corrected(token.norm)) {
         const other = Array.from(model.payload.lexicon.words[hit.word]!).length;
         direct.push({ word: hit.word, sim: 1 - hit.distance / Math.max(length, other), kind: "fuzzy" });
       }
@@ -72,8 +73,13 @@ function termsOf(model: NpcModel, tokens: readonly Token[]): Term[] {
   return terms;
 }
 
-export function matchProbabilistic(model: NpcModel, tokens: readonly Token[], limit: number): ProbabilisticResult {
-  const terms = termsOf(model, tokens);
+export function matchProbabilistic(
+  model: NpcModel,
+  tokens: readonly Token[],
+  limit: number,
+  words: WordResolver,
+): ProbabilisticResult {
+  const terms = termsOf(model, tokens, words);
   const { postings } = model.payload.lexicon;
   const { intent: inputIntent, weight: inputWeight } = model.payload.inputs;
   const score = model.scratchScore;

@@ -13,6 +13,7 @@
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import type { WitnessItem } from "./response.js";
+import type { WordResolver } from "./word-resolver.js";
 
 export interface TemplateHit {
   intent: number;
@@ -93,6 +94,7 @@ class TemplateRun {
     private readonly model: NpcModel,
     private readonly tokens: readonly Token[],
     private readonly clean: string,
+    private readonly words: WordResolver,
   ) {
     this.at = Array.from({ length: tokens.length + 1 }, () => new Map());
   }
@@ -198,13 +200,13 @@ class TemplateRun {
     if (token.kind !== "quoted") {
       const { model } = this;
       const tagName = (tag: number) => `<||${model.payload.vocab.tags[tag]}||>`;
-      const id = model.wordId.get(token.norm);
+      const id = this.words.id(token.norm);
       if (id !== undefined) {
         for (const tag of model.payload.lexicon.tags[id]!) {
           hits.push({ tag, length: 1, item: { word: token.text, kind: "vocab", matched: tagName(tag) } });
         }
       } else if (token.kind === "word") {
-        for (const fuzzy of model.fuzzy.lookup(token.norm)) {
+        for (const fuzzy of this.words.corrected(token.norm)) {
           for (const tag of model.payload.lexicon.tags[fuzzy.word]!) {
             const matched = `${tagName(tag)} (as "${model.payload.lexicon.words[fuzzy.word]}")`;
             hits.push({ tag, length: 1, item: { word: token.text, kind: "fuzzy", matched } });
@@ -238,6 +240,6 @@ function insertSorted(list: number[], value: number, from: number): void {
   list.splice(i, 0, value);
 }
 
-export function matchTemplate(model: NpcModel, tokens: readonly Token[], clean: string): TemplateHit | null {
-  return new TemplateRun(model, tokens, clean).run();
+export function matchTemplate(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver): TemplateHit | null {
+  return new TemplateRun(model, tokens, clean, words).run();
 }

@@ -12,6 +12,7 @@ import { renderSegments, renderTool, renderVariant, type RenderContext } from ".
 import type { MatchStatus, NpcResponse, Permission, RelatedSuggestion, Sentiment, Witness } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
+import { WordResolver } from "./word-resolver.js";
 
 export interface SessionMetadata {
   username?: string;
@@ -110,8 +111,9 @@ export class NpcSession {
       });
       return { kind: "match", match: { status: exact.status, intent: exact.intent, confidence: 1, slots: {} } };
     }
+    const words = new WordResolver(this.model);
     for (const candidate of kept.length === tokens.length ? [kept] : [kept, tokens]) {
-      const template = matchTemplate(this.model, candidate, clean);
+      const template = matchTemplate(this.model, candidate, clean, words);
       if (template) {
         witness.push({ stage: "template", items: template.items, note: `path ${template.path}` });
         const match = { status: "template match" as const, intent: template.intent, confidence: 1, slots: template.slots };
@@ -120,7 +122,7 @@ export class NpcSession {
     }
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
-    const probabilistic = matchProbabilistic(this.model, query, Math.max(suggestions, 2));
+    const probabilistic = matchProbabilistic(this.model, query, Math.max(suggestions, 2), words);
     if (probabilistic.hit) {
       const { hit } = probabilistic;
       witness.push({ stage: "probabilistic", items: hit.items, note: `input ${hit.input}` });
