@@ -6,7 +6,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { DiagnosticBag, fileStart } from "../diagnostics.js";
 import type { Intent, IrFragment, NpcConfig, NpcIR, SourceFileRef } from "../ir/types.js";
 import { CODES } from "../passes/codes.js";
-import { lowerDslFile } from "./dsl/index.js";
+import { lowerDslFile, typeDslSlots } from "./dsl/index.js";
 import { lowerConfig } from "./ndf/config.js";
 import { lowerEntriesFile } from "./ndf/entries.js";
 import { classifyNpcFiles, type NdfFile } from "./ndf/files.js";
@@ -156,6 +156,7 @@ class Loader {
 
   private finish(config: NpcConfig, root: string): LoadedSources {
     const intents = this.fragment.intents;
+    typeDslSlots(intents, this.fragment.types);
     disambiguateIntentIds(intents, this.bag);
     config.connectives.push(...this.fragment.connectives);
     const ir: NpcIR = {

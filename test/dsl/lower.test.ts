@@ -113,8 +113,9 @@ describe("synonyms", () => {
     expect(withoutLocations(fragment.synonyms)).toEqual([{ tag: "word_delete", words: ["delete", "wipe", "erase", "remove"] }]);
   });
 
-  test("a multi-word synonym is refused", () => {
-    expect(positions(lower(`synonym "get rid of", means: "delete"`).diagnostics)).toEqual(["1:9 DSL112"]);
+  test("a synonym may be a phrase (the runtime matches synonym phrases); what it means must be one word", () => {
+    expect(clean(`synonym "get  rid of", means: "delete"`).synonyms.map((set) => set.words)).toEqual([["delete", "get rid of"]]);
+    expect(positions(lower(`synonym "x", means: "take out"`).diagnostics)).toEqual(["1:21 DSL112"]);
   });
 });
 

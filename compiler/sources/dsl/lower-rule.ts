@@ -35,7 +35,7 @@ interface LoweredPattern {
 export interface RuleEnvironment {
   lines: LineMap;
   bag: DiagnosticBag;
-  /** Type names known to this NPC: a `:slot` with one of these names is typed by it. */
+  /** Type names of this file: a `:slot` with one of these names is typed by it (see slot-types.ts for the others). */
   typeNames: ReadonlySet<string>;
   words: WordTable;
 }

@@ -14,8 +14,6 @@ import { WordTable } from "./words.js";
 export interface DslLowerOptions {
   /** Prefix of derived intent ids (`shell.rules#3`); defaults to the file's base name. */
   idPrefix?: string;
-  /** Type names defined elsewhere in the NPC (types.json, other DSL files): `:slot`s with these names are typed. */
-  knownTypes?: ReadonlySet<string>;
 }
 
 const RULE_SET_RECEIVERS = ["RuleSet", "Ruleset"];
@@ -49,7 +47,7 @@ class FileLowering {
     for (const statement of statements) {
       if (DECLARATIONS.includes(statement.name) && statement.receiver === undefined) this.declaration(statement);
     }
-    const typeNames = new Set([...(this.options.knownTypes ?? []), ...this.fragment.types.map((type) => type.name)]);
+    const typeNames = new Set(this.fragment.types.map((type) => type.name));
     const rules = new RuleLowering({ lines: this.lines, bag: this.bag, typeNames, words: this.words });
     const scope: PatternScope = new Map();
     const idPrefix = this.options.idPrefix ?? baseName(this.lines.file);
@@ -168,18 +166,16 @@ class FileLowering {
     if (!this.isOneWord(meaning, meansPair!.value.loc)) return;
     if (statement.args.length === 0) this.bag.error(DSL_CODES.badSynonym, 'synonym needs at least one word: synonym "wipe", means: "delete"', statement.loc);
     for (const arg of statement.args) {
-      if (arg.kind !== "string") {
-        this.bag.error(DSL_CODES.badSynonym, `a synonym must be a string, not ${describeExpr(arg)}`, arg.loc);
-        continue;
-      }
-      if (this.isOneWord(arg.value, arg.loc)) this.words.addSynonym(arg.value.toLowerCase(), meaning.toLowerCase(), statement.loc);
+      const synonym = arg.kind === "string" ? arg.value.trim().toLowerCase().split(/\s+/).join(" ") : "";
+      if (synonym.length === 0) this.bag.error(DSL_CODES.badSynonym, `a synonym must be a non-empty string, not ${describeExpr(arg)}`, arg.loc);
+      else this.words.addSynonym(synonym, meaning.toLowerCase(), statement.loc);
     }
   }
 
-  /** Vocab nodes match one message word, so synonyms are single words. */
+  /** `means:` names the word a pattern writes, so it is one word (the synonyms may be phrases). */
   private isOneWord(word: string, loc: SourceLocation): boolean {
     if (/^\S+$/.test(word)) return true;
-    this.bag.error(DSL_CODES.badSynonym, `"${word}" is not one word: synonyms match single words (write a rule pattern for phrases)`, loc);
+    this.bag.error(DSL_CODES.badSynonym, `means: "${word}" is not one word: it must be a word that rule patterns use`, loc);
     return false;
   }
 
