@@ -148,8 +148,12 @@ function isAssignment(source: string, word: WordToken): boolean {
 
 /** The text a word stands for when it holds no expansion and no placeholder; undefined otherwise. */
 export function staticText(source: string, word: WordToken): string | undefined {
-  return isStaticParts(word.parts) ? unquoteStatic(source, word.parts) : undefined;
+  if (!isStaticParts(word.parts) || PLACEHOLDER.test(source.slice(word.start, word.end))) return undefined;
+  return unquoteStatic(source, word.parts);
 }
+
+/** A `<||tag||>` anywhere, quoted or not: its value is only known at run time. */
+const PLACEHOLDER = /<\|\|[\w.-]+\|\|>/;
 
 function isStaticParts(parts: readonly WordPart[]): boolean {
   return parts.every((part) =>
