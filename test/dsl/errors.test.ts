@@ -101,7 +101,7 @@ const CASES: ErrorCase[] = [
     name: "unbound slot in an action",
     text: `rule "delete :target" do\n  action :delete, target: :tagret\n  bogus 1\nend\n`,
     expected: ["2:27 DSL102", "3:3 DSL101"],
-    message: ':tagret is not captured by the pattern "delete :target"',
+    message: ':tagret is not captured by the pattern "delete :target" (captured: :target); did you mean :target?',
   },
   {
     name: "unbound placeholder in a command",
@@ -211,6 +211,14 @@ describe("malformed DSL input", () => {
     expect(diagnostic?.fix).toEqual([{ file: "test.rules", offset: 49, endOffset: 55, text: '"empty"' }]);
     const fixed = text.slice(0, 49) + '"empty"' + text.slice(55);
     expect(lower(fixed).diagnostics).toEqual([]);
+  });
+
+  test("an unbound slot close to a captured one is fixed to that slot", () => {
+    const text = `rule "delete :target" do\n  action :delete, target: :tagret\nend\n`;
+    const [diagnostic] = lower(text).diagnostics;
+    expect(diagnostic?.message).toContain("did you mean :target?");
+    const at = text.indexOf(":tagret");
+    expect(diagnostic?.fix).toEqual([{ file: "test.rules", offset: at, endOffset: at + ":tagret".length, text: ":target" }]);
   });
 
   test("the duplicate-pattern diagnostic points at the first use", () => {

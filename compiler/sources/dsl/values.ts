@@ -1,4 +1,5 @@
 // Turning literal argument expressions into IR values: tool arguments, texts, names.
+import { closest, distance } from "fastest-levenshtein";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { LocatedText, SourceLocation } from "../../ir/types.js";
 import type { Expr, StringNode } from "./ast.js";
@@ -87,16 +88,22 @@ export class ArgumentLowering {
     }
   }
 
-  /** A `:name` argument: the slot's placeholder when the pattern captures it. */
+  /**
+   * A `:name` argument: the slot's placeholder when the pattern captures it. Otherwise an error
+   * whose fix is the captured slot it most likely misspells, or else the literal string "name".
+   */
   private slotReference(name: string, loc: SourceLocation, scope: SlotScope): unknown {
     if (name === PREV_RESULT && scope.previousStep !== undefined && !scope.bound.has(name)) return resultOf(scope.previousStep);
     if (!scope.bound.has(name)) {
+      const misspelt = scope.bound.size > 0 ? closest(name, [...scope.bound]) : undefined;
+      const slot = misspelt !== undefined && distance(name, misspelt) <= 2 ? misspelt : undefined;
+      const advice = slot !== undefined ? `did you mean :${slot}?` : `for a literal value write "${name}"`;
       this.bag.report({
         code: DSL_CODES.unboundSlot,
         severity: "error",
-        message: `:${name} is not captured by ${scope.patterns}${describeBound(scope)}; for a literal value write "${name}"`,
+        message: `:${name} is not captured by ${scope.patterns}${describeBound(scope)}; ${advice}`,
         loc,
-        fix: [{ file: loc.file, offset: loc.offset, endOffset: loc.endOffset ?? loc.offset + name.length + 1, text: JSON.stringify(name) }],
+        fix: [{ file: loc.file, offset: loc.offset, endOffset: loc.endOffset ?? loc.offset + name.length + 1, text: slot !== undefined ? `:${slot}` : JSON.stringify(name) }],
       });
     }
     return slotPlaceholder(name);
