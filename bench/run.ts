@@ -232,7 +232,14 @@ function cell(stage: Latency | undefined): string {
   return stage ? `${stage.medianUs} / ${stage.p99Us} (${stage.messages})` : "—";
 }
 
-function readmeFrom(results: Record<string, unknown>[]): string {
+/** Results of this harness (other benchmarks, e.g. dsl-parse, write their own JSON beside them). */
+function isNpcResult(result: Record<string, unknown>): boolean {
+  return typeof result.bundle === "object" && typeof result.stages === "object";
+}
+
+function readmeFrom(all: Record<string, unknown>[]): string {
+  const results = all.filter(isNpcResult);
+  const others = all.filter((r) => !isNpcResult(r));
   const lines = [
     "# Benchmark results",
     "",
@@ -268,6 +275,11 @@ function readmeFrom(results: Record<string, unknown>[]): string {
       ),
     );
   }
+  for (const other of others) {
+    const name = String(other.benchmark ?? other.name ?? other.file);
+    const values = Object.entries(other).filter(([, v]) => typeof v === "number" || typeof v === "string");
+    lines.push("", `## ${name}`, "", "| key | value |", "|---|---|", ...values.map(([k, v]) => `| ${k} | ${v} |`));
+  }
   const env = results[0]?.environment as Record<string, unknown> | undefined;
   if (env) lines.push("", `Machine: ${env.cpu} × ${env.cores}, Node ${env.node} (${env.platform}/${env.arch}).`);
   return lines.join("\n") + "\n";
@@ -292,7 +304,7 @@ async function main(): Promise<void> {
   const all = readdirSync(resultsDir)
     .filter((f) => f.endsWith(".json"))
     .sort()
-    .map((f) => JSON.parse(readFileSync(join(resultsDir, f), "utf8")) as Record<string, unknown>);
+    .map((f) => ({ file: basename(f, ".json"), ...(JSON.parse(readFileSync(join(resultsDir, f), "utf8")) as Record<string, unknown>) }));
   writeAtomically(join(resultsDir, "README.md"), readmeFrom(all));
   console.log(JSON.stringify({ bundle: result.bundle, build: result.build, load: result.load, stages: result.stages }, null, 2));
   console.log(`bench: wrote ${file} and bench/results/README.md`);

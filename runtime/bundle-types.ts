@@ -74,6 +74,8 @@ export interface BundleInputs {
   intent: number[];
   /** Per input id: the sum of the IDF weights of its distinct words. */
   weight: number[];
+  /** Per input id: its distinct word ids, ascending (membership tests for common words). */
+  words: number[][];
 }
 
 export interface BundleVocab {

@@ -5,6 +5,11 @@
 // where weight(message) sums each term's IDF (unknown words weigh the mean IDF: they count against).
 // An intent scores its best input. The winner must reach the sentence threshold and beat the
 // best other intent by the margin; otherwise the stage abstains and the ranking becomes `related`.
+//
+// MaxScore pruning: the commonest words ("show", "my") have the longest posting lists. Taken
+// together they cannot lift an input to (threshold − margin), so they do not generate
+// candidates: their contribution is added only to inputs a rarer word found (membership test on
+// the input's sorted word ids). The result is the same as scoring everything; the cost is not.
 
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
@@ -21,6 +26,8 @@ interface Term {
   token: Token;
   candidates: Candidate[];
   weight: number;
+  /** The most this term can add to an input's matched weight. */
+  bound: number;
 }
 
 export interface RankedIntent {
@@ -68,7 +75,9 @@ function termsOf(model: NpcModel, tokens: readonly Token[], words: WordResolver)
       for (const c of candidates) weight = Math.max(weight, model.idf[c.word]! * c.sim);
       if (weight === 0) weight = model.unknownWeight * (Array.from(token.norm).length < 3 ? 0.2 : 1);
     }
-    terms.push({ token, candidates, weight });
+    let bound = 0;
+    for (const c of candidates) bound = Math.max(bound, model.idf[c.word]! * c.sim);
+    terms.push({ token, candidates, weight, bound });
   }
   return terms;
 }
@@ -78,17 +87,33 @@ export function matchProbabilistic(
   tokens: readonly Token[],
   limit: number,
   words: WordResolver,
+  /** false scores every posting (tests compare both ways: pruning must not change results). */
+  prune = true,
 ): ProbabilisticResult {
   const terms = termsOf(model, tokens, words);
   const { postings } = model.payload.lexicon;
-  const { intent: inputIntent, weight: inputWeight } = model.payload.inputs;
+  const { intent: inputIntent, weight: inputWeight, words: inputWords } = model.payload.inputs;
+  const { sentenceThreshold, margin } = model.payload.config;
   const score = model.scratchScore;
   const best = model.scratchBest;
   const touched: number[] = [];
   const touchedNow: number[] = [];
   let messageWeight = 0;
-  for (const term of terms) {
-    messageWeight += term.weight;
+  for (const term of terms) messageWeight += term.weight;
+
+  // Weakest terms first: they stay out of candidate generation while, all together, they could
+  // not reach the floor (score ≤ 2B / (B + messageWeight) for an input matching only them).
+  const byBound = [...terms].sort((a, b) => a.bound - b.bound);
+  const floor = sentenceThreshold - margin;
+  let weak = 0;
+  let weakBound = 0;
+  while (prune && weak < byBound.length - 1) {
+    const next = weakBound + byBound[weak]!.bound;
+    if ((2 * next) / (next + messageWeight) >= floor) break;
+    weakBound = next;
+    weak++;
+  }
+  for (const term of byBound.slice(weak)) {
     for (const c of term.candidates) {
       const value = model.idf[c.word]! * c.sim;
       if (value === 0) continue;
@@ -104,6 +129,16 @@ export function matchProbabilistic(
     }
     touchedNow.length = 0;
   }
+  for (const term of byBound.slice(0, weak)) {
+    for (const input of touched) {
+      let value = 0;
+      for (const c of term.candidates) {
+        const v = model.idf[c.word]! * c.sim;
+        if (v > value && includesSorted(inputWords[input]!, c.word)) value = v;
+      }
+      score[input]! += value;
+    }
+  }
   const byIntent = new Map<number, RankedIntent>();
   for (const input of touched) {
     const value = (2 * score[input]!) / (inputWeight[input]! + messageWeight);
@@ -117,7 +152,6 @@ export function matchProbabilistic(
   const ranking = [...byIntent.values()].sort((a, b) => b.score - a.score || a.intent - b.intent);
   const top = ranking[0];
   const runnerUp = ranking[1];
-  const { sentenceThreshold, margin } = model.payload.config;
   const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= margin);
   return {
     hit: accepted ? { ...top, items: witness(model, terms, top.input) } : null,

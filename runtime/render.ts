@@ -9,6 +9,7 @@ import type { BundleIntent, Segments, ToolTree } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import { pick } from "./rng.js";
 import { escapeForSingleQuotes } from "./shell-escape.js";
+import { renderSplitShellCommand } from "./shell-render.js";
 
 /** Word-list items may themselves contain tags; this bounds the nesting. */
 const MAX_DEPTH = 4;
@@ -63,7 +64,8 @@ export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
 function renderTree(tree: ToolTree, ctx: RenderContext, depth: number, inArguments: boolean, key = ""): unknown {
   if (Array.isArray(tree)) {
     if (tree.length === 1) return tree[0];
-    return renderSegments(tree, ctx, inArguments && depth === 2 && key === "command");
+    if (inArguments && depth === 2 && key === "command") return renderSplitShellCommand(tree, (tag) => resolveTag(tag, ctx, false, 0));
+    return renderSegments(tree, ctx, false);
   }
   if ("a" in tree) return tree.a.map((item) => renderTree(item, ctx, depth + 1, false));
   if ("o" in tree) {

@@ -49,18 +49,27 @@ export function shellSegments(command: string): ShellSegment[] {
 
 /** Renders `command` with each placeholder's value escaped for where it sits; throws UnsafeSlotValueError when it cannot be. */
 export function renderShellCommand(command: string, valueOf: TagValues): string {
+  return renderShellSegments(shellSegments(command), valueOf);
+}
+
+const splitCache = new WeakMap<readonly string[], ShellSegment[]>();
+
+/** The same, from a command pre-split as [literal, tag, literal, tag, …, literal] (the bundle's form). */
+export function renderSplitShellCommand(split: readonly string[], valueOf: TagValues): string {
+  let segments = splitCache.get(split);
+  if (!segments) {
+    segments = shellSegments(split.map((piece, i) => (i % 2 === 0 ? piece : `<||${piece}||>`)).join(""));
+    splitCache.set(split, segments);
+  }
+  return renderShellSegments(segments, valueOf);
+}
+
+function renderShellSegments(segments: readonly ShellSegment[], valueOf: TagValues): string {
   let out = "";
-  for (const segment of shellSegments(command)) {
+  for (const segment of segments) {
     out += typeof segment === "string" ? segment : escapeForContext(segment.tag, valueOf(segment.tag), segment.context, segment.inBackticks);
   }
   return out;
-}
-
-/** The same, from a command pre-split as [literal, tag, literal, tag, …, literal]. */
-export function renderSplitShellCommand(split: readonly string[], valueOf: TagValues): string {
-  let command = "";
-  split.forEach((piece, i) => (command += i % 2 === 0 ? piece : `<||${piece}||>`));
-  return renderShellCommand(command, valueOf);
 }
 
 export function escapeForContext(tag: string, value: string, context: QuoteContext, inBackticks: boolean): string {

@@ -37,15 +37,41 @@ function index(value: unknown, path: string, length: number): number {
   return value;
 }
 
+// The element loops below build a path string only for the element that fails: validation runs
+// on every load, over tens of thousands of numbers.
 function strings(value: unknown, path: string): string[] {
   const list = arr(value, path);
-  for (let i = 0; i < list.length; i++) str(list[i], `${path}[${i}]`);
+  for (let i = 0; i < list.length; i++) if (typeof list[i] !== "string") str(list[i], `${path}[${i}]`);
   return list as string[];
+}
+
+function isIndex(value: unknown, length: number): boolean {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value < length;
 }
 
 function indices(value: unknown, path: string, length: number): number[] {
   const list = arr(value, path);
-  for (let i = 0; i < list.length; i++) index(list[i], `${path}[${i}]`, length);
+  for (let i = 0; i < list.length; i++) if (!isIndex(list[i], length)) index(list[i], `${path}[${i}]`, length);
+  return list as number[];
+}
+
+/** A list of index lists (postings, tags per word, words per input). */
+function indexLists(value: unknown, path: string, length: number): void {
+  const list = arr(value, path);
+  for (let i = 0; i < list.length; i++) {
+    const inner = list[i];
+    if (!Array.isArray(inner)) arr(inner, `${path}[${i}]`);
+    const items = inner as unknown[];
+    for (let j = 0; j < items.length; j++) if (!isIndex(items[j], length)) index(items[j], `${path}[${i}][${j}]`, length);
+  }
+}
+
+function numbers(value: unknown, path: string): number[] {
+  const list = arr(value, path);
+  for (let i = 0; i < list.length; i++) {
+    const v = list[i];
+    if (typeof v !== "number" || !Number.isFinite(v)) num(v, `${path}[${i}]`);
+  }
   return list as number[];
 }
 
@@ -134,18 +160,20 @@ function validate(payload: unknown): void {
 
   const inputs = obj(p.inputs, "inputs");
   const inputIntents = indices(inputs.intent, "inputs.intent", intents.length);
-  const weights = arr(inputs.weight, "inputs.weight");
+  const weights = numbers(inputs.weight, "inputs.weight");
   if (weights.length !== inputIntents.length) fail("inputs.weight", "length differs from inputs.intent");
-  weights.forEach((w, i) => num(w, `inputs.weight[${i}]`));
+  const inputWords = arr(inputs.words, "inputs.words");
+  if (inputWords.length !== inputIntents.length) fail("inputs.words", "length differs from inputs.intent");
 
   const lexicon = obj(p.lexicon, "lexicon");
   const words = strings(lexicon.words, "lexicon.words");
   for (const key of ["idf", "tags", "postings"]) {
     if (arr(lexicon[key], `lexicon.${key}`).length !== words.length) fail(`lexicon.${key}`, "length differs from words");
   }
-  (lexicon.idf as unknown[]).forEach((w, i) => num(w, `lexicon.idf[${i}]`));
-  (lexicon.tags as unknown[]).forEach((t, i) => indices(t, `lexicon.tags[${i}]`, tagCount));
-  (lexicon.postings as unknown[]).forEach((t, i) => indices(t, `lexicon.postings[${i}]`, inputIntents.length));
+  numbers(lexicon.idf, "lexicon.idf");
+  indexLists(lexicon.tags, "lexicon.tags", tagCount);
+  indexLists(lexicon.postings, "lexicon.postings", inputIntents.length);
+  indexLists(inputWords, "inputs.words", words.length);
 
   arr(vocab.phrases, "vocab.phrases").forEach((entry, i) => {
     const pair = arr(entry, `vocab.phrases[${i}]`);
@@ -164,7 +192,7 @@ function validate(payload: unknown): void {
     str(t.name, `${at}.name`);
     nullable(t.unusable, `${at}.unusable`, str);
     const classes = arr(t.classes, `${at}.classes`);
-    classes.forEach((c, j) => arr(c, `${at}.classes[${j}]`).forEach((n, k) => num(n, `${at}.classes[${j}][${k}]`)));
+    classes.forEach((c, j) => numbers(c, `${at}.classes[${j}]`));
     const ops = arr(t.ops, `${at}.ops`);
     if (ops.length % 3 !== 0) fail(`${at}.ops`, "expected opcode triples");
     const opCount = ops.length / 3;

@@ -32,7 +32,7 @@ export function computeIdf(ordered: readonly OrderedIntent[], lexicon: Lexicon):
       const key = normalizeKey(input.value);
       if (key === "" || seenKeys.has(key)) continue;
       seenKeys.add(key);
-      const ids = [...new Set(normalizeWords(input.value).map((w) => lexicon.wordId.get(w)!))];
+      const ids = [...new Set(normalizeWords(input.value).map((w) => lexicon.wordId.get(w)!))].sort((a, b) => a - b);
       const inputId = inputIntent.length;
       inputIntent.push(index);
       inputWords.push(ids);
@@ -45,5 +45,5 @@ export function computeIdf(ordered: readonly OrderedIntent[], lexicon: Lexicon):
   }
   const idf = df.map((d) => (d === 0 ? 0 : round6(Math.log(1 + intentsWithInputs / d))));
   const weight = inputWords.map((ids) => round6(ids.reduce((sum, id) => sum + idf[id]!, 0)));
-  return { idf, postings, inputs: { intent: inputIntent, weight } };
+  return { idf, postings, inputs: { intent: inputIntent, weight, words: inputWords } };
 }
