@@ -59,6 +59,6 @@ export interface NpcResponse {
   witness: Witness[];
   /** Set when the message was longer than the matching limit and only its beginning was read. */
   truncated?: { limit: number; length: number };
-  /** Set when a quote was opened and never closed. */
+  /** Set when a quote was opened and never closed, or a negated destructive request was refused. */
   notice?: string;
 }

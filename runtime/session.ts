@@ -3,6 +3,7 @@
 // probabilistic → rejection, then renders the answer. `process` never throws.
 
 import type { BundleIntent } from "./bundle-types.js";
+import { applyGuards } from "./guards.js";
 import { matchExact } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
 import { matchTemplate } from "./match-template.js";
@@ -30,6 +31,8 @@ export interface SessionOptions {
 const DEFAULT_USERNAME = "user";
 const DEFAULT_COMPUTER_NAME = "localhost";
 const FALLBACK_UNKNOWN = "Sorry, I did not understand that.";
+const NEGATIONS = new Set(["not", "never", "no"]);
+const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
 const UNBALANCED_QUOTE_NOTICE = 'A quote was opened and never closed: close it so the quoted text is read as one piece.';
 
 interface Match {
@@ -86,8 +89,11 @@ export class NpcSession {
     const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness);
     const response =
       match.kind === "rejected" ? this.reject(match.related, witness, turn, this.totals) : this.respond(match.match, witness, turn);
+    if (match.kind === "match") applyGuards(response, this.model.payload.intents[match.match.intent]!, message);
     if (truncated) response.truncated = truncated;
-    if (unbalancedQuote) response.notice = UNBALANCED_QUOTE_NOTICE;
+    const notices = [match.kind === "rejected" ? match.notice : undefined, unbalancedQuote ? UNBALANCED_QUOTE_NOTICE : undefined];
+    const notice = notices.filter((n) => n !== undefined).join(" ");
+    if (notice !== "") response.notice = notice;
     return response;
   }
 
@@ -97,7 +103,7 @@ export class NpcSession {
     content: Token[],
     clean: string,
     witness: Witness[],
-  ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[] } {
+  ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
     const keyOf = (list: Token[]) => list.map((t) => t.norm).join(" ");
     // The message as typed first: a dataset phrase containing a noise word ("clear") still matches.
     const typed = keyOf(tokens);
@@ -123,6 +129,11 @@ export class NpcSession {
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
     const probabilistic = matchProbabilistic(this.model, query, Math.max(suggestions, 2), words);
+    const negated = query.some((t) => t.kind !== "quoted" && NEGATIONS.has(t.norm));
+    if (probabilistic.hit && negated && this.model.payload.intents[probabilistic.hit.intent]!.destructive) {
+      // "don't delete x" resembles "delete x": a guess must never turn it into a destructive call.
+      return { kind: "rejected", related: probabilistic.ranking.slice(0, suggestions), notice: NEGATED_NOTICE };
+    }
     if (probabilistic.hit) {
       const { hit } = probabilistic;
       witness.push({ stage: "probabilistic", items: hit.items, note: `input ${hit.input}` });
@@ -143,8 +154,6 @@ export class NpcSession {
     const thinking = renderVariant(intent.thinking, ctx);
     const tools = intent.tools.map((tool) => renderTool(tool, ctx) as Record<string, unknown>);
     const description = intent.description ? renderSegments(intent.description, ctx) : null;
-    // A guess never runs a destructive command without asking.
-    const permission: Permission = match.status === "probabilistic match" && intent.destructive ? "ask" : intent.permission;
     if (intent.context !== null) this.activeContext = intent.context.length > 0 ? match.intent : null;
     return {
       status: match.status,
@@ -154,7 +163,7 @@ export class NpcSession {
       thinking,
       tools,
       slots: match.slots,
-      permission,
+      permission: intent.permission, // then applyGuards (guards.ts)
       sentiment: { ...this.totals },
       emoji: emojiFor(this.totals),
       related: [],

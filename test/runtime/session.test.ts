@@ -118,6 +118,10 @@ describe("probabilistic matches and rejection", () => {
       const s = custom.session();
       expect(s.process("nuke the build folder")).toMatchObject({ status: "exact match", permission: "yolo" });
       expect(s.process("nuke teh build folder")).toMatchObject({ status: "probabilistic match", intent: "nuke", permission: "ask" });
+      const negated = s.process("don't nuke the build folder");
+      expect(negated).toMatchObject({ status: "rejected", tools: [] });
+      expect(negated.notice).toMatch(/not to do something destructive/);
+      expect(negated.related.map((r) => r.intent)).toContain("nuke");
     });
   });
 });
