@@ -1,6 +1,7 @@
 // The lint catalogue: every diagnostic code ndfc reports, its default severity and what it means.
 // Codes are stable: scripts and SARIF consumers key on them.
 import type { Severity } from "../diagnostics.js";
+import { DSL_CATALOGUE } from "../sources/dsl/codes.js";
 
 export interface CodeInfo {
   code: string;
@@ -50,4 +51,5 @@ export const CATALOGUE: CodeInfo[] = [
   { code: CODES.nonJsRegex, severity: "warning", title: "A type regex uses syntax JavaScript does not have (Python inline flags)." },
   { code: CODES.redosExponential, severity: "warning", title: "A type regex backtracks exponentially on some inputs (ReDoS)." },
   { code: CODES.redosPolynomial, severity: "info", title: "A type regex backtracks polynomially on long inputs." },
+  ...DSL_CATALOGUE,
 ];

@@ -3,6 +3,8 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { generateRuleFile } from "../../bench/dsl-parse.js";
+import { CATALOGUE } from "../../compiler/passes/codes.js";
+import { DSL_CODES } from "../../compiler/sources/dsl/codes.js";
 import { lower } from "./helpers.js";
 
 const VALID = [
@@ -64,5 +66,13 @@ describe("DSL front-end invariants", () => {
     expect(diagnostics).toEqual([]);
     expect(fragment.intents).toHaveLength(100);
     expect(fragment.intents.filter((intent) => intent.context !== undefined)).toHaveLength(20);
+  });
+});
+
+describe("the lint catalogue", () => {
+  test("lists every DSL code once, with the severity the DSL reports it at", () => {
+    const dsl = CATALOGUE.filter((info) => info.code.startsWith("DSL"));
+    expect(dsl.map((info) => info.code).sort()).toEqual(Object.values(DSL_CODES).sort());
+    expect(dsl.find((info) => info.code === DSL_CODES.expansionCapped)?.severity).toBe("warning");
   });
 });
