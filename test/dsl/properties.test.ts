@@ -76,3 +76,19 @@ describe("the lint catalogue", () => {
     expect(dsl.find((info) => info.code === DSL_CODES.expansionCapped)?.severity).toBe("warning");
   });
 });
+
+describe("nesting limits (the parser is recursive; no input may exhaust the stack)", () => {
+  test("64 levels parse; deeper nesting is one DSL008 error, whatever the depth", () => {
+    expect(lower(`connectives ${"[".repeat(63)}"a"${"]".repeat(63)}`).diagnostics.map((d) => d.code)).toEqual(["DSL107"]);
+    for (const depth of [65, 100_000]) {
+      const { diagnostics } = lower(`types t: /x/\nf ${"[".repeat(depth)}${"]".repeat(depth)}`);
+      expect(diagnostics.map((d) => `${d.loc.line}:${d.loc.column} ${d.code}`)).toEqual(["2:67 DSL008"]);
+    }
+    expect(lower("rule 'a' do\n  context do\n".repeat(40_000)).diagnostics.map((d) => d.code)).toEqual(["DSL008"]);
+  });
+
+  test("deeply nested pattern groups are a pattern error, not a crash", () => {
+    const { diagnostics } = lower(`rule "${"(".repeat(5000)}a${")".repeat(5000)}"`);
+    expect(diagnostics.map((d) => `${d.loc.column} ${d.code}`)).toEqual(["23 DSL108"]);
+  });
+});

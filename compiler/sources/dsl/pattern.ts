@@ -55,9 +55,20 @@ function tokenizePattern(text: string): PatternToken[] {
   return tokens;
 }
 
+/** Groups nest at most this deep in a pattern (the parser and the expansions are recursive). */
+export const MAX_PATTERN_NESTING = 16;
+
 export function parsePattern(text: string): ParsedPattern {
   const tokens = tokenizePattern(text);
   const problems: PatternProblem[] = [];
+  let depth = 0;
+  for (const token of tokens) {
+    depth += token.kind === "open" ? 1 : token.kind === "close" ? -1 : 0;
+    if (depth > MAX_PATTERN_NESTING) {
+      problems.push({ offset: token.offset, length: 1, message: `groups nest more than ${MAX_PATTERN_NESTING} levels deep in the pattern` });
+      return { items: [], problems };
+    }
+  }
   let position = 0;
 
   // sequence := item* ; stops at a closer or bar (the caller decides whether that is legal)

@@ -30,8 +30,16 @@ import {
   type LiteralPayload,
 } from "./tokens.js";
 
+/** Deeper nesting than any rule file needs; the recursive parser must not meet a stack limit. */
+export const MAX_NESTING = 64;
+
 export function parseDsl(lines: LineMap, bag: DiagnosticBag): DslFile {
   const tokens = lexDsl(lines, bag);
+  const tooDeep = firstTooDeep(tokens);
+  if (tooDeep !== undefined) {
+    bag.error(DSL_CODES.nestingTooDeep, `blocks, arrays and hashes nest more than ${MAX_NESTING} levels deep here; the file is not parsed further`, lines.ofToken(tooDeep));
+    return { statements: [] };
+  }
   const { cst, errors } = parseTokens(tokens);
   reportParseErrors(errors, tokens, lines, bag);
   const builder = new AstBuilder(lines, bag, tokens);
@@ -44,6 +52,8 @@ const CLOSERS = new Map<TokenType, TokenType>([
   [LParen, RParen],
   [LBracket, RBracket],
 ]);
+
+const CLOSING = new Set(CLOSERS.values());
 
 function reportParseErrors(errors: ParseError[], tokens: IToken[], lines: LineMap, bag: DiagnosticBag): void {
   const seen = new Set<string>();
@@ -68,6 +78,17 @@ function reportParseErrors(errors: ParseError[], tokens: IToken[], lines: LineMa
       lines.ofToken(opener),
     );
   }
+}
+
+/** The first opener that goes deeper than MAX_NESTING, if any. */
+function firstTooDeep(tokens: IToken[]): IToken | undefined {
+  let depth = 0;
+  for (const token of tokens) {
+    if (CLOSERS.has(token.tokenType)) {
+      if (++depth > MAX_NESTING) return token;
+    } else if (CLOSING.has(token.tokenType)) depth = Math.max(0, depth - 1);
+  }
+  return undefined;
 }
 
 /** The innermost opener (`do`, `{`, `(`, `[`) left open at the end of the file. */

@@ -33,6 +33,8 @@ export function describeExpr(expr: Expr): string {
       return `a call to ${expr.name}`;
     case "nil":
       return "nil";
+    case "array":
+      return "an array";
     default:
       return `a ${expr.kind}`;
   }
