@@ -24,6 +24,8 @@ export interface BundleIntent {
   permission: Permission;
   /** A tool command runs a destructive program (rm, dd, kill, …): never `yolo` from a guess. */
   destructive: boolean;
+  /** Index of the intent whose context lists this one (it answers only while that one is active), or null. */
+  parent: number | null;
   /** null keeps the active context, [] clears it, otherwise the intent indices of its children. */
   context: number[] | null;
   /** Custom keys of the entry (`<||key||>` tags of this entry), each a list of variants. */

@@ -3,7 +3,7 @@
 // candidate, so only those are scored. Order-independent, IDF-weighted Dice similarity:
 //   score(input) = 2 · Σ_terms max_{w ∈ input} idf(w)·sim(term, w) / (weight(input) + weight(message))
 // where weight(message) sums each term's IDF (unknown words weigh the mean IDF: they count against).
-// An intent scores its best input. The winner must reach the sentence threshold and beat the
+// An intent scores its best input; a context child competes only while its parent is active. The winner must reach the sentence threshold and beat the
 // best other intent by the margin; otherwise the stage abstains and the ranking becomes `related`.
 //
 // MaxScore pruning: the commonest words ("show", "my") have the longest posting lists. Taken
@@ -87,6 +87,8 @@ export function matchProbabilistic(
   tokens: readonly Token[],
   limit: number,
   words: WordResolver,
+  /** The intent whose context children may answer now, or null. */
+  activeContext: number | null,
   /** false scores every posting (tests compare both ways: pruning must not change results). */
   prune = true,
 ): ProbabilisticResult {
@@ -144,6 +146,8 @@ export function matchProbabilistic(
     const value = (2 * score[input]!) / (inputWeight[input]! + messageWeight);
     score[input] = 0;
     const intent = inputIntent[input]!;
+    const parent = model.payload.intents[intent]!.parent;
+    if (parent !== null && parent !== activeContext) continue;
     const current = byIntent.get(intent);
     if (!current || value > current.score || (value === current.score && input < current.input)) {
       byIntent.set(intent, { intent, score: value, input });

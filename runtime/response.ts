@@ -61,4 +61,6 @@ export interface NpcResponse {
   truncated?: { limit: number; length: number };
   /** Set when a quote was opened and never closed, or a negated destructive request was refused. */
   notice?: string;
+  /** Set when the message negates a destructive request ("don't delete x"): its permission is then `ask` (runtime/guards.ts). */
+  negated?: boolean;
 }

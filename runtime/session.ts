@@ -10,7 +10,7 @@ import { matchTemplate } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { tokenize, type Token } from "./normalize.js";
 import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
-import type { MatchStatus, NpcResponse, Permission, RelatedSuggestion, Sentiment, Witness } from "./response.js";
+import type { MatchStatus, NpcResponse, RelatedSuggestion, Sentiment, Witness } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
 import { WordResolver } from "./word-resolver.js";
@@ -128,7 +128,7 @@ export class NpcSession {
     }
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
-    const probabilistic = matchProbabilistic(this.model, query, Math.max(suggestions, 2), words);
+    const probabilistic = matchProbabilistic(this.model, query, Math.max(suggestions, 2), words, this.activeContext);
     const negated = query.some((t) => t.kind !== "quoted" && NEGATIONS.has(t.norm));
     if (probabilistic.hit && negated && this.model.payload.intents[probabilistic.hit.intent]!.destructive) {
       // "don't delete x" resembles "delete x": a guess must never turn it into a destructive call.

@@ -143,6 +143,7 @@ function validate(payload: unknown): void {
       fail(`${at}.permission`, "expected ask, yolo or auto");
     }
     if (typeof intent.destructive !== "boolean") fail(`${at}.destructive`, "expected a boolean");
+    nullable(intent.parent, `${at}.parent`, (v, q) => index(v, q, intents.length));
     nullable(intent.context, `${at}.context`, (v, q) => indices(v, q, intents.length));
     arr(intent.extra, `${at}.extra`).forEach((entry, j) => {
       const pair = arr(entry, `${at}.extra[${j}]`);

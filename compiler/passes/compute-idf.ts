@@ -1,5 +1,6 @@
 // Compute pass: IDF weights, the inverted index (word → inputs) and input weights for the
-// probabilistic matcher. idf(w) = ln(1 + N / df(w)), N = top-level intents with inputs, df(w) =
+// probabilistic matcher. Context children are indexed too (the runtime only lets them answer
+// while their parent is active). idf(w) = ln(1 + N / df(w)), N = intents with inputs, df(w) =
 // how many of them use w; rounded to 1e-6 so the bundle bytes do not depend on the last float bit.
 
 import type { BundleInputs } from "../../runtime/bundle-types.js";
@@ -23,8 +24,8 @@ export function computeIdf(ordered: readonly OrderedIntent[], lexicon: Lexicon):
   const inputIntent: number[] = [];
   const inputWords: number[][] = [];
   let intentsWithInputs = 0;
-  for (const { intent, index, parent } of ordered) {
-    if (parent !== null || intent.inputs.length === 0) continue;
+  for (const { intent, index } of ordered) {
+    if (intent.inputs.length === 0) continue;
     intentsWithInputs++;
     const used = new Set<number>();
     const seenKeys = new Set<string>();

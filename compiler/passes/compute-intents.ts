@@ -7,7 +7,7 @@ import { splitSegments, toolTree, variantsOf } from "./compute-segments.js";
 
 export function computeIntents(ordered: readonly OrderedIntent[]): BundleIntent[] {
   const children = contextChildren(ordered);
-  return ordered.map(({ intent, index }) => {
+  return ordered.map(({ intent, index, parent }) => {
     const extra: [string, string[][]][] = [];
     for (const key of Object.keys(intent.extra).sort()) {
       const variants = variantsOf(intent.extra[key]);
@@ -22,6 +22,7 @@ export function computeIntents(ordered: readonly OrderedIntent[]): BundleIntent[
       tools: intent.tools.map((tool) => toolTree(tool.raw)),
       permission: intent.permission,
       destructive: hasDestructiveTool(intent.tools),
+      parent,
       context: children[index]!,
       extra,
       example: intent.inputs[0]?.value ?? null,

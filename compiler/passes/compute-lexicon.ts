@@ -1,5 +1,5 @@
-// Compute pass: the vocabulary of the NPC (every normalized word of top-level inputs and of
-// synonyms), sorted, with the vocab tags each word is a synonym of. A word id is an index here.
+// Compute pass: the vocabulary of the NPC (every normalized word of inputs, context children's
+// included, and of synonyms), sorted, with the vocab tags each word is a synonym of. A word id is an index here.
 
 import { normalizeWords } from "../../runtime/normalize.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
@@ -13,8 +13,7 @@ export interface Lexicon {
 
 export function computeLexicon(ordered: readonly OrderedIntent[], vocab: VocabTable): Lexicon {
   const all = new Set<string>();
-  for (const { intent, parent } of ordered) {
-    if (parent !== null) continue;
+  for (const { intent } of ordered) {
     for (const input of intent.inputs) for (const word of normalizeWords(input.value)) all.add(word);
   }
   for (const word of vocab.wordTags.keys()) all.add(word);

@@ -143,8 +143,8 @@ describe.skipIf(!hasTermy)("probabilistic pruning (TERMy)", async () => {
     let compared = 0;
     for (const message of [...inputs.map(typo), "show me the files", "what is the time", "zzz show"]) {
       const tokens = tokenize(message).tokens;
-      const pruned = matchProbabilistic(model, tokens, 3, new WordResolver(model));
-      const full = matchProbabilistic(model, tokens, 3, new WordResolver(model), false);
+      const pruned = matchProbabilistic(model, tokens, 3, new WordResolver(model), null);
+      const full = matchProbabilistic(model, tokens, 3, new WordResolver(model), null, false);
       expect(pruned.hit?.intent, message).toBe(full.hit?.intent);
       if (pruned.hit) expect(pruned.hit.score).toBeCloseTo(full.hit!.score, 9);
       compared++;

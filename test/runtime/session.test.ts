@@ -35,6 +35,14 @@ describe("exact and context matches", () => {
     expect(session.process("why").status).not.toBe("context match");
   });
 
+  it("lets context children answer typos only while their parent is active", () => {
+    expect(ask("stopp it").intent).not.toBe("end_coffee");
+    const session = npc.session();
+    session.process("do you like coffee");
+    expect(session.process("stopp it")).toMatchObject({ status: "probabilistic match", intent: "end_coffee" });
+    expect(session.context).toBeNull();
+  });
+
   it("keeps the context when the answering entry says nothing about it", () => {
     const session = npc.session();
     session.process("do you like coffee");
