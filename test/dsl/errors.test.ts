@@ -110,6 +110,12 @@ const CASES: ErrorCase[] = [
     message: "<||file||> is not captured",
   },
   {
+    name: "misspelt slot placeholder in an output",
+    text: `rule "delete :target" do\n  output "Deleting <||tagret||>."\n  bogus 1\nend\n`,
+    expected: ["2:20 DSL102", "3:3 DSL101"],
+    message: "did you mean <||target||>?",
+  },
+  {
     name: "step outside a chain",
     text: `rule "a" do\n  step :x\n  bogus 1\nend\n`,
     expected: ["2:3 DSL103", "3:3 DSL101"],

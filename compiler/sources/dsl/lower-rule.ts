@@ -6,7 +6,7 @@ import type { CallNode, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
 import type { LineMap } from "./location.js";
 import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf, type PathNode, type PatternItem } from "./pattern.js";
-import { ArgumentLowering, describeExpr, locInString, nameOf, textsOf, type SlotScope } from "./values.js";
+import { ArgumentLowering, describeExpr, locInString, locatedText, nameOf, stringsOf, type SlotScope } from "./values.js";
 import { wordTag, type WordTable } from "./words.js";
 
 export type RuleForm = "rule" | "chain" | "query";
@@ -154,8 +154,9 @@ export class RuleLowering {
         return;
       case "output":
       case "thinking": {
-        const texts = textsOf(statement.args, statement.name, bag);
-        (statement.name === "output" ? intent.outputs : intent.thinking).push(...texts);
+        const strings = stringsOf(statement.args, statement.name, bag);
+        for (const string of strings) this.args.checkMisspeltPlaceholders(string, scope);
+        (statement.name === "output" ? intent.outputs : intent.thinking).push(...strings.map(locatedText));
         intent.keyLocs[statement.name] ??= statement.loc;
         this.noPairs(statement);
         return;

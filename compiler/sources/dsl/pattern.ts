@@ -24,7 +24,7 @@ export interface ParsedPattern {
 
 type PatternToken = { kind: "open" | "close" | "bar"; char: string; offset: number } | { kind: "word" | "slot"; text: string; offset: number };
 
-const SLOT = /^:([A-Za-z_][A-Za-z0-9_]*)/;
+const SLOT = /:([A-Za-z_][A-Za-z0-9_]*)/y;
 
 function tokenizePattern(text: string): PatternToken[] {
   const tokens: PatternToken[] = [];
@@ -40,7 +40,8 @@ function tokenizePattern(text: string): PatternToken[] {
     } else if (c === "|") {
       tokens.push({ kind: "bar", char: c, offset: i++ });
     } else {
-      const slot = SLOT.exec(text.slice(i));
+      SLOT.lastIndex = i;
+      const slot = SLOT.exec(text);
       if (slot !== null) {
         tokens.push({ kind: "slot", text: slot[1]!, offset: i });
         i += slot[0].length;

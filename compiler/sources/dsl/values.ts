@@ -27,6 +27,8 @@ export const resultOf = (toolIndex: number): { $result_of: number } => ({ $resul
 
 export const slotPlaceholder = (name: string): string => `<||${name}||>`;
 
+const PLACEHOLDER = /<\|\|([^|<>]*)\|\|>/g;
+
 export function describeExpr(expr: Expr): string {
   switch (expr.kind) {
     case "call":
@@ -97,8 +99,7 @@ export class ArgumentLowering {
   private slotReference(name: string, loc: SourceLocation, scope: SlotScope): unknown {
     if (name === PREV_RESULT && scope.previousStep !== undefined && !scope.bound.has(name)) return resultOf(scope.previousStep);
     if (!scope.bound.has(name)) {
-      const misspelt = scope.bound.size > 0 ? closest(name, [...scope.bound]) : undefined;
-      const slot = misspelt !== undefined && distance(name, misspelt) <= 2 ? misspelt : undefined;
+      const slot = misspeltSlot(name, scope);
       const advice = slot !== undefined ? `did you mean :${slot}?` : `for a literal value write "${name}"`;
       this.bag.report({
         code: DSL_CODES.unboundSlot,
@@ -111,9 +112,29 @@ export class ArgumentLowering {
     return slotPlaceholder(name);
   }
 
+  /**
+   * In outputs and thinking a `<||name||>` may be a word list or a system value, which the
+   * references pass judges with the whole NPC in view; here only a near-miss of a captured slot
+   * (`<||tagret||>` beside `:target`) is an error, fixed to the slot.
+   */
+  checkMisspeltPlaceholders(node: StringNode, scope: SlotScope): void {
+    for (const match of node.value.matchAll(PLACEHOLDER)) {
+      const slot = misspeltSlot(match[1]!, scope);
+      if (slot === undefined) continue;
+      const loc = locInString(this.lines, node, match.index, match[0].length);
+      this.bag.report({
+        code: DSL_CODES.unboundSlot,
+        severity: "error",
+        message: `<||${match[1]}||> is not captured by ${scope.patterns}${describeBound(scope)}; did you mean <||${slot}||>?`,
+        loc,
+        ...(node.offsets === undefined ? { fix: [{ file: loc.file, offset: loc.offset, endOffset: loc.endOffset ?? loc.offset, text: slotPlaceholder(slot) }] } : {}),
+      });
+    }
+  }
+
   /** `<||name||>` inside a command or tool string must name a captured slot. */
   checkPlaceholders(node: StringNode, scope: SlotScope): void {
-    for (const match of node.value.matchAll(/<\|\|([^|<>]*)\|\|>/g)) {
+    for (const match of node.value.matchAll(PLACEHOLDER)) {
       const name = match[1]!;
       if (scope.bound.has(name)) continue;
       this.bag.error(
@@ -123,6 +144,13 @@ export class ArgumentLowering {
       );
     }
   }
+}
+
+/** The captured slot `name` is most likely a misspelling of (edit distance ≤ 2), if any. */
+function misspeltSlot(name: string, scope: SlotScope): string | undefined {
+  if (scope.bound.size === 0 || scope.bound.has(name)) return undefined;
+  const guess = closest(name, [...scope.bound]);
+  return distance(name, guess) <= 2 ? guess : undefined;
 }
 
 function describeBound(scope: SlotScope): string {
@@ -138,13 +166,15 @@ export function nameOf(expr: Expr | undefined): string | undefined {
   return expr === undefined ? undefined : keyName(expr);
 }
 
-/** String arguments (arrays of strings flattened) as located texts; anything else is reported. */
-export function textsOf(args: Expr[], method: string, bag: DiagnosticBag): LocatedText[] {
-  const texts: LocatedText[] = [];
+/** String arguments (arrays of strings flattened); anything else is reported. */
+export function stringsOf(args: Expr[], method: string, bag: DiagnosticBag): StringNode[] {
+  const strings: StringNode[] = [];
   for (const arg of args) {
-    if (arg.kind === "string") texts.push({ value: arg.value, loc: arg.loc });
-    else if (arg.kind === "array") texts.push(...textsOf(arg.items, method, bag));
+    if (arg.kind === "string") strings.push(arg);
+    else if (arg.kind === "array") strings.push(...stringsOf(arg.items, method, bag));
     else bag.error(DSL_CODES.badArgument, `${method} takes strings, not ${describeExpr(arg)}`, arg.loc);
   }
-  return texts;
+  return strings;
 }
+
+export const locatedText = (node: StringNode): LocatedText => ({ value: node.value, loc: node.loc });
