@@ -13,12 +13,11 @@ import type { Intent, NpcIR, SourceLocation, ToolCall } from "../ir/types.js";
 import { allIntents, slotNames } from "../ir/walk.js";
 import { lexShell } from "../../runtime/shell-lexer.js";
 import { findDestructive } from "../tcs/destructive.js";
-import { checkLexedCommand, TCS_CODES, type CarriesUserInput, type CommandEdit, type TcsFinding } from "../tcs/rules.js";
+import { TCS_CODES, tcsSeverity } from "../tcs/codes.js";
+import { checkLexedCommand, type CarriesUserInput, type CommandEdit, type TcsFinding } from "../tcs/rules.js";
 import { lineColumnAt, mapStringLiteral, type StringLiteralMap } from "../tcs/string-literal.js";
 import { SYSTEM_TAGS } from "./check-references.js";
 import type { CheckContext } from "./index.js";
-
-const WARNING_CODES = new Set<string>([TCS_CODES.joinedInputs]);
 
 export function checkTcs(ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext): void {
   const known = tagsFilledByDataset(ir);
@@ -84,7 +83,7 @@ class CommandLocator {
   }
 
   diagnostic(finding: TcsFinding): Diagnostic {
-    const severity = WARNING_CODES.has(finding.code) ? "warning" : "error";
+    const severity = tcsSeverity(finding.code);
     const fix = finding.fix ? this.fixEdits(finding.fix) : undefined;
     return { code: finding.code, severity, message: finding.message, loc: this.locate(finding.start, finding.end), ...(fix ? { fix } : {}) };
   }

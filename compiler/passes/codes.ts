@@ -2,6 +2,7 @@
 // Codes are stable: scripts and SARIF consumers key on them.
 import type { Severity } from "../diagnostics.js";
 import { DSL_CATALOGUE } from "../sources/dsl/codes.js";
+import { TCS_CATALOGUE } from "../tcs/codes.js";
 
 export interface CodeInfo {
   code: string;
@@ -52,4 +53,5 @@ export const CATALOGUE: CodeInfo[] = [
   { code: CODES.redosExponential, severity: "warning", title: "A type regex backtracks exponentially on some inputs (ReDoS)." },
   { code: CODES.redosPolynomial, severity: "info", title: "A type regex backtracks polynomially on long inputs." },
   ...DSL_CATALOGUE,
+  ...TCS_CATALOGUE,
 ];

@@ -1,19 +1,12 @@
 // The Terminal Commands Security rules over one shell command, in the command string's own
 // coordinates (offsets into the command). The lint pass maps them into the source file.
 //
-// Which placeholders carry user input is the caller's answer (see `userInputTags` in
-// check-tcs.ts); a placeholder that carries none (a word list, a system value) is never judged.
+// Which placeholders carry user input is the caller's answer (see `userInputOf` in
+// compiler/passes/check-tcs.ts); a placeholder that carries none (a word list, a system value) is never judged.
 import { lexShell, type LexedCommand, type PlaceholderSite, type QuoteContext, type WordPart, type WordToken } from "../../runtime/shell-lexer.js";
 import { invocationsOf, simpleCommands, staticText, type Invocation } from "./commands.js";
+import { TCS_CODES } from "./codes.js";
 import { NATIVE_BINARIES } from "./native-binaries.js";
-
-export const TCS_CODES = {
-  unquotedInput: "TCS001",
-  joinedInputs: "TCS002",
-  missingDoubleDash: "TCS003",
-  unparsable: "TCS004",
-  destructiveWithoutAsk: "TCS005",
-} as const;
 
 /** Replace [start, end) of the command with `text`. */
 export interface CommandEdit {

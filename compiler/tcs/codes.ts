@@ -1,0 +1,23 @@
+// Diagnostic codes of the Terminal Commands Security rules, and their part of the lint catalogue.
+import type { Severity } from "../diagnostics.js";
+import type { CodeInfo } from "../passes/codes.js";
+
+export const TCS_CODES = {
+  unquotedInput: "TCS001",
+  joinedInputs: "TCS002",
+  missingDoubleDash: "TCS003",
+  unparsable: "TCS004",
+  destructiveWithoutAsk: "TCS005",
+} as const;
+
+export const TCS_CATALOGUE: CodeInfo[] = [
+  { code: TCS_CODES.unquotedInput, severity: "error", title: "A placeholder carrying user input sits outside single quotes in a shell command (bare, in double quotes, in ${ }, $(( )), a here-document or backticks)." },
+  { code: TCS_CODES.joinedInputs, severity: "warning", title: "One shell argument joins several user-input placeholders; build it with printf." },
+  { code: TCS_CODES.missingDoubleDash, severity: "error", title: "A native program (rm, cat, grep, …) receives user input where it could be read as an option: put -- before it." },
+  { code: TCS_CODES.unparsable, severity: "error", title: "A shell command cannot be parsed (unbalanced quotes, unterminated $( ), here-document without its delimiter)." },
+  { code: TCS_CODES.destructiveWithoutAsk, severity: "error", title: "A destructive command (rm, mv over, dd, mkfs, chmod -R, kill, reboot, sudo, > onto a run-time path, force push, …) whose permission is not ask." },
+];
+
+export function tcsSeverity(code: string): Severity {
+  return TCS_CATALOGUE.find((info) => info.code === code)?.severity ?? "error";
+}
