@@ -1,7 +1,7 @@
 // Rule patterns: parsing, template-path expansion and exact-phrasing expansion.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, requiredSlotsOf, slotsOf } from "../../compiler/sources/dsl/pattern.js";
+import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf } from "../../compiler/sources/dsl/pattern.js";
 
 function paths(text: string, cap = 32): string[] {
   const parsed = parsePattern(text);
@@ -66,10 +66,9 @@ describe("pattern phrasings", () => {
 });
 
 describe("slots and canonical form", () => {
-  test("slotsOf lists every slot; requiredSlotsOf only those every phrasing captures", () => {
+  test("slotsOf lists every slot, in optional groups and alternatives too", () => {
     const { items } = parsePattern("copy :src [to :dst] (now|at :time)");
     expect(slotsOf(items)).toEqual(["src", "dst", "time"]);
-    expect([...requiredSlotsOf(items)]).toEqual(["src"]);
   });
 
   test("the canonical form ignores case and spacing", () => {

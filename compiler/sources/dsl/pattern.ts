@@ -160,19 +160,6 @@ export function slotsOf(items: PatternItem[]): string[] {
   return names;
 }
 
-/** Slots captured by every phrasing of the pattern (not inside an optional group or only some alternatives). */
-export function requiredSlotsOf(items: PatternItem[]): Set<string> {
-  const names = new Set<string>();
-  for (const item of items) {
-    if (item.kind === "slot") names.add(item.name);
-    else if (item.kind === "choice") {
-      const [first, ...rest] = item.alternatives.map(requiredSlotsOf);
-      for (const name of first ?? []) if (rest.every((set) => set.has(name))) names.add(name);
-    }
-  }
-  return names;
-}
-
 /** One node of an expanded path: a word node (several words = alternatives) or a slot. */
 export type PathNode =
   | { kind: "words"; words: string[]; required: boolean; offset: number }
