@@ -50,6 +50,13 @@ export function encodeBundle(payload: BundlePayload): Uint8Array {
   return out;
 }
 
+/** Encoded size in bytes of each top-level payload section (for `ndfc inspect`). */
+export function sectionSizes(payload: BundlePayload): Record<string, number> {
+  const sizes: Record<string, number> = {};
+  for (const [key, value] of Object.entries(payload)) sizes[key] = packr.pack(value).length;
+  return sizes;
+}
+
 /** Reads and checks the header (magic, version, length) without hashing. */
 export function readHeader(bytes: Uint8Array): BundleHeader {
   if (!(bytes instanceof Uint8Array)) throw new InvalidBundleError("expected bytes (a Uint8Array)");

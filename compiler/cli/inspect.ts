@@ -1,6 +1,6 @@
 // `ndfc inspect`: what a bundle contains (name, versions, source hash, counts, bytes per section).
-import { pack } from "msgpackr";
 import { FORMAT_MAJOR, readHeader } from "../../runtime/index.js";
+import { sectionSizes } from "../../runtime/format.js";
 import type { BundlePayload } from "../../runtime/bundle-types.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
@@ -19,8 +19,6 @@ export interface InspectReport {
 
 export function inspectPayload(payload: BundlePayload, bytes: Uint8Array): InspectReport {
   const header = readHeader(bytes);
-  const sections: Record<string, number> = {};
-  for (const [key, value] of Object.entries(payload)) sections[key] = pack(value).length;
   return {
     name: payload.name,
     format: `${header.major}.${header.minor}`,
@@ -29,7 +27,7 @@ export function inspectPayload(payload: BundlePayload, bytes: Uint8Array): Inspe
     bytes: bytes.length,
     counts: payload.counts,
     config: payload.config,
-    sections,
+    sections: sectionSizes(payload),
   };
 }
 
