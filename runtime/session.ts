@@ -82,14 +82,15 @@ export class NpcSession {
   private answer(message: string, turn: number): NpcResponse {
     const limit = this.model.payload.config.maxMessageChars;
     const truncated = message.length > limit ? { limit, length: message.length } : undefined;
-    const { clean, tokens, unbalancedQuote } = tokenize(truncated ? message.slice(0, limit) : message);
+    const read = truncated ? message.slice(0, limit) : message;
+    const { clean, tokens, unbalancedQuote } = tokenize(read);
     const sanitized = sanitize(this.model, tokens);
     addSentiment(this.totals, sanitized.counts);
     const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
     const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness);
     const response =
       match.kind === "rejected" ? this.reject(match.related, witness, turn, this.totals) : this.respond(match.match, witness, turn);
-    if (match.kind === "match") applyGuards(response, this.model.payload.intents[match.match.intent]!, message);
+    if (match.kind === "match") applyGuards(response, this.model.payload.intents[match.match.intent]!, read);
     if (truncated) response.truncated = truncated;
     const notices = [match.kind === "rejected" ? match.notice : undefined, unbalancedQuote ? UNBALANCED_QUOTE_NOTICE : undefined];
     const notice = notices.filter((n) => n !== undefined).join(" ");
