@@ -135,6 +135,8 @@ class ShellLexer {
   readonly placeholders: PlaceholderSite[] = [];
   private pos = 0;
   private backtickDepth = 0;
+  /** Closers of the substitutions being lexed, innermost last. */
+  private readonly closers: (")" | "`")[] = [];
   private pending: PendingHeredoc[] = [];
 
   constructor(private readonly src: string) {}
@@ -291,7 +293,7 @@ class ShellLexer {
         continue;
       }
       if (WORD_BREAK.has(c)) break;
-      if (c === "`" && this.backtickDepth > 0) break;
+      if (c === "`" && this.closers[this.closers.length - 1] === "`") break;
       if (c === "'") {
         closeLiteral();
         parts.push(this.lexSingle(script, word));
@@ -324,6 +326,7 @@ class ShellLexer {
       this.pos++;
     }
     closeLiteral();
+    if (this.pos === word.start) throw new LexFailure(this.pos, `unexpected ${JSON.stringify(src[this.pos] ?? "end of input")}`);
     word.end = this.pos;
     return word;
   }
@@ -442,7 +445,9 @@ class ShellLexer {
     const savedPending = this.pending;
     this.pending = [];
     const inner: Script = { start: bodyStart, end: bodyStart, tokens: [] };
+    this.closers.push(closer);
     this.lexScriptInto(inner, closer);
+    this.closers.pop();
     this.pending = savedPending;
     this.pos++; // the closer
     return inner;

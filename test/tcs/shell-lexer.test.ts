@@ -150,7 +150,7 @@ describe("shell lexer: errors", () => {
 
   it("never throws and keeps offsets inside the command, for any input", () => {
     fc.assert(
-      fc.property(fc.string({ unit: fc.constantFrom("a", " ", "'", '"', "\\", "$", "(", ")", "{", "}", "`", "<", ">", "|", "&", ";", "\n", "#", "<||x||>") }), (command) => {
+      fc.property(fc.string({ unit: fc.constantFrom("a", " ", "'", '"', "\\", "$", "(", ")", "{", "}", "`", "<", ">", "|", "&", ";", "\n", "#", "<<", "<||x||>"), maxLength: 40 }), (command) => {
         const lexed = lexShell(command);
         for (const site of lexed.placeholders) {
           expect(site.start).toBeGreaterThanOrEqual(0);
@@ -158,7 +158,15 @@ describe("shell lexer: errors", () => {
         }
         if (lexed.error) expect(lexed.error.offset).toBeLessThanOrEqual(command.length);
       }),
-      { numRuns: 2000 },
+      { numRuns: 3000 },
     );
+  });
+
+  it("never throws on arbitrary text", () => {
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (command) => void lexShell(command)), { numRuns: 1000 });
+  });
+
+  it.each(["`a $(`)`", "`$(`", "$(`)", '`"`"`', "`<(`)`"])("reports %j (crossed substitution closers) instead of looping", (command) => {
+    expect(lexShell(command).error).toBeDefined();
   });
 });
