@@ -16,7 +16,7 @@ function parseSeed(value: string): number {
   return Number(value);
 }
 
-/** The answer as a person reads it: the response, then each tool call and its permission. */
+/** The answer as a person reads it: the response, each tool call and its permission, suggestions, notices. */
 export function formatAnswer(answer: NpcResponse): string {
   const lines = [answer.response];
   for (const tool of answer.tools) {
@@ -27,6 +27,7 @@ export function formatAnswer(answer: NpcResponse): string {
   }
   if (answer.tools.length > 0) lines.push(`[permission] ${answer.permission}`);
   for (const related of answer.related) lines.push(`  - ${related.example ?? related.intent}`);
+  if (answer.notice) lines.push(`(${answer.notice})`);
   return lines.filter((line) => line !== "").join("\n") + "\n";
 }
 

@@ -86,6 +86,8 @@ describe("ndfc ask and inspect", () => {
     expect(answer).toMatchObject({ status: "exact match", permission: "ask", tools: [{ name: "run_in_terminal", arguments: { command: "rm -- logs.txt" } }] });
     const tools = await run(["ask", "dist-npcs/tiny-bot.npc", "remove the logs"]);
     expect(tools.out).toBe("Removing.\n[run_in_terminal] rm -- logs.txt\n[permission] ask\n");
+    const open = await run(["ask", "dist-npcs/tiny-bot.npc", 'ping "there']);
+    expect(open.out).toMatch(/\(A quote was opened and never closed/);
   });
 
   it("inspect shows name, versions, source hash, counts and section sizes", async () => {
