@@ -1,0 +1,341 @@
+// The user's state on this machine (DESIGN §8): the audit log of every message `serve` (and
+// `chat`) answered, and the teach store of synonyms taught in conversation.
+//
+//   const store = openStore();                       // default path, see defaultStorePath()
+//   const id = store.recordTurn({ npc: "termy", session: "s1", input, status, intent, confidence });
+//   store.confirmTurn(id, true);                      // the user said the answer was right
+//   store.teach({ npc: "termy", word: "zap", meaning: "delete", source: "cli" });
+//   store.close();
+//
+// Durability: WAL with synchronous=NORMAL. A commit appends to the WAL with write() before it
+// returns, so the row is in the kernel's page cache: a SIGKILL of the process (the failure a
+// server meets) never loses it. Only an OS crash or power cut can drop the last commits, which
+// FULL (an fsync per commit, ~100x slower per row) would prevent; audit rows do not warrant it.
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { normalizeKey } from "../../runtime/normalize.js";
+import { defaultStorePath } from "./paths.js";
+import { migrate, SCHEMA_VERSION } from "./schema.js";
+
+/** Confirmed uses after which a provisional teaching becomes trusted. */
+export const TRUST_AFTER = 3;
+
+export type TeachState = "provisional" | "trusted";
+/** A synonym is one word for one word; a rule maps a phrase (or to a phrase). */
+export type TeachKind = "synonym" | "rule";
+
+export interface TurnRecord {
+  /** NPC slug ("termy"). */
+  npc: string;
+  session: string;
+  input: string;
+  /** The response status, or a control status of the host ("teaching recorded", …). */
+  status: string;
+  intent: string | null;
+  confidence: number;
+  /** Whether the user confirmed the answer; null or absent when unknown. */
+  confirmed?: boolean | null;
+  /** Ids of the teachings substituted into this message before the NPC answered. */
+  taught?: readonly number[];
+}
+
+export interface Teaching {
+  id: number;
+  npc: string;
+  kind: TeachKind;
+  word: string;
+  meaning: string;
+  state: TeachState;
+  uses: number;
+  confirmations: number;
+  /** Who taught it: "conversation" or "cli". */
+  source: string;
+  created: string;
+  updated: string;
+}
+
+/** A concept of the bundle: a vocab tag and its words. */
+export interface KnownConcept {
+  concept: string;
+  words: string[];
+}
+
+/** Answers which concepts of the NPC's bundle a word (normalized) already belongs to. */
+export type ConceptLookup = (word: string) => KnownConcept[];
+
+export interface TeachRequest {
+  npc: string;
+  word: string;
+  meaning: string;
+  source: string;
+  /** The bundle's concepts, to refuse a word that already means something else there. */
+  known?: ConceptLookup;
+}
+
+export type TeachOutcome =
+  | { kind: "added"; teaching: Teaching }
+  | { kind: "exists"; teaching: Teaching }
+  | { kind: "refused"; message: string };
+
+export interface AuditQuery {
+  npc?: string;
+  /** Only rejected messages (else also probabilistic matches below `below`). */
+  rejectedOnly?: boolean;
+  /** ISO time: only messages at or after it. */
+  since?: string;
+  /** Confidence under which a probabilistic match counts as not understood (default 0.8). */
+  below?: number;
+}
+
+export interface AuditGroup {
+  npc: string;
+  /** The normalized input shared by the group. */
+  input: string;
+  count: number;
+  /** One raw input of the group, as a user typed it. */
+  example: string;
+  statuses: string[];
+  firstSeen: string;
+  lastSeen: string;
+}
+
+export interface StoreOptions {
+  /** Open without writing (build --taught): the file must exist. */
+  readonly?: boolean;
+  /** The clock (tests). */
+  now?: () => Date;
+}
+
+export const DEFAULT_LOW_CONFIDENCE = 0.8;
+
+interface TeachRow extends Omit<Teaching, "kind" | "state"> {
+  kind: string;
+  state: string;
+}
+
+export class StoreError extends Error {}
+
+export class Store {
+  private readonly now: () => Date;
+  private readonly insertAudit: Database.Statement;
+  private readonly insertUse: Database.Statement;
+  private readonly countUse: Database.Statement;
+
+  constructor(
+    readonly path: string,
+    private readonly db: Database.Database,
+    options: StoreOptions,
+  ) {
+    this.now = options.now ?? (() => new Date());
+    this.insertAudit = db.prepare(
+      `INSERT INTO audit (time, npc, session, input, normalized, status, intent, confidence, confirmed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.insertUse = db.prepare(`INSERT OR IGNORE INTO teach_use (teach_id, audit_id) VALUES (?, ?)`);
+    this.countUse = db.prepare(`UPDATE teach SET uses = uses + 1, updated = ? WHERE id = ?`);
+  }
+
+  /** Writes one audit row (and the uses of taught words) in one transaction; returns its id. */
+  recordTurn(turn: TurnRecord): number {
+    return this.db.transaction(() => {
+      const confirmed = turn.confirmed === undefined || turn.confirmed === null ? null : turn.confirmed ? 1 : 0;
+      const id = Number(
+        this.insertAudit.run(
+          this.now().toISOString(),
+          turn.npc,
+          turn.session,
+          turn.input,
+          normalizeKey(turn.input),
+          turn.status,
+          turn.intent,
+          turn.confidence,
+          confirmed,
+        ).lastInsertRowid,
+      );
+      for (const teachId of turn.taught ?? []) {
+        this.insertUse.run(teachId, id);
+        this.countUse.run(this.now().toISOString(), teachId);
+      }
+      return id;
+    })();
+  }
+
+  /**
+   * Records whether the answer of audit row `auditId` was right. Each teaching used in that turn
+   * gains one confirmation when `correct` (once per turn); at TRUST_AFTER it becomes trusted.
+   * Returns the teachings the confirmation touched, as they are now.
+   */
+  confirmTurn(auditId: number, correct: boolean): Teaching[] {
+    return this.db.transaction(() => {
+      const changed = this.db.prepare(`UPDATE audit SET confirmed = ? WHERE id = ?`).run(correct ? 1 : 0, auditId).changes;
+      if (changed === 0) throw new StoreError(`no audit row ${auditId}`);
+      const pending = this.db
+        .prepare(`SELECT teach_id AS id FROM teach_use WHERE audit_id = ? AND confirmed IS NULL ORDER BY teach_id`)
+        .all(auditId) as { id: number }[];
+      const time = this.now().toISOString();
+      for (const { id } of pending) {
+        this.db.prepare(`UPDATE teach_use SET confirmed = ? WHERE teach_id = ? AND audit_id = ?`).run(correct ? 1 : 0, id, auditId);
+        if (!correct) continue;
+        this.db
+          .prepare(
+            `UPDATE teach SET confirmations = confirmations + 1, updated = ?,
+               state = CASE WHEN confirmations + 1 >= ? THEN 'trusted' ELSE state END
+             WHERE id = ?`,
+          )
+          .run(time, TRUST_AFTER, id);
+      }
+      return pending.map(({ id }) => this.teachingById(id)!);
+    })();
+  }
+
+  /**
+   * Teaches `word` to mean `meaning` for an NPC, provisionally. Refused, with both sides shown,
+   * when the word is already taught another meaning or already means another concept in the
+   * bundle; never overwrites.
+   */
+  teach(request: TeachRequest): TeachOutcome {
+    const word = normalizeKey(request.word);
+    const meaning = normalizeKey(request.meaning);
+    if (word === "" || meaning === "") return { kind: "refused", message: "both the word and its meaning must contain words" };
+    if (word === meaning) return { kind: "refused", message: `"${word}" already means itself` };
+    return this.db.transaction((): TeachOutcome => {
+      const existing = this.db.prepare(`SELECT * FROM teach WHERE npc = ? AND word = ?`).get(request.npc, word) as
+        | TeachRow
+        | undefined;
+      if (existing) {
+        const teaching = toTeaching(existing);
+        if (teaching.meaning === meaning) return { kind: "exists", teaching };
+        return {
+          kind: "refused",
+          message:
+            `"${word}" is already taught to mean "${teaching.meaning}" for ${request.npc} ` +
+            `(${teaching.state}, ${teaching.confirmations}/${TRUST_AFTER} confirmations); ` +
+            `refusing "${word}" means "${meaning}"`,
+        };
+      }
+      const clash = bundleClash(request.known, word, meaning);
+      if (clash) {
+        return {
+          kind: "refused",
+          message:
+            `"${word}" already means ${clash.concept} in ${request.npc} (${clash.words.join(", ")}); ` +
+            `refusing "${word}" means "${meaning}"`,
+        };
+      }
+      const time = this.now().toISOString();
+      const kind: TeachKind = word.includes(" ") || meaning.includes(" ") ? "rule" : "synonym";
+      const id = Number(
+        this.db
+          .prepare(
+            `INSERT INTO teach (npc, kind, word, meaning, state, source, created, updated)
+             VALUES (?, ?, ?, ?, 'provisional', ?, ?, ?)`,
+          )
+          .run(request.npc, kind, word, meaning, request.source, time, time).lastInsertRowid,
+      );
+      return { kind: "added", teaching: this.teachingById(id)! };
+    })();
+  }
+
+  /** Teachings, by NPC then word; only one NPC's when `npc` is given. */
+  teachings(npc?: string): Teaching[] {
+    const rows = (
+      npc === undefined
+        ? this.db.prepare(`SELECT * FROM teach ORDER BY npc, word`).all()
+        : this.db.prepare(`SELECT * FROM teach WHERE npc = ? ORDER BY word`).all(npc)
+    ) as TeachRow[];
+    return rows.map(toTeaching);
+  }
+
+  /** The trusted teachings of an NPC, sorted by word then meaning (what build --taught folds in). */
+  trustedTeachings(npc: string): Teaching[] {
+    return this.teachings(npc).filter((t) => t.state === "trusted");
+  }
+
+  /** What users asked that the NPC did not understand, grouped by normalized input, most frequent first. */
+  notUnderstood(query: AuditQuery = {}): AuditGroup[] {
+    const where = [query.rejectedOnly ? `status = 'rejected'` : `(status = 'rejected' OR (status = 'probabilistic match' AND confidence < @below))`];
+    if (query.npc !== undefined) where.push(`npc = @npc`);
+    if (query.since !== undefined) where.push(`time >= @since`);
+    const rows = this.db
+      .prepare(
+        `SELECT npc, normalized AS input, COUNT(*) AS count, MIN(input) AS example,
+                GROUP_CONCAT(DISTINCT status) AS statuses, MIN(time) AS firstSeen, MAX(time) AS lastSeen
+         FROM audit WHERE ${where.join(" AND ")}
+         GROUP BY npc, normalized
+         ORDER BY count DESC, lastSeen DESC, npc, normalized`,
+      )
+      .all({ below: query.below ?? DEFAULT_LOW_CONFIDENCE, npc: query.npc, since: query.since }) as (Omit<AuditGroup, "statuses"> & {
+      statuses: string;
+    })[];
+    return rows.map((row) => ({ ...row, statuses: row.statuses.split(",").sort() }));
+  }
+
+  /** Number of audit rows (all NPCs). */
+  auditCount(): number {
+    return (this.db.prepare(`SELECT COUNT(*) AS n FROM audit`).get() as { n: number }).n;
+  }
+
+  /** The audit row ids, ascending (tests and tools check that nothing committed was lost). */
+  auditIds(): number[] {
+    return (this.db.prepare(`SELECT id FROM audit ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
+  }
+
+  /** PRAGMA integrity_check: "ok" when the file is sound. */
+  integrityCheck(): string {
+    return this.db.pragma("integrity_check", { simple: true }) as string;
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+
+  private teachingById(id: number): Teaching | undefined {
+    const row = this.db.prepare(`SELECT * FROM teach WHERE id = ?`).get(id) as TeachRow | undefined;
+    return row && toTeaching(row);
+  }
+}
+
+function toTeaching(row: TeachRow): Teaching {
+  return { ...row, kind: row.kind as TeachKind, state: row.state as TeachState };
+}
+
+/** The bundle concept `word` belongs to that `meaning` does not share, if any. */
+function bundleClash(known: ConceptLookup | undefined, word: string, meaning: string): KnownConcept | undefined {
+  if (!known) return undefined;
+  const concepts = known(word);
+  if (concepts.length === 0) return undefined;
+  if (concepts.some((c) => c.words.includes(meaning))) return undefined;
+  return concepts[0];
+}
+
+/** Opens (creating the file, its directory and the schema as needed) the store at `path`. */
+export function openStore(path: string = defaultStorePath(), options: StoreOptions = {}): Store {
+  let db: Database.Database;
+  try {
+    if (!options.readonly) mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path, { readonly: options.readonly ?? false, fileMustExist: options.readonly ?? false });
+  } catch (error) {
+    throw new StoreError(`cannot open the store ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  try {
+    db.pragma("busy_timeout = 5000");
+    if (options.readonly) {
+      const version = db.pragma("user_version", { simple: true }) as number;
+      if (version === 0) throw new StoreError(`${path} is not an ndfc store (no schema)`);
+      if (version > SCHEMA_VERSION) throw new StoreError(`${path} has schema version ${version}, newer than this ndfc understands (${SCHEMA_VERSION})`);
+    } else {
+      db.pragma("journal_mode = WAL");
+      db.pragma("synchronous = NORMAL");
+      db.pragma("foreign_keys = ON");
+      migrate(db);
+    }
+  } catch (error) {
+    db.close();
+    if (error instanceof StoreError) throw error;
+    throw new StoreError(`cannot use the store ${path}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  return new Store(path, db, options);
+}
+
+export { defaultStorePath } from "./paths.js";
