@@ -110,6 +110,32 @@ describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", async () => {
     expect(rate).toBeGreaterThanOrEqual(0.995);
   });
 
+  it("answers training inputs with a typo (two letters swapped in the longest word) with their own entry", () => {
+    const swapMiddle = (text: string): string | null => {
+      const words = text.split(" ");
+      const at = words.reduce((best, w, i) => (w.length > words[best]!.length ? i : best), 0);
+      const word = words[at]!;
+      if (word.length < 5) return null;
+      const mid = Math.floor(word.length / 2);
+      words[at] = word.slice(0, mid - 1) + word[mid] + word[mid - 1] + word.slice(mid + 1);
+      const typo = words.join(" ");
+      return typo === text ? null : typo;
+    };
+    let total = 0;
+    let own = 0;
+    for (const intent of lint.ir.intents) {
+      for (const input of intent.inputs) {
+        const typo = swapMiddle(input.value);
+        if (typo === null) continue;
+        total++;
+        if (npc.session().process(typo).intent === intent.id) own++;
+      }
+    }
+    console.log(`TERMy typo robustness: ${own}/${total} (${((own / total) * 100).toFixed(2)}%) answered by their own entry`);
+    expect(total).toBeGreaterThan(1000);
+    expect(own / total).toBeGreaterThan(0.9);
+  });
+
   it("reaches context follow-ups only after their parent", () => {
     const parent = lint.ir.intents.find((i) => (i.context?.length ?? 0) > 0 && i.inputs.length > 0)!;
     const child = parent.context![0]!;
