@@ -5,6 +5,7 @@ import type { NpcConfig, NpcIR, SourceFileRef } from "./ir/types.js";
 import type { BundleConfig, BundlePayload } from "../runtime/bundle-types.js";
 import { encodeBundle } from "../runtime/format.js";
 import { sha256, toHex } from "../runtime/sha256.js";
+import { normalizeWords } from "../runtime/normalize.js";
 import { COMPILER_VERSION } from "./version.js";
 import { computeIntentOrder } from "./passes/compute-intent-order.js";
 import { computeIntents } from "./passes/compute-intents.js";
@@ -73,6 +74,7 @@ export function bundleConfig(config: NpcConfig): BundleConfig {
     synonymContribution: round6(numberOr(config.synonymContribution, DEFAULT_THRESHOLDS.synonymContribution)),
     suggestions: Math.max(0, Math.floor(numberOr(config.suggestions, DEFAULT_THRESHOLDS.suggestions))),
     maxMessageChars: DEFAULT_THRESHOLDS.maxMessageChars,
+    connectives: config.connectives.map((words) => normalizeWords(words.join(" "))).filter((words) => words.length > 0),
   };
 }
 

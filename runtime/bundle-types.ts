@@ -47,6 +47,8 @@ export interface BundleConfig {
   suggestions: number;
   /** Characters of a message considered for matching; the rest is ignored (and said so). */
   maxMessageChars: number;
+  /** Clause connectives (DSL `connectives`), normalized words, for splitting composite prompts. */
+  connectives: string[][];
 }
 
 /** Normalized input → intent index, keys sorted. */

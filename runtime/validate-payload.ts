@@ -124,6 +124,7 @@ function validate(payload: unknown): void {
   for (const key of ["sentenceThreshold", "margin", "synonymContribution", "suggestions", "maxMessageChars"]) {
     num(config[key], `config.${key}`);
   }
+  arr(config.connectives, "config.connectives").forEach((words, i) => strings(words, `config.connectives[${i}]`));
 
   const intents = arr(p.intents, "intents");
   const automaton = arr(p.automaton, "automaton");

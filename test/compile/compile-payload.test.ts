@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { compileNpc, DEFAULT_THRESHOLDS } from "../../compiler/compile.js";
+import { npcIr, shellNpc } from "../runtime/ir-fixture.js";
+
+describe("compileNpc", () => {
+  it("takes thresholds from the config, NDF's `threshold` as the sentence threshold, else documented defaults", () => {
+    const defaults = compileNpc({ ir: npcIr({ intents: [{ id: "a", inputs: ["hi"] }] }) }).payload.config;
+    expect(defaults).toMatchObject({
+      sentenceThreshold: DEFAULT_THRESHOLDS.sentenceThreshold,
+      margin: DEFAULT_THRESHOLDS.margin,
+      synonymContribution: DEFAULT_THRESHOLDS.synonymContribution,
+      suggestions: DEFAULT_THRESHOLDS.suggestions,
+    });
+    const ndf = compileNpc({ ir: npcIr({ intents: [], config: { extra: { threshold: 0.7, margin: 0.1 }, suggestions: 10 } }) }).payload.config;
+    expect(ndf).toMatchObject({ sentenceThreshold: 0.7, margin: 0.1, suggestions: 10 });
+    const explicit = compileNpc({ ir: npcIr({ intents: [], config: { sentenceThreshold: 0.8, extra: { threshold: 0.7 } } }) }).payload.config;
+    expect(explicit.sentenceThreshold).toBe(0.8);
+  });
+
+  it("carries clause connectives, normalized, for composite prompts", () => {
+    const config = compileNpc({ ir: npcIr({ intents: [], config: { connectives: [["And", "Then"], ["after", "that"], ["?"]] } }) }).payload.config;
+    expect(config.connectives).toEqual([["and", "then"], ["after", "that"]]);
+  });
+
+  it("reports implicit vocab tags, unusable types and paths that can never match", () => {
+    const { summary } = compileNpc({
+      ir: npcIr({
+        types: { lookbehind: "(?<=x)y", number: "^\\d+$" },
+        intents: [
+          { id: "t", paths: ["vocab_go far:lookbehind", "vocab_go n:number", "vocab_go ?x:lookbehind", "vocab_go z:nowhere"] },
+        ],
+      }),
+    });
+    expect(summary.implicitTags).toEqual(["vocab_go"]);
+    expect(summary.unusableTypes).toEqual([{ name: "lookbehind", reason: expect.stringMatching(/lookaround/) }]);
+    expect(summary.unmatchablePaths.map((p) => p.path)).toEqual([0, 3]);
+    expect(summary.templatePaths).toBe(2);
+  });
+
+  it("stores no absolute path and no name of this machine", () => {
+    const text = new TextDecoder().decode(compileNpc({ ir: shellNpc() }).bytes);
+    expect(text).not.toMatch(/\/work\/|\/home\/|\/tmp\//);
+  });
+});
