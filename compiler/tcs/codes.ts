@@ -8,6 +8,7 @@ export const TCS_CODES = {
   missingDoubleDash: "TCS003",
   unparsable: "TCS004",
   destructiveWithoutAsk: "TCS005",
+  inputAsCode: "TCS006",
 } as const;
 
 export const TCS_CATALOGUE: CodeInfo[] = [
@@ -16,6 +17,7 @@ export const TCS_CATALOGUE: CodeInfo[] = [
   { code: TCS_CODES.missingDoubleDash, severity: "error", title: "A native program (rm, cat, grep, …) receives user input where it could be read as an option: put -- before it." },
   { code: TCS_CODES.unparsable, severity: "error", title: "A shell command cannot be parsed (unbalanced quotes, unterminated $( ), here-document without its delimiter)." },
   { code: TCS_CODES.destructiveWithoutAsk, severity: "error", title: "A destructive command (rm, mv over, dd, mkfs, chmod -R, kill, reboot, sudo, > onto a run-time path, force push, …) whose permission is not ask." },
+  { code: TCS_CODES.inputAsCode, severity: "warning", title: "User input becomes code for another interpreter (sh -c, eval, python -c, an awk program, a sed script, a remote ssh command) or chooses the program to run." },
 ];
 
 export function tcsSeverity(code: string): Severity {

@@ -4,6 +4,7 @@
 // Which placeholders carry user input is the caller's answer (see `userInputOf` in
 // compiler/passes/check-tcs.ts); a placeholder that carries none (a word list, a system value) is never judged.
 import { lexShell, type LexedCommand, type PlaceholderSite, type QuoteContext, type WordPart, type WordToken } from "../../runtime/shell-lexer.js";
+import { codeWords } from "./code-arguments.js";
 import { invocationsOf, simpleCommands, staticText, type Invocation } from "./commands.js";
 import { TCS_CODES } from "./codes.js";
 import { NATIVE_BINARIES } from "./native-binaries.js";
@@ -40,6 +41,7 @@ export function checkLexedCommand(lexed: LexedCommand, carriesUserInput: Carries
     ...userSites.flatMap((site) => unquotedInput(lexed, site, carriesUserInput)),
     ...joinedInputs(userSites),
     ...missingDoubleDash(lexed, userSites),
+    ...inputAsCode(lexed, userSites),
   ];
 }
 
@@ -132,6 +134,25 @@ function joinedInputs(userSites: readonly PlaceholderSite[]): TcsFinding[] {
       start: word.start,
       end: word.end,
     });
+  }
+  return findings;
+}
+
+// User input as code ------------------------------------------------------------------------
+
+function inputAsCode(lexed: LexedCommand, userSites: readonly PlaceholderSite[]): TcsFinding[] {
+  const findings: TcsFinding[] = [];
+  const report = (site: PlaceholderSite, what: string) =>
+    findings.push({ code: TCS_CODES.inputAsCode, message: `<||${site.tag}||> carries user input and ${what}: quoting cannot make that safe; pass the value as data instead`, start: site.start, end: site.end });
+  for (const command of simpleCommands(lexed)) {
+    for (const invocation of invocationsOf(lexed.source, command)) {
+      for (const site of userSites) {
+        if (site.word === invocation.nameWord) report(site, "chooses the program that runs");
+      }
+      for (const { word, runner } of codeWords(lexed.source, invocation)) {
+        for (const site of userSites) if (site.word === word) report(site, `is run as code by ${runner}`);
+      }
+    }
   }
   return findings;
 }

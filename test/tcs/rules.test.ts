@@ -130,6 +130,36 @@ describe("TCS003: native binaries need -- before user input", () => {
   });
 });
 
+describe("TCS006: user input run as code", () => {
+  it.each([
+    ["sh -c 'echo <||x||>'", "sh -c"],
+    ["bash -lc '<||x||>'", "bash -c"],
+    ["eval '<||x||>'", "eval"],
+    ["python3 -c 'print(\"<||x||>\")'", "python3 -c"],
+    ["sed -i 's/<||x||>/y/' f", "sed's script"],
+    ["sed -e 's/a/b/' -e '<||x||>' f", "sed's script"],
+    ["awk '{print \"<||x||>\"}' f", "awk's program"],
+    ["ssh -p 22 host 'ls <||x||>'", "ssh"],
+    ["watch -n 2 '<||x||>'", "watch"],
+    ["'<||x||>' --help", "chooses the program"],
+  ])("%j (%s)", (command, runner) => {
+    const findings = checkCommand(command, userInput).filter((f) => f.code === "TCS006");
+    expect(findings.map((f) => command.slice(f.start, f.end))).toEqual(["<||x||>"]);
+    expect(findings[0]!.message).toContain(runner);
+  });
+
+  it.each([
+    ["sh -c 'echo \"$1\"' _ '<||x||>'"],
+    ["awk -v v='<||x||>' '{print v}' f"],
+    ["sed -f script.sed '<||x||>'"],
+    ["sed 's/a/b/' -- '<||x||>'"],
+    ["ssh -- '<||x||>'"],
+    ["grep -F -- '<||x||>' f"],
+  ])("%j keeps the value as data", (command) => {
+    expect(checkCommand(command, userInput).filter((f) => f.code === "TCS006")).toEqual([]);
+  });
+});
+
 describe("TCS004: unparsable commands", () => {
   it("reports the lexer error at its offset", () => {
     expect(checkCommand(`echo "abc '<||f||>'`, userInput)).toEqual([{ code: "TCS004", message: "the shell cannot parse this command: unterminated double quote", start: 5, end: 6 }]);

@@ -18,9 +18,9 @@ describe.skipIf(!corpusExists)("TCS on TERMy", () => {
   const pointed = (d: Diagnostic, length: number) => texts.get(d.loc.file)!.slice(d.loc.offset, d.loc.offset + length);
 
   it("counts each finding", () => {
-    const counts = Object.fromEntries(["TCS001", "TCS002", "TCS003", "TCS004", "TCS005"].map((code) => [code, findings(code).length]));
+    const counts = Object.fromEntries(["TCS001", "TCS002", "TCS003", "TCS004", "TCS005", "TCS006"].map((code) => [code, findings(code).length]));
     console.log("TERMy TCS findings:", counts, `(${tcs.filter((d) => d.fix).length} with a mechanical fix)`);
-    expect(counts).toEqual({ TCS001: 36, TCS002: 1, TCS003: 22, TCS004: 0, TCS005: 25 });
+    expect(counts).toEqual({ TCS001: 36, TCS002: 1, TCS003: 22, TCS004: 0, TCS005: 25, TCS006: 1 });
   });
 
   it("TCS001: a bare placeholder, at the placeholder", () => {
@@ -59,6 +59,13 @@ describe.skipIf(!corpusExists)("TCS on TERMy", () => {
     expect(d.message).toMatch(/rm deletes files.*"permission": "yolo"; set "permission": "ask"/);
     expect(pointed(d, 5)).toBe("rm -f");
     expect(d.related?.[0]?.message).toBe("permission set here");
+  });
+
+  it("TCS006: user input inside python -c code, at the placeholder", () => {
+    const d = findings("TCS006")[0]!;
+    expect(at(d)).toBe("templates_http.json:480:590");
+    expect(d.message).toMatch(/^<\|\|word\|\|> carries user input and is run as code by python3 -c/);
+    expect(pointed(d, 10)).toBe("<||word||>");
   });
 
   it("TCS005 points at the program or redirection that destroys (rm, find, >, mv, sudo, pkill, kill)", () => {
