@@ -5,11 +5,13 @@ import { bundleSlug, writeBundle } from "../emit/write-bundle.js";
 import { lintSources } from "../lint.js";
 import { SourceInputError } from "../sources/load.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
+import { foldTaught } from "./build-taught.js";
 import { formatText } from "./format-diagnostics.js";
 import type { RegisterCommand } from "./program.js";
 
 interface BuildOptions {
   output?: string;
+  taught?: string;
 }
 
 export const registerBuild: RegisterCommand = (program, io, exitCode) => {
@@ -18,6 +20,7 @@ export const registerBuild: RegisterCommand = (program, io, exitCode) => {
     .description("lint and compile NPC sources into a reproducible .npc bundle")
     .argument("<npc-dir-or-files...>", "an NPC directory, or rule DSL files compiled together")
     .option("-o, --output <file>", "bundle path (default: dist-npcs/<name>.npc)")
+    .option("--taught <store>", "fold the NPC's trusted teachings from this ndfc store (serve/teach) in as synonyms")
     .addHelpText(
       "after",
       `
@@ -38,7 +41,8 @@ Examples:
         exitCode.value = EXIT_FAILED;
         return;
       }
-      const { bytes, summary } = compileNpc(lint);
+      const ir = options.taught === undefined ? lint.ir : foldTaught(lint.ir, options.taught, io);
+      const { bytes, summary } = compileNpc({ ir });
       const slug = bundleSlug(summary.name) || bundleSlug(basename(lint.root)) || "npc";
       const output = resolve(io.cwd, options.output ?? `dist-npcs/${slug}.npc`);
       try {

@@ -9,11 +9,13 @@ import { registerBuild } from "./build.js";
 import { registerInspect } from "./inspect.js";
 import { registerAsk } from "./ask.js";
 import { registerServe } from "./serve.js";
+import { registerAudit } from "./audit.js";
+import { registerTeach } from "./teach.js";
 
 /** A command registers itself on the program; it sets `exitCode.value` when it does not exit 0. */
 export type RegisterCommand = (program: Command, io: CliIO, exitCode: { value: number }) => void;
 
-const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe];
+const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach];
 
 const EXAMPLES = `
 Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or I/O error.

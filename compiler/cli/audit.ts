@@ -1,0 +1,77 @@
+// `ndfc audit`: what users asked that the NPC did not understand (rejected, or a low-confidence
+// guess), grouped by normalized input, most frequent first: what to add to the dataset next.
+import { InvalidArgumentError } from "commander";
+import { DEFAULT_LOW_CONFIDENCE, type AuditGroup } from "../store/store.js";
+import type { RegisterCommand } from "./program.js";
+import { npcKey, openStoreForCli, storePath } from "./store-options.js";
+
+interface AuditOptions {
+  npc?: string;
+  rejected?: boolean;
+  since?: string;
+  below: number;
+  json?: boolean;
+  store?: string;
+}
+
+function parseSince(value: string): string {
+  const time = Date.parse(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time)) {
+    throw new InvalidArgumentError("expected a date such as 2026-11-29 or 2026-11-29T15:00:00Z");
+  }
+  return new Date(time).toISOString();
+}
+
+function parseConfidence(value: string): number {
+  const n = Number(value);
+  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError("expected a number between 0 and 1");
+  return n;
+}
+
+export function formatAuditGroups(groups: readonly AuditGroup[]): string {
+  const rows = groups.map((g) => [String(g.count), g.firstSeen.slice(0, 19).replace("T", " "), g.lastSeen.slice(0, 19).replace("T", " "), g.npc, g.example, g.statuses.join(", ")]);
+  const header = ["count", "first seen", "last seen", "npc", "input", "status"];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => (i === 0 ? cell.padStart(widths[i]!) : i === cells.length - 1 ? cell : cell.padEnd(widths[i]!)))
+      .join("  ") + "\n";
+  return line(header) + rows.map(line).join("");
+}
+
+export const registerAudit: RegisterCommand = (program, io) => {
+  program
+    .command("audit")
+    .description("show what users asked that was not understood, most frequent first (from the serve/chat audit log)")
+    .option("--npc <name>", "only this NPC")
+    .option("--rejected", "only rejected messages (not low-confidence guesses)")
+    .option("--since <date>", "only messages at or after this date", parseSince)
+    .option("--below <confidence>", "a guess under this confidence counts as not understood", parseConfidence, DEFAULT_LOW_CONFIDENCE)
+    .option("--json", "print the groups as JSON")
+    .option("--store <file>", "the store to read (default: the user's data directory)")
+    .addHelpText(
+      "after",
+      `
+Messages are grouped by their normalized form ("Zap  notes.txt!" and "zap notes.txt" are one group).
+
+Examples:
+  ndfc audit --npc termy
+  ndfc audit --rejected --since 2026-11-01 --json`,
+    )
+    .action((options: AuditOptions) => {
+      const store = openStoreForCli(storePath(options.store, io.cwd), true);
+      try {
+        const groups = store.notUnderstood({
+          npc: options.npc === undefined ? undefined : npcKey(options.npc),
+          rejectedOnly: options.rejected ?? false,
+          since: options.since,
+          below: options.below,
+        });
+        if (options.json) io.stdout(`${JSON.stringify(groups, null, 2)}\n`);
+        else if (groups.length === 0) io.stdout(`nothing misunderstood among ${store.auditCount()} logged message(s)\n`);
+        else io.stdout(formatAuditGroups(groups));
+      } finally {
+        store.close();
+      }
+    });
+};

@@ -1,0 +1,88 @@
+// `ndfc teach`: teach an NPC a synonym from the command line, and list what was taught (in
+// conversation through serve/chat, or here) with each teaching's state.
+import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
+import { bundleConcepts } from "../store/bundle-concepts.js";
+import { TRUST_AFTER, type Teaching } from "../store/store.js";
+import { loadBundleFile } from "./read-bundle.js";
+import type { RegisterCommand } from "./program.js";
+import { npcKey, openStoreForCli, storePath } from "./store-options.js";
+
+interface TeachSynonymOptions {
+  npc?: string;
+  bundle?: string;
+  store?: string;
+}
+
+interface TeachListOptions {
+  npc?: string;
+  json?: boolean;
+  store?: string;
+}
+
+export function formatTeachings(teachings: readonly Teaching[]): string {
+  if (teachings.length === 0) return "nothing taught yet\n";
+  return teachings
+    .map((t) => `${t.npc}  "${t.word}" means "${t.meaning}"  ${t.state} (${t.confirmations}/${TRUST_AFTER} confirmed, ${t.uses} uses, ${t.kind}, from ${t.source})\n`)
+    .join("");
+}
+
+export const registerTeach: RegisterCommand = (program, io, exitCode) => {
+  const teach = program
+    .command("teach")
+    .description("teach an NPC synonyms (provisional until confirmed in use, then trusted) and list teachings");
+
+  teach
+    .command("synonym")
+    .description(`teach that WORD means MEANING for an NPC (provisional until ${TRUST_AFTER} confirmed uses)`)
+    .argument("<word>", "the new word (or phrase)")
+    .argument("<meaning>", "what it means: a word (or phrase) the NPC knows")
+    .option("--npc <name>", "the NPC (default: the --bundle's NPC)")
+    .option("--bundle <file>", "the NPC's .npc bundle: refuses a word that already means something else there")
+    .option("--store <file>", "the store (default: the user's data directory)")
+    .addHelpText(
+      "after",
+      `
+A conflicting teaching (the word already taught another meaning, or already a synonym of another
+concept in --bundle) is refused with both sides shown (exit 1), never overwritten.
+
+Examples:
+  ndfc teach synonym zap delete --npc termy
+  ndfc teach synonym zap delete --bundle dist-npcs/termy.npc`,
+    )
+    .action(async (word: string, meaning: string, options: TeachSynonymOptions) => {
+      const bundle = options.bundle === undefined ? undefined : (await loadBundleFile(options.bundle, io.cwd)).npc;
+      const name = options.npc ?? bundle?.name;
+      if (name === undefined) throw new CliError("say which NPC: --npc NAME (or --bundle FILE)", EXIT_USAGE);
+      const npc = npcKey(name);
+      if (bundle && npcKey(bundle.name) !== npc) throw new CliError(`--bundle is ${bundle.name}, not ${name}`, EXIT_USAGE);
+      const store = openStoreForCli(storePath(options.store, io.cwd), false);
+      try {
+        const outcome = store.teach({ npc, word, meaning, source: "cli", known: bundle && bundleConcepts(bundle.payload) });
+        if (outcome.kind === "refused") {
+          io.stderr(`ndfc teach: refused: ${outcome.message}\n`);
+          exitCode.value = EXIT_FAILED;
+          return;
+        }
+        const t = outcome.teaching;
+        io.stdout(outcome.kind === "added" ? `taught ${npc}: "${t.word}" means "${t.meaning}" (provisional)\n` : `already taught: "${t.word}" means "${t.meaning}" (${t.state})\n`);
+      } finally {
+        store.close();
+      }
+    });
+
+  teach
+    .command("list")
+    .description("list teachings and their states")
+    .option("--npc <name>", "only this NPC")
+    .option("--json", "print JSON")
+    .option("--store <file>", "the store (default: the user's data directory)")
+    .action((options: TeachListOptions) => {
+      const store = openStoreForCli(storePath(options.store, io.cwd), true);
+      try {
+        const teachings = store.teachings(options.npc === undefined ? undefined : npcKey(options.npc));
+        io.stdout(options.json ? `${JSON.stringify(teachings, null, 2)}\n` : formatTeachings(teachings));
+      } finally {
+        store.close();
+      }
+    });
+};

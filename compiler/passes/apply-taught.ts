@@ -1,0 +1,58 @@
+// Transform pass (before the compute passes): folds trusted teachings ("zap" means "delete") into
+// the IR's synonym sets, for `ndfc build --taught`. The word joins every set holding its meaning,
+// or a new set `taught_<meaning>` when none does. A word that already belongs to a set without
+// its meaning is skipped and reported, never merged. Deterministic: teachings are applied in
+// sorted order and recorded as one source entry whose hash covers exactly what was applied.
+import { normalizeKey } from "../../runtime/normalize.js";
+import { sha256, toHex } from "../../runtime/sha256.js";
+import type { NpcIR, SourceLocation, SynonymSet } from "../ir/types.js";
+
+export interface TaughtSynonym {
+  word: string;
+  meaning: string;
+}
+
+export interface ApplyTaughtResult {
+  ir: NpcIR;
+  applied: TaughtSynonym[];
+  skipped: { teaching: TaughtSynonym; reason: string }[];
+}
+
+/** The source-list path standing for the teachings (sources are hashed into the bundle). */
+export const TAUGHT_SOURCE = "(taught)";
+const TAUGHT_LOC: SourceLocation = { file: TAUGHT_SOURCE, line: 1, column: 1, offset: 0 };
+
+export function applyTaught(ir: NpcIR, teachings: readonly TaughtSynonym[]): ApplyTaughtResult {
+  const sorted = teachings
+    .map((t) => ({ word: normalizeKey(t.word), meaning: normalizeKey(t.meaning) }))
+    .filter((t) => t.word !== "" && t.meaning !== "" && t.word !== t.meaning)
+    .sort((a, b) => compare(a.word, b.word) || compare(a.meaning, b.meaning));
+  const synonyms: SynonymSet[] = ir.synonyms.map((set) => ({ ...set, words: [...set.words] }));
+  const applied: TaughtSynonym[] = [];
+  const skipped: ApplyTaughtResult["skipped"] = [];
+  for (const teaching of sorted) {
+    const holds = (set: SynonymSet, text: string) => set.words.some((w) => normalizeKey(w) === text);
+    const clash = synonyms.find((set) => holds(set, teaching.word) && !holds(set, teaching.meaning));
+    if (clash) {
+      skipped.push({ teaching, reason: `"${teaching.word}" is already a synonym in ${clash.tag} (${clash.words.join(", ")})` });
+      continue;
+    }
+    const targets = synonyms.filter((set) => holds(set, teaching.meaning) && !holds(set, teaching.word));
+    if (targets.length === 0 && synonyms.some((set) => holds(set, teaching.meaning))) continue; // already known
+    if (targets.length === 0) {
+      synonyms.push({ tag: `taught_${teaching.meaning.replace(/\W+/g, "_")}`, words: [teaching.meaning, teaching.word], loc: TAUGHT_LOC });
+    }
+    for (const set of targets) set.words.push(teaching.word);
+    applied.push(teaching);
+  }
+  if (applied.length === 0) return { ir, applied, skipped };
+  const hash = toHex(sha256(new TextEncoder().encode(applied.map((t) => `${t.word}\t${t.meaning}\n`).join(""))));
+  const sources = [...ir.sources.filter((s) => s.path !== TAUGHT_SOURCE), { path: TAUGHT_SOURCE, sha256: hash }].sort((a, b) =>
+    compare(a.path, b.path),
+  );
+  return { ir: { ...ir, synonyms, sources }, applied, skipped };
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
