@@ -14,6 +14,7 @@ import type { MatchStatus, NpcResponse, RelatedSuggestion, Sentiment, Witness } 
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
 import { WordResolver } from "./word-resolver.js";
+import { UnsafeSlotValueError } from "./shell-escape.js";
 
 export interface SessionMetadata {
   username?: string;
@@ -88,11 +89,23 @@ export class NpcSession {
     addSentiment(this.totals, sanitized.counts);
     const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
     const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness);
-    const response =
-      match.kind === "rejected" ? this.reject(match.related, witness, turn, this.totals) : this.respond(match.match, witness, turn);
-    if (match.kind === "match") applyGuards(response, this.model.payload.intents[match.match.intent]!, read);
+    let response: NpcResponse;
+    let refusal: string | undefined;
+    if (match.kind === "rejected") response = this.reject(match.related, witness, turn, this.totals);
+    else {
+      try {
+        response = this.respond(match.match, witness, turn);
+        applyGuards(response, this.model.payload.intents[match.match.intent]!, read);
+      } catch (error) {
+        // A slot value that cannot sit where the command puts it (e.g. `$` inside "…"): no tool runs.
+        if (!(error instanceof UnsafeSlotValueError)) throw error;
+        const intent = match.match.intent;
+        response = this.reject([{ intent, score: match.match.confidence }], witness, turn, this.totals);
+        refusal = `${error.message}; nothing will run.`;
+      }
+    }
     if (truncated) response.truncated = truncated;
-    const notices = [match.kind === "rejected" ? match.notice : undefined, unbalancedQuote ? UNBALANCED_QUOTE_NOTICE : undefined];
+    const notices = [match.kind === "rejected" ? match.notice : refusal, unbalancedQuote ? UNBALANCED_QUOTE_NOTICE : undefined];
     const notice = notices.filter((n) => n !== undefined).join(" ");
     if (notice !== "") response.notice = notice;
     return response;
@@ -173,7 +186,7 @@ export class NpcSession {
     };
   }
 
-  private reject(ranking: RankedIntent[], witness: Witness[], turn: number, sentiment: Sentiment): NpcResponse {
+  private reject(ranking: Pick<RankedIntent, "intent" | "score">[], witness: Witness[], turn: number, sentiment: Sentiment): NpcResponse {
     const ctx = this.renderContext(null, {}, turn);
     const related: RelatedSuggestion[] = ranking.map(({ intent, score }) => {
       const target = this.model.payload.intents[intent]!;

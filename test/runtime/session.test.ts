@@ -81,6 +81,18 @@ describe("template matches", () => {
     expect(answer.response).toBe("it's a trap'; rm -rf ~");
   });
 
+  it("refuses, without any tool, a slot value that cannot sit where the command puts it", async () => {
+    const ir = shellNpc();
+    ir.intents.push({ ...ir.intents[0]!, id: "shout", inputs: [], paths: [{ nodes: [{ tags: ["shout"], type: "vocab", required: true, loc: ir.intents[0]!.loc }, { tags: ["text"], type: "string", required: true, loc: ir.intents[0]!.loc }], loc: ir.intents[0]!.loc }] });
+    ir.intents.at(-1)!.tools = [{ ...ir.intents[0]!.tools[0]!, raw: { name: "run_in_terminal", arguments: { command: 'echo "<||text||>"' } } }];
+    const custom = await loadNpc(compileNpc({ ir }).bytes);
+    const safe = custom.session().process("shout hello there");
+    expect(safe).toMatchObject({ intent: "shout", tools: [{ arguments: { command: 'echo "hello there"' } }] });
+    const refused = custom.session().process("shout $(reboot)");
+    expect(refused).toMatchObject({ status: "rejected", tools: [], related: [{ intent: "shout" }] });
+    expect(refused.notice).toMatch(/slot "text" cannot be passed to a shell safely.*nothing will run/);
+  });
+
   it("takes a quoted text as one free-string slot", () => {
     expect(ask('say "hello   there"').slots).toEqual({ text: "hello   there" });
   });
