@@ -79,13 +79,16 @@ function median(values: number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function timeRuns(runs: number, warmups: number, run: () => void): number[] {
-  for (let i = 0; i < warmups; i++) run();
-  const times: number[] = [];
+/** Times each task `runs` times, alternating between them so machine load skews them alike. */
+function timeInterleaved(runs: number, warmups: number, tasks: (() => void)[]): number[][] {
+  for (let i = 0; i < warmups; i++) tasks.forEach((task) => task());
+  const times = tasks.map(() => [] as number[]);
   for (let i = 0; i < runs; i++) {
-    const started = performance.now();
-    run();
-    times.push(performance.now() - started);
+    tasks.forEach((task, t) => {
+      const started = performance.now();
+      task();
+      times[t]!.push(performance.now() - started);
+    });
   }
   return times;
 }
@@ -111,11 +114,13 @@ export interface DslParseResult {
   diagnostics: number;
 }
 
-export function runDslParseBench(rules = 2000, runs = 15, warmups = 3): DslParseResult {
+export function runDslParseBench(rules = 2000, runs = 21, warmups = 3): DslParseResult {
   const text = generateRuleFile(rules);
   const file = "bench.rules";
-  const parseTimes = timeRuns(runs, warmups, () => parseDsl(new LineMap(file, text), new DiagnosticBag()));
-  const lowerTimes = timeRuns(runs, warmups, () => lowerDslFile(file, text, new DiagnosticBag()));
+  const [parseTimes, lowerTimes] = timeInterleaved(runs, warmups, [
+    () => parseDsl(new LineMap(file, text), new DiagnosticBag()),
+    () => lowerDslFile(file, text, new DiagnosticBag()),
+  ]) as [number[], number[]];
   const bag = new DiagnosticBag();
   const fragment = lowerDslFile(file, text, bag);
   const parseAndLower = median(lowerTimes);
