@@ -229,6 +229,31 @@ async function costCurve(): Promise<CurvePoint[]> {
   return points;
 }
 
+/**
+ * Size of the runtime as shipped: the built JS modules reachable from runtime/index.js (msgpackr
+ * excluded), as is and with comments and whitespace runs removed (a floor for what a minifier
+ * keeps, before renaming). null when not run from the build output.
+ */
+function runtimeSize(): { bytes: number; strippedBytes: number; modules: number } | null {
+  const entry = join(dirname(fileURLToPath(import.meta.url)), "../runtime/index.js");
+  if (!existsSync(entry)) return null;
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    if (seen.has(file)) return;
+    seen.add(file);
+    for (const m of readFileSync(file, "utf8").matchAll(/from\s+"(\.[^"]+)"/g)) visit(resolve(dirname(file), m[1]!));
+  };
+  visit(entry);
+  let bytes = 0;
+  let strippedBytes = 0;
+  for (const file of seen) {
+    const text = readFileSync(file, "utf8");
+    bytes += Buffer.byteLength(text);
+    strippedBytes += Buffer.byteLength(text.replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, "").replace(/\s+/g, " "));
+  }
+  return { bytes, strippedBytes, modules: seen.size };
+}
+
 function writeAtomically(path: string, text: string): void {
   const temp = `${path}.${process.pid}.tmp`;
   writeFileSync(temp, text);
@@ -287,6 +312,10 @@ function readmeFrom(all: Record<string, unknown>[]): string {
     const values = Object.entries(other).filter(([, v]) => typeof v === "number" || typeof v === "string");
     lines.push("", `## ${name}`, "", "| key | value |", "|---|---|", ...values.map(([k, v]) => `| ${k} | ${v} |`));
   }
+  for (const r of results) {
+    const size = r.runtime as { bytes: number; strippedBytes: number; modules: number } | null | undefined;
+    if (size) lines.push("", `Runtime (${r.name} run): ${size.modules} modules, ${size.bytes} bytes of built JS, ${size.strippedBytes} without comments and whitespace (msgpackr not included; target ≤ 50 KB minified).`);
+  }
   const env = results[0]?.environment as Record<string, unknown> | undefined;
   if (env) lines.push("", `Machine: ${env.cpu} × ${env.cores}, Node ${env.node} (${env.platform}/${env.arch}).`);
   return lines.join("\n") + "\n";
@@ -302,6 +331,7 @@ async function main(): Promise<void> {
   console.log(`bench: ${npcDir}${quick ? " (quick)" : ""}`);
   const result: Record<string, unknown> = {
     ...(await benchNpc()),
+    runtime: runtimeSize(),
     costCurve: await costCurve(),
     environment: { node: process.version, platform: process.platform, arch: process.arch, cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length },
   };
