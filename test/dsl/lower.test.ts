@@ -235,6 +235,15 @@ describe("context", () => {
   });
 });
 
+describe("line endings", () => {
+  test("CRLF files lower like LF files, with the same line numbers", () => {
+    const lf = `rule "delete :x" do\n  command "rm -- '<||x||>'"\n  permission :maybe\nend\n`;
+    const crlf = lf.replaceAll("\n", "\r\n");
+    expect(withoutLocations(lower(crlf).fragment)).toEqual(withoutLocations(lower(lf).fragment));
+    expect(positions(lower(crlf).diagnostics)).toEqual(["3:14 DSL106"]);
+  });
+});
+
 describe("determinism", () => {
   test("lowering the same text twice gives the same fragment", () => {
     const text = `synonym "wipe", means: "delete"\nrule "delete :x" do\n  command "rm -- '<||x||>'"\nend\nrule "(show|list) files"`;
