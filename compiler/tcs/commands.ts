@@ -162,14 +162,14 @@ function isStaticParts(parts: readonly WordPart[]): boolean {
 }
 
 /** Wrapper programs that run their argument as a command, and their options that take a value. */
-const WRAPPERS: Record<string, { valueOptions: string; skipsFirstOperand?: boolean }> = {
+const WRAPPERS: Record<string, { valueOptions: string; skipsFirstOperand?: boolean; lookupOptions?: string[] }> = {
   sudo: { valueOptions: "ughpCDrtUT" },
   doas: { valueOptions: "uC" },
   env: { valueOptions: "uSC" },
   nohup: { valueOptions: "" },
   nice: { valueOptions: "n" },
   time: { valueOptions: "fo" },
-  command: { valueOptions: "" },
+  command: { valueOptions: "", lookupOptions: ["-v", "-V"] }, // `command -v x` looks x up, runs nothing
   exec: { valueOptions: "a" },
   builtin: { valueOptions: "" },
   stdbuf: { valueOptions: "ioe" },
@@ -193,7 +193,8 @@ function unwrap(source: string, command: SimpleCommand, words: WordToken[]): Inv
     const name = staticText(source, nameWord);
     const program = name === undefined ? undefined : name.slice(name.lastIndexOf("/") + 1);
     const wrapper = program === undefined ? undefined : WRAPPERS[program];
-    if (!wrapper) return { ...(program !== undefined ? { program } : {}), nameWord, args: words.slice(index + 1), command };
+    const lookup = wrapper?.lookupOptions?.includes(staticText(source, words[index + 1] ?? nameWord) ?? "");
+    if (!wrapper || lookup) return { ...(program !== undefined ? { program } : {}), nameWord, args: words.slice(index + 1), command };
     index++;
     let operandSkipped = !wrapper.skipsFirstOperand;
     while (index < words.length) {

@@ -155,6 +155,7 @@ describe("TCS006: user input run as code", () => {
     ["sed 's/a/b/' -- '<||x||>'"],
     ["ssh -- '<||x||>'"],
     ["grep -F -- '<||x||>' f"],
+    ["command -v -- '<||x||>'"],
   ])("%j keeps the value as data", (command) => {
     expect(checkCommand(command, userInput).filter((f) => f.code === "TCS006")).toEqual([]);
   });

@@ -34,7 +34,7 @@ describe("runtime rendering of commands that are not TCS-clean", () => {
     const answer = ask("shout $(id)");
     expect(answer.status).toBe("rejected");
     expect(answer.tools).toEqual([]);
-    expect(answer.witness.at(-1)?.note).toMatch(/slot "text" cannot be passed to a shell safely: it sits inside double quotes/);
+    expect(answer.notice).toMatch(/slot "text" cannot be passed to a shell safely: it sits inside double quotes/);
     expect(JSON.stringify(answer)).not.toContain('echo "$(id)"');
   });
 });
