@@ -130,6 +130,32 @@ describe("ndfc lint --fix", () => {
   });
 });
 
+describe("ndfc lint --fix on rule DSL files", () => {
+  it("writes the fixes with Ruby's escaping, in double- and single-quoted strings", async () => {
+    const dir = tempDir();
+    const file = join(dir, "fixme.rules");
+    const source = `RuleSet.define "fixme" do
+  rule "show :f" do
+    command "cat <||f||> # \\"<||f||>\\""
+    permission :ask
+  end
+  rule "sort :f" do
+    command 'sort <||f||>'
+    permission :ask
+  end
+end
+`;
+    writeFileSync(file, source);
+    const run = await lintCli([file, "--fix"]);
+    expect(run.stderr).toMatch(/^fixed \d+ problem\(s\) in 1 file\(s\)$/m);
+    const after = readFileSync(file, "utf8");
+    expect(after.split("\n")[2]).toBe(`    command "cat -- '<||f||>' # \\"<||f||>\\""`);
+    expect(after.split("\n")[6]).toBe(`    command 'sort -- \\'<||f||>\\''`);
+    expect(after.replace(/cat -- '<\|\|f\|\|>'/, "cat <||f||>").replace("sort -- \\'<||f||>\\'", "sort <||f||>")).toBe(source);
+    expect(lintSources([file]).diagnostics.filter((d) => d.fix)).toEqual([]);
+  });
+});
+
 const corpus = resolve(process.cwd(), "../shared/corpus/npc-forge/termy");
 const corpusExists = existsSync(corpus);
 if (!corpusExists) console.warn(`corpus not found at ${corpus}: the TERMy --fix test is skipped`);
