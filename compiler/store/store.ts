@@ -276,11 +276,6 @@ export class Store {
     return (this.db.prepare(`SELECT COUNT(*) AS n FROM audit`).get() as { n: number }).n;
   }
 
-  /** The audit row ids, ascending (tests and tools check that nothing committed was lost). */
-  auditIds(): number[] {
-    return (this.db.prepare(`SELECT id FROM audit ORDER BY id`).all() as { id: number }[]).map((r) => r.id);
-  }
-
   /** PRAGMA integrity_check: "ok" when the file is sound. */
   integrityCheck(): string {
     return this.db.pragma("integrity_check", { simple: true }) as string;
