@@ -75,6 +75,11 @@ describe("datasets/shell", () => {
     expect(response.permission).toBe(permission);
   });
 
+  test("file operands are one word, or quoted by the user; a following clause never reaches rm", () => {
+    expect(commandsOf(session.process("delete 'old notes.txt'"))).toEqual(["rm -- 'old notes.txt'"]);
+    expect(commandsOf(session.process("delete x and then list the files")).filter((command) => String(command).startsWith("rm"))).toEqual([]);
+  });
+
   test("the clean-up chain lists, then deletes, in order", () => {
     expect(commandsOf(session.process("clean up tmp"))).toEqual([
       "cd -- 'tmp' && find . -type f -empty -print",
