@@ -128,6 +128,21 @@ function collectCommands(source: string, script: Script, out: SimpleCommand[]): 
   finish();
 }
 
+/**
+ * Words where quoting a value only stops splitting and globbing of it: the arguments, assignments
+ * and redirection targets of simple commands. Not the operands of `[[ … ]]`, case patterns or `for`
+ * lists, where quoting turns a pattern into a literal or a list into one item.
+ */
+export function argumentWords(lexed: LexedCommand): Set<WordToken> {
+  const words = new Set<WordToken>();
+  for (const command of simpleCommands(lexed)) {
+    if (command.words[0] && staticText(lexed.source, command.words[0]) === "[[") continue;
+    [...command.words, ...command.assignments].forEach((word) => words.add(word));
+    command.redirects.forEach((redirect) => redirect.target && words.add(redirect.target));
+  }
+  return words;
+}
+
 /** Commands inside a token's substitutions: `$( … )`, backticks, `<( … )`, also inside double quotes. */
 function visitNested(source: string, token: Token, out: SimpleCommand[]): void {
   if (token.type === "operator") return;

@@ -5,7 +5,7 @@
 // compiler/passes/check-tcs.ts); a placeholder that carries none (a word list, a system value) is never judged.
 import { lexShell, type LexedCommand, type PlaceholderSite, type QuoteContext, type WordPart, type WordToken } from "../../runtime/shell-lexer.js";
 import { codeWords } from "./code-arguments.js";
-import { invocationsOf, simpleCommands, staticText, type Invocation } from "./commands.js";
+import { argumentWords, invocationsOf, simpleCommands, staticText, type Invocation } from "./commands.js";
 import { TCS_CODES } from "./codes.js";
 import { NATIVE_BINARIES } from "./native-binaries.js";
 
@@ -37,8 +37,9 @@ export function checkLexedCommand(lexed: LexedCommand, carriesUserInput: Carries
     return [{ code: TCS_CODES.unparsable, message: `the shell cannot parse this command: ${lexed.error.message}`, start: lexed.error.offset, end: lexed.error.offset + 1 }];
   }
   const userSites = lexed.placeholders.filter((site) => carriesUserInput(site.tag));
+  const fixable = argumentWords(lexed);
   return [
-    ...userSites.flatMap((site) => unquotedInput(lexed, site, carriesUserInput)),
+    ...userSites.flatMap((site) => unquotedInput(lexed, site, carriesUserInput, fixable)),
     ...joinedInputs(userSites),
     ...missingDoubleDash(lexed, userSites),
     ...inputAsCode(lexed, userSites),
@@ -59,14 +60,14 @@ const CONTEXT_RISKS: Record<Exclude<QuoteContext, "single">, string> = {
   dollar: "follows a bare $, so the value becomes an expansion: $(…) or ${…} in it would run",
 };
 
-function unquotedInput(lexed: LexedCommand, site: PlaceholderSite, carriesUserInput: CarriesUserInput): TcsFinding[] {
+function unquotedInput(lexed: LexedCommand, site: PlaceholderSite, carriesUserInput: CarriesUserInput, fixable: ReadonlySet<WordToken>): TcsFinding[] {
   const placeholder = `<||${site.tag}||>`;
   if (site.context === "single" && !site.inBackticks) return [];
   const risk = site.context === "single"
     ? "sits inside backticks, whose body the shell unescapes before running it (quotes do not protect it there)"
     : CONTEXT_RISKS[site.context];
   const advice = site.inBackticks ? `use $( … ) instead of backticks and write '${placeholder}'` : `write it inside single quotes: '${placeholder}'`;
-  const fix = site.inBackticks ? undefined : quotingFix(lexed, site, carriesUserInput);
+  const fix = site.inBackticks ? undefined : quotingFix(lexed, site, carriesUserInput, fixable);
   return [{
     code: TCS_CODES.unquotedInput,
     message: `${placeholder} carries user input and ${risk}; ${advice}`,
@@ -77,10 +78,11 @@ function unquotedInput(lexed: LexedCommand, site: PlaceholderSite, carriesUserIn
 }
 
 /** `<||x||>` → `'<||x||>'`, or `"a <||x||> b"` → `"a "'<||x||>'" b"`, when that keeps the meaning. */
-function quotingFix(lexed: LexedCommand, site: PlaceholderSite, carriesUserInput: CarriesUserInput): CommandEdit[] | undefined {
+function quotingFix(lexed: LexedCommand, site: PlaceholderSite, carriesUserInput: CarriesUserInput, fixable: ReadonlySet<WordToken>): CommandEdit[] | undefined {
   const { word } = site;
   if (!word) return undefined;
   if (site.context === "unquoted") {
+    if (!fixable.has(word)) return undefined;
     // A word already partly quoted, or a `$name` / `\` right before the placeholder, is left alone:
     // quoting could change what the author meant there.
     if (word.parts.some((part) => part.kind === "single" || part.kind === "double" || part.kind === "ansi-c")) return undefined;

@@ -82,6 +82,9 @@ describe("TCS001: user input outside single quotes", () => {
     ["say $x<||n||>"],
     ["say `x <||n||>`"],
     ['say "$<||n||>"'],
+    ["[[ $a == <||n||> ]]"],
+    ["case $a in <||n||>) x ;; esac"],
+    ["for f in <||n||>; do x; done"],
   ])("offers no fix for %j", (command) => {
     expect(checkCommand(command, userInput).filter((f) => f.code === "TCS001").map((f) => f.fix)).toEqual([undefined]);
   });
