@@ -80,6 +80,30 @@ const CASES: ErrorCase[] = [
     message: "expected ')' but found 'do'",
   },
   {
+    name: "a rule whose 'do' is missing",
+    text: `rule "a"\n  output "x"\nend\nrule "b" do\n  bogus 1\nend\n`,
+    expected: ["2:3 DSL101", "3:1 DSL006", "5:3 DSL101"],
+    message: "(the rule at 1:1 has no block: a missing 'do'?)",
+  },
+  {
+    name: "a parenthesis left open on a previous line",
+    text: `rule "a" do\n  output("x"\n  bogus 1\nend\n`,
+    expected: ["3:3 DSL004", "3:3 DSL101"],
+    message: "expected ')' but found 'bogus' ('(' opened at 2:9 is still open)",
+  },
+  {
+    name: "= instead of => in a hash",
+    text: `rule "a" do\n  action :x, opts: {"k" = 1}\n  bogus 1\nend\n`,
+    expected: ["2:25 DSL004", "3:3 DSL101"],
+    message: "expected '=>' but found '='",
+  },
+  {
+    name: "an assignment",
+    text: `x = 1\nbogus 1\n`,
+    expected: ["1:1 DSL101", "1:3 DSL006", "2:1 DSL101"],
+    message: "unknown method x",
+  },
+  {
     name: "unexpected character",
     text: `rule "a" do\n  output "x" @\n  bogus 1\nend\n`,
     expected: ["2:14 DSL001", "3:3 DSL101"],

@@ -188,6 +188,11 @@ describe("destructive commands", () => {
     expect(isDestructiveCommand(command)).toBe(false);
   });
 
+  it.each(["constructor x", "toString -f", "__proto__ a", "hasOwnProperty"])("%j is a plain program name, not an object key", (command) => {
+    expect(isDestructiveCommand(command)).toBe(false);
+    expect(checkCommand(`${command} '<||f||>'`, userInput)).toEqual([]);
+  });
+
   it("locates each destructive use", () => {
     const command = "ls && rm -f a; echo x > \"$f\"";
     expect(findDestructive(lexShell(command)).map((u) => command.slice(u.start, u.end))).toEqual(["rm", '> "$f"']);

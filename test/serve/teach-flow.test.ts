@@ -1,0 +1,161 @@
+// Teaching in conversation through `ndfc serve`: a taught word is substituted and answered,
+// confirmed uses ("yes", /api/confirm) make it trusted, conflicts are refused with both sides,
+// and `ndfc build --taught` folds trusted teachings into a reproducible bundle that understands them.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { lintSources } from "../../compiler/lint.js";
+import { applyTaught } from "../../compiler/passes/apply-taught.js";
+import type { ServeAnswer } from "../../compiler/serve/host.js";
+import { openStore, TRUST_AFTER } from "../../compiler/store/store.js";
+import { runCaptured, tempDir } from "../support/cli.js";
+import { postJson, repoRoot, serveDatasets, type TestServer } from "./support.js";
+
+let served: TestServer;
+const say = async (message: string, session = "teach") =>
+  (await postJson<ServeAnswer>(`${served.server.url}/api/chat/termy`, { message, session })).json;
+
+beforeAll(async () => {
+  served = await serveDatasets();
+});
+afterAll(async () => served.close());
+
+describe("teaching in conversation", () => {
+  it("goes from rejected to provisional to trusted after three confirmed uses", async () => {
+    expect((await say("zap file old.txt")).status).toBe("rejected");
+    const taught = await say("teach: zap means delete");
+    expect(taught).toMatchObject({ status: "teaching recorded", teaching: { word: "zap", meaning: "delete", state: "provisional" } });
+
+    const used = await say("zap file notes.txt");
+    expect(used).toMatchObject({ status: "template match", intent: "files_delete", slots: { file: "notes.txt" } });
+    expect(used.taught).toEqual([{ word: "zap", meaning: "delete", state: "provisional" }]);
+    expect(await say("yes")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: 1, state: "provisional" } });
+
+    await say("zap file a.txt");
+    expect(await say("no")).toMatchObject({ status: "teaching denied", teaching: { confirmations: 1 } });
+    // "yes" with no taught answer before it goes to the NPC.
+    expect((await say("yes")).status).not.toBe("teaching confirmed");
+
+    await say("zap file b.txt");
+    const confirm = await postJson<{ teachings: { state: string; confirmations: number }[] }>(`${served.server.url}/api/confirm`, {
+      npc: "termy",
+      session: "teach",
+    });
+    expect(confirm.status).toBe(200);
+    expect(confirm.json.teachings).toEqual([{ word: "zap", meaning: "delete", state: "provisional", confirmations: 2 }]);
+
+    await say("zap file c.txt");
+    expect(await say("correct")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: TRUST_AFTER, state: "trusted" } });
+    expect(served.store!.teachings("termy")).toMatchObject([{ word: "zap", state: "trusted", uses: 4, source: "conversation" }]);
+  });
+
+  it("refuses a conflicting teaching with both sides shown", async () => {
+    const bundleSide = await say("teach: wipe means list");
+    expect(bundleSide.status).toBe("teaching refused");
+    expect(bundleSide.response).toMatch(/"wipe" already means vocab_delete in termy \(.*\); refusing "wipe" means "list"/);
+    await say("teach: frob means list");
+    const taughtSide = await say("teach: frob means delete");
+    expect(taughtSide.status).toBe("teaching refused");
+    expect(taughtSide.response).toMatch(/"frob" is already taught to mean "list".*refusing "frob" means "delete"/);
+    expect(served.store!.teachings("termy").find((t) => t.word === "frob")!.meaning).toBe("list");
+  });
+
+  it("audits every message, teaching ones included, with the confirmation on the answered row", () => {
+    const db = new Database(served.storePath, { readonly: true });
+    try {
+      const rows = db.prepare(`SELECT input, status, confirmed FROM audit ORDER BY id`).all() as { input: string; status: string; confirmed: number | null }[];
+      expect(rows).toHaveLength(13); // every message the two tests above sent
+      const confirmed = Object.fromEntries(rows.filter((r) => r.input.startsWith("zap file")).map((r) => [r.input, r.confirmed]));
+      expect(confirmed).toEqual({ "zap file old.txt": null, "zap file notes.txt": 1, "zap file a.txt": 0, "zap file b.txt": 1, "zap file c.txt": 1 });
+      expect(rows.filter((r) => r.status === "teaching refused")).toHaveLength(2);
+    } finally {
+      db.close();
+    }
+  });
+
+  it("/api/confirm needs a session with an answer, and a store", async () => {
+    const none = await postJson(`${served.server.url}/api/confirm`, { npc: "termy", session: "never-seen" });
+    expect(none.status).toBe(404);
+    const noStore = await serveDatasets({ withStore: false });
+    try {
+      const refused = await postJson<ServeAnswer>(`${noStore.server.url}/api/chat/termy`, { message: "teach: zap means delete" });
+      expect(refused.json.status).toBe("teaching refused");
+      expect((await postJson(`${noStore.server.url}/api/confirm`, { npc: "termy" })).status).toBe(409);
+    } finally {
+      await noStore.close();
+    }
+  });
+});
+
+describe("ndfc build --taught", () => {
+  /** A store where `zap` means delete for termy, trusted, taught at a given time. */
+  function trustedStore(dir: string, start: string, extra: [string, string][] = []): string {
+    let tick = 0;
+    const store = openStore(join(dir, "ndfc.db"), { now: () => new Date(Date.parse(start) + 1000 * tick++) });
+    for (const [word, meaning] of [...extra, ["zap", "delete"] as [string, string]]) {
+      const outcome = store.teach({ npc: "termy", word, meaning, source: "cli" });
+      const id = outcome.kind === "added" ? outcome.teaching.id : -1;
+      for (let i = 0; i < TRUST_AFTER; i++) {
+        store.confirmTurn(store.recordTurn({ npc: "termy", session: "s", input: word, status: "template match", intent: "x", confidence: 1, taught: [id] }), true);
+      }
+    }
+    store.teach({ npc: "termy", word: "blip", meaning: "list", source: "cli" }); // provisional: not folded
+    store.close();
+    return join(dir, "ndfc.db");
+  }
+
+  it("folds trusted teachings so a rejected word is understood, reproducibly for the same store contents", async () => {
+    const dir = tempDir("taught");
+    const storeA = trustedStore(join(dir, "a"), "2026-01-01T00:00:00Z", [["obliterate", "remove"]]);
+    const storeB = trustedStore(join(dir, "b"), "2026-06-15T12:00:00Z", [["obliterate", "remove"]]);
+    const build = (out: string, ...more: string[]) => runCaptured(["build", "datasets/termy", "-o", join(dir, out), ...more], repoRoot);
+    expect((await build("plain.npc")).code).toBe(0);
+    const taught = await build("taught.npc", "--taught", storeA);
+    expect(taught.code).toBe(0);
+    expect(taught.err).toContain("folded 2 trusted teaching(s) of termy");
+    expect((await build("taught-again.npc", "--taught", storeB)).code).toBe(0);
+
+    const ask = async (bundle: string, message: string) =>
+      JSON.parse((await runCaptured(["ask", join(dir, bundle), message, "--json"], repoRoot)).out) as ServeAnswer;
+    expect((await ask("plain.npc", "zap file notes.txt")).status).toBe("rejected");
+    expect(await ask("taught.npc", "zap file notes.txt")).toMatchObject({ status: "template match", intent: "files_delete" });
+    expect(await ask("taught.npc", "obliterate file notes.txt")).toMatchObject({ status: "template match", intent: "files_delete" });
+    // A provisional teaching is not folded.
+    expect(await ask("taught.npc", "blip")).toMatchObject({ status: "rejected" });
+
+    const bytes = (name: string) => readFileSync(join(dir, name));
+    expect(bytes("taught.npc").equals(bytes("taught-again.npc"))).toBe(true);
+    expect(bytes("taught.npc").equals(bytes("plain.npc"))).toBe(false);
+  });
+
+  it("a missing store is a usage error", async () => {
+    const dir = tempDir("taught-missing");
+    const result = await runCaptured(["build", "datasets/termy", "-o", join(dir, "t.npc"), "--taught", join(dir, "none.db")], repoRoot);
+    expect(result.code).toBe(2);
+    expect(result.err).toContain("no store at");
+  });
+
+  it("applyTaught gives the same IR whatever the order of the teachings, and skips a clashing word", () => {
+    const { ir } = lintSources([join(repoRoot, "datasets", "termy")]);
+    const teachings = [
+      { word: "zap", meaning: "delete" },
+      { word: "nuke", meaning: "remove" },
+      { word: "wipe", meaning: "list" }, // wipe already means delete in TERMy
+      { word: "frobnicate", meaning: "unheard of" },
+    ];
+    const reference = applyTaught(ir, teachings);
+    expect(reference.skipped.map((s) => s.teaching.word)).toEqual(["wipe"]);
+    expect(reference.ir.synonyms.find((s) => s.tag === "taught_unheard_of")!.words).toEqual(["unheard of", "frobnicate"]);
+    expect(reference.ir.synonyms.find((s) => s.tag === "vocab_delete")!.words).toEqual(expect.arrayContaining(["zap", "nuke"]));
+    fc.assert(
+      fc.property(fc.shuffledSubarray(teachings, { minLength: teachings.length }), (order) => {
+        const again = applyTaught(ir, order);
+        expect(again.ir.synonyms).toEqual(reference.ir.synonyms);
+        expect(again.ir.sources).toEqual(reference.ir.sources);
+      }),
+      { numRuns: 24 },
+    );
+  });
+});
