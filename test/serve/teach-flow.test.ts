@@ -122,7 +122,8 @@ describe("ndfc build --taught", () => {
     expect((await ask("plain.npc", "zap file notes.txt")).status).toBe("rejected");
     expect(await ask("taught.npc", "zap file notes.txt")).toMatchObject({ status: "template match", intent: "files_delete" });
     expect(await ask("taught.npc", "obliterate file notes.txt")).toMatchObject({ status: "template match", intent: "files_delete" });
-    // A provisional teaching is not folded.
+    // A provisional teaching is not folded: "blip" stays unknown where "list" is understood.
+    expect((await ask("taught.npc", "list")).intent).toBe("files_list");
     expect(await ask("taught.npc", "blip")).toMatchObject({ status: "rejected" });
 
     const bytes = (name: string) => readFileSync(join(dir, name));
