@@ -13,17 +13,17 @@ export interface CodeWord {
 }
 
 /** Interpreters whose code is the value of one option. */
-const CODE_OPTION: Record<string, string> = {
+const CODE_OPTION = new Map<string, string>(Object.entries({
   sh: "-c", bash: "-c", zsh: "-c", dash: "-c", ksh: "-c", su: "-c",
   python: "-c", python3: "-c", node: "-e", perl: "-e", ruby: "-e", php: "-r",
-};
+}));
 const AWKS = new Set(["awk", "gawk", "mawk", "nawk"]);
 
 export function codeWords(source: string, invocation: Invocation): CodeWord[] {
   const { program, args } = invocation;
   if (program === undefined) return [];
   const texts = args.map((word) => staticText(source, word));
-  const option = CODE_OPTION[program];
+  const option = CODE_OPTION.get(program);
   if (option) {
     const at = texts.findIndex((text) => text === option || (text !== undefined && /^-[a-z]+$/.test(text) && text.endsWith(option.slice(1))));
     const word = at >= 0 ? args[at + 1] : undefined;

@@ -163,9 +163,15 @@ function isAssignment(source: string, word: WordToken): boolean {
 
 /** The text a word stands for when it holds no expansion and no placeholder; undefined otherwise. */
 export function staticText(source: string, word: WordToken): string | undefined {
-  if (!isStaticParts(word.parts) || PLACEHOLDER.test(source.slice(word.start, word.end))) return undefined;
-  return unquoteStatic(source, word.parts);
+  const known = staticTexts.get(word);
+  if (known !== undefined) return known ?? undefined;
+  const text = !isStaticParts(word.parts) || PLACEHOLDER.test(source.slice(word.start, word.end)) ? null : unquoteStatic(source, word.parts);
+  staticTexts.set(word, text);
+  return text ?? undefined;
 }
+
+/** The rules ask for the same words' text many times; a word's text never changes. */
+const staticTexts = new WeakMap<WordToken, string | null>();
 
 /** A `<||tag||>` anywhere, quoted or not: its value is only known at run time. */
 const PLACEHOLDER = /<\|\|[\w.-]+\|\|>/;
@@ -177,7 +183,7 @@ function isStaticParts(parts: readonly WordPart[]): boolean {
 }
 
 /** Wrapper programs that run their argument as a command, and their options that take a value. */
-const WRAPPERS: Record<string, { valueOptions: string; skipsFirstOperand?: boolean; lookupOptions?: string[] }> = {
+const WRAPPERS = new Map<string, { valueOptions: string; skipsFirstOperand?: boolean; lookupOptions?: string[] }>(Object.entries({
   sudo: { valueOptions: "ughpCDrtUT" },
   doas: { valueOptions: "uC" },
   env: { valueOptions: "uSC" },
@@ -189,7 +195,7 @@ const WRAPPERS: Record<string, { valueOptions: string; skipsFirstOperand?: boole
   builtin: { valueOptions: "" },
   stdbuf: { valueOptions: "ioe" },
   timeout: { valueOptions: "sk", skipsFirstOperand: true },
-};
+}));
 
 /** The programs a simple command runs: itself seen through wrappers, plus `find … -exec cmd … ;`. */
 export function invocationsOf(source: string, command: SimpleCommand): Invocation[] {
@@ -207,7 +213,7 @@ function unwrap(source: string, command: SimpleCommand, words: WordToken[]): Inv
     if (!nameWord) return undefined;
     const name = staticText(source, nameWord);
     const program = name === undefined ? undefined : name.slice(name.lastIndexOf("/") + 1);
-    const wrapper = program === undefined ? undefined : WRAPPERS[program];
+    const wrapper = program === undefined ? undefined : WRAPPERS.get(program);
     const lookup = wrapper?.lookupOptions?.includes(staticText(source, words[index + 1] ?? nameWord) ?? "");
     if (!wrapper || lookup) return { ...(program !== undefined ? { program } : {}), nameWord, args: words.slice(index + 1), command };
     index++;

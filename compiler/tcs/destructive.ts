@@ -11,7 +11,7 @@ export interface DestructiveUse {
   end: number;
 }
 
-const ALWAYS: Record<string, string> = {
+const ALWAYS = new Map<string, string>(Object.entries({
   rm: "rm deletes files",
   shred: "shred destroys file contents",
   unlink: "unlink deletes a file",
@@ -31,7 +31,7 @@ const ALWAYS: Record<string, string> = {
   sudo: "sudo runs with root rights",
   doas: "doas runs with root rights",
   su: "su switches user",
-};
+}));
 
 const NO_CLOBBER = new Set(["-n", "--no-clobber", "-i", "--interactive", "-b", "--backup", "--update=none"]);
 const OVERWRITING_REDIRECTS = new Set([">", ">|", "&>", "<>"]);
@@ -49,7 +49,7 @@ export function findDestructive(lexed: LexedCommand): DestructiveUse[] {
   for (const command of simpleCommands(lexed)) {
     const first = command.words[0];
     const firstName = first && staticText(source, first);
-    if (first && (firstName === "sudo" || firstName === "doas")) uses.push(use(ALWAYS[firstName]!, first));
+    if (first && (firstName === "sudo" || firstName === "doas")) uses.push(use(ALWAYS.get(firstName)!, first));
     for (const invocation of invocationsOf(source, command)) {
       const reason = destructiveReason(source, invocation);
       if (reason) uses.push(use(reason, invocation.nameWord));
@@ -69,7 +69,8 @@ function destructiveReason(source: string, invocation: Invocation): string | und
   const args = invocation.args.map((word) => staticText(source, word));
   const has = (...flags: string[]) => args.some((arg) => arg !== undefined && flags.includes(arg));
   const hasShortFlag = (letter: string) => args.some((arg) => arg !== undefined && /^-[A-Za-z]+$/.test(arg) && arg.includes(letter));
-  if (ALWAYS[program]) return ALWAYS[program];
+  const always = ALWAYS.get(program);
+  if (always) return always;
   if (program.startsWith("mkfs")) return `${program} formats a device`;
   switch (program) {
     case "mv":
