@@ -10,6 +10,8 @@ interface ErrorCase {
   expected: string[];
   /** A fragment of the first diagnostic's message. */
   message: string;
+  /** A fragment of the second diagnostic's message, when it matters too. */
+  also?: string;
 }
 
 const CASES: ErrorCase[] = [
@@ -102,6 +104,7 @@ const CASES: ErrorCase[] = [
     text: `x = 1\nbogus 1\n`,
     expected: ["1:1 DSL101", "1:3 DSL006", "2:1 DSL101"],
     message: "unknown method x",
+    also: "unexpected '=': the rule DSL has no assignment",
   },
   {
     name: "unexpected character",
@@ -208,10 +211,11 @@ const CASES: ErrorCase[] = [
 ];
 
 describe("malformed DSL input", () => {
-  test.each(CASES)("$name", ({ text, expected, message }) => {
+  test.each(CASES)("$name", ({ text, expected, message, also }) => {
     const { diagnostics } = lower(text);
     expect(positions(diagnostics)).toEqual(expected);
     expect(diagnostics[0]!.message).toContain(message);
+    if (also !== undefined) expect(diagnostics[1]!.message).toContain(also);
     expect(diagnostics.every((d) => d.loc.file === "test.rules" && d.severity === "error")).toBe(true);
   });
 

@@ -52,11 +52,13 @@ class FileLowering {
     const scope: PatternScope = new Map();
     const idPrefix = this.options.idPrefix ?? baseName(this.lines.file);
     let index = 0;
+    let blocklessRule: CallNode | undefined;
     for (const statement of statements) {
       if (statement.receiver === undefined && RULE_FORMS.includes(statement.name)) {
         this.fragment.intents.push(rules.lower(statement, `${idPrefix}#${index++}`, scope));
+        blocklessRule = statement.block === undefined ? statement : undefined;
       } else if (!(statement.receiver === undefined && DECLARATIONS.includes(statement.name))) {
-        this.reportMisplaced(statement);
+        this.reportMisplaced(statement, blocklessRule);
       }
     }
     this.fragment.synonyms = this.words.synonymSets();
@@ -97,13 +99,15 @@ class FileLowering {
     this.nameLoc = statement.loc;
   }
 
-  private reportMisplaced(statement: CallNode): void {
+  /** `blocklessRule`: the rule just before, when it has no block (a forgotten `do` is the likely cause). */
+  private reportMisplaced(statement: CallNode, blocklessRule: CallNode | undefined): void {
     if (statement.receiver === undefined && statement.name === "step") {
       this.bag.error(DSL_CODES.stepOutsideChain, "step belongs inside a chain(\"…\") do … end block", statement.loc);
     } else if (statement.receiver === undefined && statement.name === "resolve") {
       this.bag.error(DSL_CODES.resolveOutsideQuery, "resolve belongs inside a query(\"…\") do … end block", statement.loc);
     } else if (statement.receiver === undefined && RULE_BODY_METHODS.includes(statement.name)) {
-      this.bag.error(DSL_CODES.unknownMethod, `${statement.name} belongs inside a rule block: rule("…") do ${statement.name} … end`, statement.loc);
+      const hint = blocklessRule === undefined ? "" : ` (the ${blocklessRule.name} at ${blocklessRule.loc.line}:${blocklessRule.loc.column} has no block: a missing 'do'?)`;
+      this.bag.error(DSL_CODES.unknownMethod, `${statement.name} belongs inside a rule block: rule("…") do ${statement.name} … end${hint}`, statement.loc);
     } else if (statement.receiver !== undefined && RULE_SET_RECEIVERS.includes(statement.receiver)) {
       this.bag.error(DSL_CODES.unknownMethod, `${statement.receiver}.${statement.name} cannot be nested inside another rule set`, statement.loc);
     } else {

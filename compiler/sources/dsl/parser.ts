@@ -9,6 +9,7 @@ import {
   Do,
   Dot,
   End,
+  Equals,
   False,
   HashRocket,
   Identifier,
@@ -145,7 +146,7 @@ class DslParser extends CstParser {
         ALT: () => {
           this.SUBRULE(this.expression, { LABEL: "value" });
           this.OPTION(() => {
-            this.CONSUME(HashRocket);
+            this.OR2([{ ALT: () => this.CONSUME(HashRocket) }, { ALT: () => this.CONSUME(Equals, { LABEL: "equals" }) }]);
             this.SUBRULE2(this.expression, { LABEL: "rocketValue" });
           });
         },

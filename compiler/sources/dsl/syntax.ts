@@ -12,6 +12,7 @@ import { describeFound, parseTokens, type ParseError } from "./parser.js";
 import {
   Do,
   End,
+  Equals,
   False,
   LBracket,
   LCurly,
@@ -63,7 +64,7 @@ function reportParseErrors(errors: ParseError[], tokens: IToken[], lines: LineMa
     if (seen.has(key)) continue;
     seen.add(key);
     if (!atEnd) {
-      bag.error(DSL_CODES.unexpectedToken, error.message, lines.ofToken(error.token));
+      bag.error(DSL_CODES.unexpectedToken, withOpener(error, tokens, lines), lines.ofToken(error.token));
       continue;
     }
     const opener = innermostUnclosed(tokens);
@@ -78,6 +79,17 @@ function reportParseErrors(errors: ParseError[], tokens: IToken[], lines: LineMa
       lines.ofToken(opener),
     );
   }
+}
+
+/** "expected ')' but found X" also says where the '(' it would close was opened. */
+function withOpener(error: ParseError, tokens: IToken[], lines: LineMap): string {
+  const before = tokens.filter((token) => token.startOffset < error.token.startOffset);
+  const opener = innermostUnclosed(before);
+  if (opener === undefined) return error.message;
+  const closer = describeTokenType(CLOSERS.get(opener.tokenType)!);
+  if (!error.message.startsWith(`expected ${closer} `)) return error.message;
+  const { line, column } = lines.at(opener.startOffset);
+  return `${error.message} ('${opener.image}' opened at ${line}:${column} is still open)`;
 }
 
 /** The first opener that goes deeper than MAX_NESTING, if any. */
@@ -177,6 +189,7 @@ class AstBuilder {
       const closer = container === "doBody" ? "'end'" : "'}'";
       return `${found}: this block was opened with ${container === "doBody" ? "'do'" : "'{'"}, so it closes with ${closer}`;
     }
+    if (token.tokenType === Equals) return `${found}: the rule DSL has no assignment or variables`;
     if (token.tokenType === Slash) {
       return `${found}: the rule DSL has no division, and a regex /…/ may only start where a value is expected (after ',', '(', '[', '=>' or a key:)`;
     }
@@ -253,6 +266,9 @@ class AstBuilder {
     }
     const [rocketValue] = nodes(argument, "rocketValue");
     if (rocketValue === undefined) return undefined;
+    for (const equals of tokensOf(argument, "equals")) {
+      this.bag.error(DSL_CODES.unexpectedToken, "expected '=>' but found '=': the DSL has no assignment; write key: value or \"key\" => value", this.lines.ofToken(equals));
+    }
     const key = this.expression(nodes(argument, "value")[0]);
     const value = this.expression(rocketValue);
     if (key === undefined || value === undefined) return undefined;

@@ -128,7 +128,9 @@ export const NumberLiteral = createToken({
   pattern: /-?\d[\d_]*(?:\.\d[\d_]*)?(?:[eE][+-]?\d+)?/,
 });
 
-export const HashRocket = createToken({ name: "HashRocket", pattern: /=>/ });
+export const HashRocket = createToken({ name: "HashRocket", pattern: /=>/, label: "'=>'" });
+/** Not part of the DSL: lexed so `"k" = v` is one precise error ("write =>"), not a cascade. */
+export const Equals = createToken({ name: "Equals", pattern: /=/, label: "'='" });
 export const LParen = createToken({ name: "LParen", pattern: /\(/, label: "'('" });
 export const RParen = createToken({ name: "RParen", pattern: /\)/, label: "')'" });
 export const LBracket = createToken({ name: "LBracket", pattern: /\[/, label: "'['" });
@@ -168,6 +170,7 @@ export const ALL_TOKENS: TokenType[] = [
   SymbolLiteral,
   NumberLiteral,
   HashRocket,
+  Equals,
   LParen,
   RParen,
   LBracket,
