@@ -103,6 +103,34 @@ describe("DSL ≡ NDF", () => {
     );
   });
 
+  test("a slot-free DSL rule and the NDF entry listing every phrasing have the same inputs", () => {
+    const wordsOnly = fc.array(
+      element.filter((e) => e.kind !== "slot"),
+      { minLength: 1, maxLength: 5 },
+    );
+    fc.assert(
+      fc.property(wordsOnly, (sentence) => {
+        // every phrasing, enumerated here independently of the DSL's expansion
+        let phrasings: string[][] = [[]];
+        for (const e of sentence) {
+          const options = (e.kind === "word" ? [e.word] : e.words).map((w) => [w]);
+          if (e.optional) options.push([]);
+          phrasings = phrasings.flatMap((prefix) => options.map((option) => [...prefix, ...option]));
+        }
+        const inputs = [...new Set(phrasings.map((words) => words.join(" ")))].filter((p) => p.length > 0);
+        fc.pre(inputs.length <= 64);
+        const { fragment, diagnostics } = lower(`rule ${JSON.stringify(dslPattern(sentence))}`);
+        expect(diagnostics).toEqual([]);
+        const bag = new DiagnosticBag();
+        const root = parseJson("dataset_x.json", JSON.stringify([{ input: inputs }]), bag);
+        const [entry] = lowerEntriesFile("dataset_x.json", "dataset_x.json", root!, bag).intents;
+        expect(fragment.intents[0]!.kind).toBe(entry!.kind);
+        expect(fragment.intents[0]!.inputs.map((i) => i.value).sort()).toEqual(entry!.inputs.map((i) => i.value).sort());
+      }),
+      { numRuns: 150 },
+    );
+  });
+
   test("a hand-written example: the design's delete rule", () => {
     const sentences: Element[][] = [
       [
