@@ -214,14 +214,14 @@ async function costCurve(): Promise<CurvePoint[]> {
   for (const size of quick ? [1_000, 10_000] : [1_000, 10_000, 20_000, 100_000]) {
     const synthetic = syntheticNpc(size);
     const { value: built, ms: buildMs } = timeMs(() => compileNpc({ ir: synthetic.ir }));
-    const load = await loadStats(built.bytes, 5);
+    const load = await loadStats(built.bytes, 20);
     const npc = await loadNpc(built.bytes);
     const sample = synthetic.inputs.filter((_, i) => i % Math.ceil(synthetic.inputs.length / 200) === 0).map((x) => x.text);
     const candidates = [...sample, ...sample.map(withTypo), ...sample.map((t) => `${t} ${synthetic.vocabulary.at(-1)} zorbly`), ...gibberish(50)];
     const buckets = bucketByStatus(npc, candidates, 100);
     const stages: Partial<Record<Stage, Latency>> = {};
     for (const status of STATUSES) {
-      if (buckets[status].length > 0) stages[status] = measure(npc.session(), buckets[status], 5, 3);
+      if (buckets[status].length > 0) stages[status] = measure(npc.session(), buckets[status], 10, 5);
     }
     points.push({ inputs: synthetic.inputs.length, intents: synthetic.ir.intents.length, buildMs: round(buildMs), bytes: built.bytes.length, loadMs: load.medianMs, stages });
     console.log(`  synthetic ${size}: built in ${round(buildMs)} ms, ${built.bytes.length} bytes, load ${load.medianMs} ms`);
