@@ -84,7 +84,7 @@ export interface LexedCommand {
   error?: ShellLexError;
 }
 
-export const PLACEHOLDER_PATTERN = /<\|\|([\w.-]+)\|\|>/y;
+const PLACEHOLDER_PATTERN = /<\|\|([\w.-]+)\|\|>/y;
 
 const OPERATORS = [
   ";;&", "&>>", "<<<", "<<-",
@@ -125,7 +125,7 @@ export function lexShell(source: string): LexedCommand {
 }
 
 /** The placeholder starting at `offset`, if one does. */
-export function placeholderAt(source: string, offset: number): { tag: string; end: number } | undefined {
+function placeholderAt(source: string, offset: number): { tag: string; end: number } | undefined {
   PLACEHOLDER_PATTERN.lastIndex = offset;
   const match = PLACEHOLDER_PATTERN.exec(source);
   return match ? { tag: match[1]!, end: offset + match[0].length } : undefined;

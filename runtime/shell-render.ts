@@ -14,7 +14,7 @@
 import { lexShell, type QuoteContext } from "./shell-lexer.js";
 import { escapeForSingleQuotes, UnsafeSlotValueError } from "./shell-escape.js";
 
-export type ShellSegment = string | { tag: string; context: QuoteContext; inBackticks: boolean };
+type ShellSegment = string | { tag: string; context: QuoteContext; inBackticks: boolean };
 
 /** The value a tag renders to; "" for a tag nothing fills. */
 export type TagValues = (tag: string) => string;
@@ -27,7 +27,7 @@ const SEGMENT_CACHE_LIMIT = 512;
 const segmentCache = new Map<string, ShellSegment[]>();
 
 /** Splits a command into literal text and placeholders with their quoting. Throws when it cannot be parsed. */
-export function shellSegments(command: string): ShellSegment[] {
+function shellSegments(command: string): ShellSegment[] {
   const cached = segmentCache.get(command);
   if (cached) return cached;
   const lexed = lexShell(command);
@@ -72,7 +72,7 @@ function renderShellSegments(segments: readonly ShellSegment[], valueOf: TagValu
   return out;
 }
 
-export function escapeForContext(tag: string, value: string, context: QuoteContext, inBackticks: boolean): string {
+function escapeForContext(tag: string, value: string, context: QuoteContext, inBackticks: boolean): string {
   if (value.includes("\u0000")) throw new UnsafeSlotValueError(tag, "it contains a NUL byte");
   if (inBackticks && BACKTICK_LIVE.test(value)) throw new UnsafeSlotValueError(tag, "it sits inside backticks and contains ` \\ or $");
   switch (context) {

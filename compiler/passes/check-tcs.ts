@@ -60,7 +60,7 @@ function tagsFilledByDataset(ir: NpcIR): Set<string> {
   return tags;
 }
 
-export function userInputOf(intent: Intent, known: ReadonlySet<string>): CarriesUserInput {
+function userInputOf(intent: Intent, known: ReadonlySet<string>): CarriesUserInput {
   const slots = slotNames(intent);
   const own = new Set([...Object.keys(intent.extra), ...Object.keys(intent.keyLocs)]);
   for (const path of intent.paths) for (const node of path.nodes) if (node.type === "vocab") node.tags.forEach((tag) => own.add(tag));

@@ -133,10 +133,10 @@ function collectCommands(source: string, script: Script, out: SimpleCommand[]): 
  * and redirection targets of simple commands. Not the operands of `[[ … ]]`, case patterns or `for`
  * lists, where quoting turns a pattern into a literal or a list into one item.
  */
-export function argumentWords(lexed: LexedCommand): Set<WordToken> {
+export function argumentWords(source: string, commands: readonly SimpleCommand[]): Set<WordToken> {
   const words = new Set<WordToken>();
-  for (const command of simpleCommands(lexed)) {
-    if (command.words[0] && staticText(lexed.source, command.words[0]) === "[[") continue;
+  for (const command of commands) {
+    if (command.words[0] && staticText(source, command.words[0]) === "[[") continue;
     [...command.words, ...command.assignments].forEach((word) => words.add(word));
     command.redirects.forEach((redirect) => redirect.target && words.add(redirect.target));
   }

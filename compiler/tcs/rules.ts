@@ -37,12 +37,14 @@ export function checkLexedCommand(lexed: LexedCommand, carriesUserInput: Carries
     return [{ code: TCS_CODES.unparsable, message: `the shell cannot parse this command: ${lexed.error.message}`, start: lexed.error.offset, end: lexed.error.offset + 1 }];
   }
   const userSites = lexed.placeholders.filter((site) => carriesUserInput(site.tag));
-  const fixable = argumentWords(lexed);
+  const commands = simpleCommands(lexed);
+  const invocations = commands.flatMap((command) => invocationsOf(lexed.source, command));
+  const fixable = argumentWords(lexed.source, commands);
   return [
     ...userSites.flatMap((site) => unquotedInput(lexed, site, carriesUserInput, fixable)),
     ...joinedInputs(userSites),
-    ...missingDoubleDash(lexed, userSites),
-    ...inputAsCode(lexed, userSites),
+    ...missingDoubleDash(lexed.source, invocations, userSites),
+    ...inputAsCode(lexed.source, invocations, userSites),
   ];
 }
 
@@ -142,18 +144,16 @@ function joinedInputs(userSites: readonly PlaceholderSite[]): TcsFinding[] {
 
 // User input as code ------------------------------------------------------------------------
 
-function inputAsCode(lexed: LexedCommand, userSites: readonly PlaceholderSite[]): TcsFinding[] {
+function inputAsCode(source: string, invocations: readonly Invocation[], userSites: readonly PlaceholderSite[]): TcsFinding[] {
   const findings: TcsFinding[] = [];
   const report = (site: PlaceholderSite, what: string) =>
     findings.push({ code: TCS_CODES.inputAsCode, message: `<||${site.tag}||> carries user input and ${what}: quoting cannot make that safe; pass the value as data instead`, start: site.start, end: site.end });
-  for (const command of simpleCommands(lexed)) {
-    for (const invocation of invocationsOf(lexed.source, command)) {
-      for (const site of userSites) {
-        if (site.word === invocation.nameWord) report(site, "chooses the program that runs");
-      }
-      for (const { word, runner } of codeWords(lexed.source, invocation)) {
-        for (const site of userSites) if (site.word === word) report(site, `is run as code by ${runner}`);
-      }
+  for (const invocation of invocations) {
+    for (const site of userSites) {
+      if (site.word === invocation.nameWord) report(site, "chooses the program that runs");
+    }
+    for (const { word, runner } of codeWords(source, invocation)) {
+      for (const site of userSites) if (site.word === word) report(site, `is run as code by ${runner}`);
     }
   }
   return findings;
@@ -161,16 +161,8 @@ function inputAsCode(lexed: LexedCommand, userSites: readonly PlaceholderSite[])
 
 // Rule 3 ------------------------------------------------------------------------------------
 
-function missingDoubleDash(lexed: LexedCommand, userSites: readonly PlaceholderSite[]): TcsFinding[] {
-  const { source } = lexed;
-  const findings: TcsFinding[] = [];
-  for (const command of simpleCommands(lexed)) {
-    for (const invocation of invocationsOf(source, command)) {
-      const finding = checkInvocation(source, invocation, userSites);
-      if (finding) findings.push(finding);
-    }
-  }
-  return findings;
+function missingDoubleDash(source: string, invocations: readonly Invocation[], userSites: readonly PlaceholderSite[]): TcsFinding[] {
+  return invocations.flatMap((invocation) => checkInvocation(source, invocation, userSites) ?? []);
 }
 
 function checkInvocation(source: string, invocation: Invocation, userSites: readonly PlaceholderSite[]): TcsFinding | undefined {
