@@ -33,12 +33,11 @@ export function checkTcs(ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext): void
       const uses = findDestructive(lexed);
       if (uses.length === 0) continue;
       const reasons = [...new Set(uses.map((u) => u.reason))].join("; ");
-      const where = intent.permissionExplicit ? `"permission": "${intent.permission}"` : `permission "${intent.permission}"`;
       const permissionLoc = intent.keyLocs["permission"];
       bag.report({
         ...locator.diagnostic({
           code: TCS_CODES.destructiveWithoutAsk,
-          message: `destructive command (${reasons}) runs without asking under ${where}; set "permission": "ask"`,
+          message: `destructive command (${reasons}) runs without asking: its permission is "${intent.permission}"; make it "ask"`,
           start: uses[0]!.start,
           end: uses[0]!.end,
         }),

@@ -56,7 +56,7 @@ describe.skipIf(!corpusExists)("TCS on TERMy", () => {
 
   it("TCS005: a destructive command under permission yolo, at the program, with the permission as related location", () => {
     const d = tcs.find((x) => x.code === "TCS005" && at(x) === "dataset_files.json:142:127")!;
-    expect(d.message).toMatch(/rm deletes files.*"permission": "yolo"; set "permission": "ask"/);
+    expect(d.message).toBe('destructive command (rm deletes files) runs without asking: its permission is "yolo"; make it "ask"');
     expect(pointed(d, 5)).toBe("rm -f");
     expect(d.related?.[0]?.message).toBe("permission set here");
   });
