@@ -103,7 +103,7 @@ describe("types and slots", () => {
   });
 
   test("a duplicate type is reported", () => {
-    expect(positions(lower(`types a: /x/\ntypes a: /y/`).diagnostics)).toEqual(["2:7 DSL111"]);
+    expect(positions(lower(`types a: /x/\ntypes a: /y/`).diagnostics)).toEqual(["2:7 DSL113"]);
   });
 });
 

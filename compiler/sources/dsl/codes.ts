@@ -22,6 +22,7 @@ export const DSL_CODES = {
   expansionCapped: "DSL110",
   duplicateSetting: "DSL111",
   badSynonym: "DSL112",
+  duplicateType: "DSL113",
 } as const;
 
 /** The DSL's part of the lint catalogue (SARIF rules, documentation). */
@@ -44,6 +45,7 @@ export const DSL_CATALOGUE: CodeInfo[] = [
   { code: DSL_CODES.badPattern, severity: "error", title: "A malformed rule pattern (unclosed group, stray |, a slot twice)." },
   { code: DSL_CODES.badRegexFlag, severity: "error", title: "A regex flag other than i and m." },
   { code: DSL_CODES.expansionCapped, severity: "warning", title: "A pattern expands to more phrasings or paths than kept." },
-  { code: DSL_CODES.duplicateSetting, severity: "warning", title: "A setting given twice for one rule (the first stays), or a type defined twice." },
+  { code: DSL_CODES.duplicateSetting, severity: "warning", title: "A setting given twice for one rule, or a second rule-set name (the first stays)." },
   { code: DSL_CODES.badSynonym, severity: "error", title: "A malformed synonym declaration." },
+  { code: DSL_CODES.duplicateType, severity: "error", title: "A type defined twice in one file." },
 ];

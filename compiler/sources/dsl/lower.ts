@@ -134,7 +134,7 @@ class FileLowering {
       if (type === undefined) continue;
       const previous = this.fragment.types.find((existing) => existing.name === name);
       if (previous !== undefined) {
-        this.bag.error(DSL_CODES.duplicateSetting, `type ${name} is already defined`, pair.key.loc, [{ message: "defined here first", loc: previous.loc }]);
+        this.bag.error(DSL_CODES.duplicateType, `type ${name} is already defined`, pair.key.loc, [{ message: "defined here first", loc: previous.loc }]);
         continue;
       }
       this.fragment.types.push(type);

@@ -171,22 +171,28 @@ export interface Expansion<T> {
   capped: boolean;
 }
 
-/** Cartesian product of per-item expansions, stopping at `cap` results. */
-function product<T>(parts: T[][][], cap: number): Expansion<T[]> {
+/**
+ * Cartesian product of per-item expansions without duplicates (by `keyOf`), stopping at `cap`
+ * distinct results, so duplicates never use up the cap.
+ */
+function product<T>(parts: T[][][], cap: number, keyOf: (sequence: T[]) => string): Expansion<T[]> {
   let results: T[][] = [[]];
   let capped = false;
   for (const options of parts) {
-    const next: T[][] = [];
+    const next = new Map<string, T[]>();
     for (const prefix of results) {
       for (const option of options) {
-        if (next.length >= cap) {
+        const sequence = [...prefix, ...option];
+        const key = keyOf(sequence);
+        if (next.has(key)) continue;
+        if (next.size >= cap) {
           capped = true;
           break;
         }
-        next.push([...prefix, ...option]);
+        next.set(key, sequence);
       }
     }
-    results = next;
+    results = [...next.values()];
   }
   return { results, capped };
 }
@@ -223,12 +229,12 @@ export function expandPaths(items: PatternItem[], cap: number): Expansion<PathNo
     const expansion = product(
       list.map((item) => optionsOf(item, required)),
       cap,
+      (path) => JSON.stringify(path),
     );
     capped ||= expansion.capped;
     return expansion.results;
   };
-  const results = sequenceOptions(items, true);
-  return { results: dedupe(results, (path) => JSON.stringify(path)), capped };
+  return { results: sequenceOptions(items, true), capped };
 }
 
 /** Every phrasing (list of words) of a slot-free pattern, for exact entries. */
@@ -247,22 +253,12 @@ export function expandPhrasings(items: PatternItem[], cap: number): Expansion<st
     }
   };
   const sequenceOptions = (list: PatternItem[]): string[][] => {
-    const expansion = product(list.map(optionsOf), cap);
+    const expansion = product(list.map(optionsOf), cap, (words) => words.join(" "));
     capped ||= expansion.capped;
     return expansion.results;
   };
   const phrasings = sequenceOptions(items).map((words) => words.join(" ")).filter((phrase) => phrase.length > 0);
-  return { results: dedupe(phrasings, (phrase) => phrase), capped };
-}
-
-function dedupe<T>(items: T[], keyOf: (item: T) => string): T[] {
-  const seen = new Set<string>();
-  return items.filter((item) => {
-    const key = keyOf(item);
-    if (seen.has(key)) return false;
-    seen.add(key);
-    return true;
-  });
+  return { results: [...new Set(phrasings)], capped };
 }
 
 /** A canonical text of a pattern (lowercase, single spaces, no offsets), for duplicate detection. */
