@@ -47,20 +47,22 @@ export function parseDsl(lines: LineMap, bag: DiagnosticBag): DslFile {
   return { statements: builder.statementsOf(cst) };
 }
 
-const CLOSERS = new Map<TokenType, TokenType>([
+/** Each opening token and the token that closes it. */
+const CLOSER_OF = new Map<TokenType, TokenType>([
   [Do, End],
   [LCurly, RCurly],
   [LParen, RParen],
   [LBracket, RBracket],
 ]);
 
-const CLOSING = new Set(CLOSERS.values());
+const CLOSING = new Set(CLOSER_OF.values());
 
 function reportParseErrors(errors: ParseError[], tokens: IToken[], lines: LineMap, bag: DiagnosticBag): void {
   const seen = new Set<string>();
   for (const error of errors) {
     const atEnd = error.token.tokenType === EOF || Number.isNaN(error.token.startOffset);
-    const key = `${atEnd ? "eof" : error.token.startOffset}|${error.message}`;
+    // at the end of the file only the first error says something (the innermost unclosed opener)
+    const key = atEnd ? "eof" : `${error.token.startOffset}|${error.message}`;
     if (seen.has(key)) continue;
     seen.add(key);
     if (!atEnd) {
@@ -72,7 +74,7 @@ function reportParseErrors(errors: ParseError[], tokens: IToken[], lines: LineMa
       bag.error(DSL_CODES.unexpectedToken, error.message, lines.end());
       continue;
     }
-    const closer = describeTokenType(CLOSERS.get(opener.tokenType)!);
+    const closer = describeTokenType(CLOSER_OF.get(opener.tokenType)!);
     bag.error(
       DSL_CODES.unclosedBlock,
       `'${opener.image}' is never closed: expected ${closer} before the end of the file`,
@@ -86,7 +88,7 @@ function withOpener(error: ParseError, tokens: IToken[], lines: LineMap): string
   const before = tokens.filter((token) => token.startOffset < error.token.startOffset);
   const opener = innermostUnclosed(before);
   if (opener === undefined) return error.message;
-  const closer = describeTokenType(CLOSERS.get(opener.tokenType)!);
+  const closer = describeTokenType(CLOSER_OF.get(opener.tokenType)!);
   if (!error.message.startsWith(`expected ${closer} `)) return error.message;
   const { line, column } = lines.at(opener.startOffset);
   return `${error.message} ('${opener.image}' opened at ${line}:${column} is still open)`;
@@ -96,7 +98,7 @@ function withOpener(error: ParseError, tokens: IToken[], lines: LineMap): string
 function firstTooDeep(tokens: IToken[]): IToken | undefined {
   let depth = 0;
   for (const token of tokens) {
-    if (CLOSERS.has(token.tokenType)) {
+    if (CLOSER_OF.has(token.tokenType)) {
       if (++depth > MAX_NESTING) return token;
     } else if (CLOSING.has(token.tokenType)) depth = Math.max(0, depth - 1);
   }
@@ -107,11 +109,11 @@ function firstTooDeep(tokens: IToken[]): IToken | undefined {
 function innermostUnclosed(tokens: IToken[]): IToken | undefined {
   const open: IToken[] = [];
   for (const token of tokens) {
-    if (CLOSERS.has(token.tokenType)) {
+    if (CLOSER_OF.has(token.tokenType)) {
       open.push(token);
       continue;
     }
-    const index = findLastIndex(open, (opener) => CLOSERS.get(opener.tokenType) === token.tokenType);
+    const index = findLastIndex(open, (opener) => CLOSER_OF.get(opener.tokenType) === token.tokenType);
     if (index >= 0) open.length = index;
   }
   return open[open.length - 1];
