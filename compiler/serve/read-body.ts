@@ -1,22 +1,68 @@
-// Reads a request body as JSON, refusing (413) past `maxBytes` without reading further.
+// Reads a request body as JSON. Past `maxBytes` it answers 413 without buffering another byte:
+// the rest of the body is discarded as it arrives (so the client, still sending, gets to read the
+// 413 instead of a connection reset), up to DISCARD_LIMIT or DISCARD_MS, then the socket closes.
 import type { IncomingMessage } from "node:http";
 import { badRequest, HttpError } from "./http-error.js";
 
-// The rest of a refused body is never read: the connection closes after the 413.
-const tooLarge = (maxBytes: number) =>
-  new HttpError(413, `request body larger than ${maxBytes} bytes`, null, "payload_too_large", { Connection: "close" });
+const DISCARD_LIMIT = 16 * 1024 * 1024;
+const DISCARD_MS = 5000;
 
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+const tooLarge = (maxBytes: number) => new HttpError(413, `request body larger than ${maxBytes} bytes`, null, "payload_too_large");
+
+export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
   const declared = Number(req.headers["content-length"]);
-  if (Number.isFinite(declared) && declared > maxBytes) throw tooLarge(maxBytes);
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > maxBytes) throw tooLarge(maxBytes);
-    chunks.push(chunk);
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    discardRest(req);
+    return Promise.reject(tooLarge(maxBytes));
   }
-  const text = Buffer.concat(chunks).toString("utf8");
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) {
+        chunks.push(chunk);
+        return;
+      }
+      stop();
+      discardRest(req);
+      reject(tooLarge(maxBytes));
+    };
+    const onEnd = () => {
+      stop();
+      try {
+        resolve(parseJson(Buffer.concat(chunks).toString("utf8")));
+      } catch (error) {
+        reject(error);
+      }
+    };
+    const onError = (error: Error) => {
+      stop();
+      reject(error);
+    };
+    const stop = () => {
+      req.off("data", onData);
+      req.off("end", onEnd);
+      req.off("error", onError);
+    };
+    req.on("data", onData);
+    req.on("end", onEnd);
+    req.on("error", onError);
+  });
+}
+
+function discardRest(req: IncomingMessage): void {
+  let discarded = 0;
+  const timer = setTimeout(() => req.socket.destroy(), DISCARD_MS).unref();
+  req.on("data", (chunk: Buffer) => {
+    discarded += chunk.length;
+    if (discarded > DISCARD_LIMIT) req.socket.destroy();
+  });
+  req.once("close", () => clearTimeout(timer));
+  req.resume();
+}
+
+function parseJson(text: string): unknown {
   if (text.trim() === "") throw badRequest("the request body is empty; send a JSON object");
   try {
     return JSON.parse(text) as unknown;
