@@ -205,10 +205,12 @@ class ShellLexer {
     if ((c === "<" || c === ">") && src[pos + 1] === "(") return undefined; // process substitution
     let fdEnd = pos;
     while (fdEnd < src.length && src[fdEnd]! >= "0" && src[fdEnd]! <= "9") fdEnd++;
-    const hasFd = fdEnd > pos && (src[fdEnd] === "<" || src[fdEnd] === ">");
+    const hasFd = fdEnd > pos && (src[fdEnd] === "<" || src[fdEnd] === ">") && !placeholderAt(src, fdEnd);
     const opStart = hasFd ? fdEnd : pos;
-    const op = OPERATORS.find((candidate) => src.startsWith(candidate, opStart));
+    let op = OPERATORS.find((candidate) => src.startsWith(candidate, opStart));
     if (!op || (hasFd && !op.startsWith("<") && !op.startsWith(">"))) return undefined;
+    // `<<||f||>` is `<` then a placeholder: the value is put in before the shell reads the command.
+    for (let k = 1; k < op.length; k++) if (placeholderAt(src, opStart + k)) op = op.slice(0, k);
     return { type: "operator", op, start: pos, end: opStart + op.length, ...(hasFd ? { fd: src.slice(pos, fdEnd) } : {}) };
   }
 

@@ -113,6 +113,10 @@ describe("shell lexer: placeholders", () => {
     expect(lexed.placeholders[0]!.word).toBe(word);
   });
 
+  it("prefers a placeholder to an operator or a file descriptor that would swallow its <", () => {
+    expect(shape(lexShell("tr a b <<||f||> >><||g||> 2<||h||>"))).toEqual(["tr", "a", "b", "[<]", "<||f||>", "[>>]", "<||g||>", "2<||h||>"]);
+  });
+
   it("finds placeholders inside words and substitutions, with the inner quoting", () => {
     const command = `find /home/<||u||> -mtime +<||n||> "$(basename '<||f||>')" \`echo '<||g||>'\``;
     const at = (tag: string) => command.indexOf(`<||${tag}||>`);
