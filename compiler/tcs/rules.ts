@@ -91,6 +91,8 @@ function quotingFix(lexed: LexedCommand, site: PlaceholderSite, carriesUserInput
     const index = word.parts.findIndex((part) => part.start === site.start);
     const before = word.parts[index - 1];
     if (index < 0 || before?.kind === "param" || before?.kind === "escape") return undefined;
+    // In a tilde prefix (`~<||user||>/x`) quoting would stop the tilde expansion.
+    if (/^(?:[A-Za-z_]\w*=)?~[^/]*$/.test(lexed.source.slice(word.start, site.start))) return undefined;
     return [{ start: site.start, end: site.start, text: "'" }, { start: site.end, end: site.end, text: "'" }];
   }
   if (site.context === "double") {

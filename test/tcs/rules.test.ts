@@ -82,6 +82,7 @@ describe("TCS001: user input outside single quotes", () => {
     ["say $x<||n||>"],
     ["say `x <||n||>`"],
     ['say "$<||n||>"'],
+    ["ls ~<||n||>/x"],
     ["[[ $a == <||n||> ]]"],
     ["case $a in <||n||>) x ;; esac"],
     ["for f in <||n||>; do x; done"],
