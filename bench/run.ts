@@ -9,7 +9,7 @@
 // overhead stays out of microsecond figures. Medians and p99 are over all samples of a stage.
 
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { cpus } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileNpc } from "../compiler/compile.js";
@@ -70,6 +70,8 @@ function timeMs<T>(fn: () => T): { value: T; ms: number } {
 /** Median and p99 per-call latency over `messages`, answered in batches. */
 function measure(session: NpcSession, messages: string[], batch: number, rounds: number): Latency {
   const samples: number[] = [];
+  // Garbage left by building and loading is collected first, so it is not billed to this stage.
+  (globalThis as { gc?: () => void }).gc?.();
   for (const message of messages) for (let i = 0; i < 3; i++) session.process(message); // warm-up
   for (let r = 0; r < rounds; r++) {
     for (const message of messages) {
@@ -317,7 +319,13 @@ function readmeFrom(all: Record<string, unknown>[]): string {
     if (size) lines.push("", `Runtime (${r.name} run): ${size.modules} modules, ${size.bytes} bytes of built JS, ${size.strippedBytes} without comments and whitespace (msgpackr not included; target ≤ 50 KB minified).`);
   }
   const env = results[0]?.environment as Record<string, unknown> | undefined;
-  if (env) lines.push("", `Machine: ${env.cpu} × ${env.cores}, Node ${env.node} (${env.platform}/${env.arch}).`);
+  if (env) {
+    lines.push(
+      "",
+      `Machine: ${env.cpu} × ${env.cores}, Node ${env.node} (${env.platform}/${env.arch}); load average ${env.loadAverage1m ?? "?"} during the run` +
+        " (p99 figures include the pauses other processes cause on a shared machine; medians are the stable figures).",
+    );
+  }
   return lines.join("\n") + "\n";
 }
 
@@ -333,7 +341,15 @@ async function main(): Promise<void> {
     ...(await benchNpc()),
     runtime: runtimeSize(),
     costCurve: await costCurve(),
-    environment: { node: process.version, platform: process.platform, arch: process.arch, cpu: cpus()[0]?.model ?? "unknown", cores: cpus().length },
+    environment: {
+      node: process.version,
+      platform: process.platform,
+      arch: process.arch,
+      cpu: cpus()[0]?.model ?? "unknown",
+      cores: cpus().length,
+      // Other processes competing for the cores show up in p99 first.
+      loadAverage1m: round(loadavg()[0]!),
+    },
   };
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${String(result.source).toLowerCase()}.json`);
