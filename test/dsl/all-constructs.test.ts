@@ -39,7 +39,7 @@ describe("all-constructs.rules", () => {
     const constructs = ["RuleSet.define", "Ruleset.create", "types", "connectives", "synonym", "rule", "chain", "step", "query", "resolve"];
     const body = ["action", "command", "output", "thinking", "permission", "category", "description", "intent", "context"];
     expect([...constructs, ...body].filter((name) => !used.has(name))).toEqual([]);
-    for (const literal of ["%r{", "/\\d+/", "'kill'", "=>", "nil", "true", "false", "[", "{ ", "do\n", "#"]) expect(text).toContain(literal);
+    for (const literal of ["%r{", "%w[", "/\\d+/", "'kill'", "=>", "nil", "true", "false", "[", "{ ", "do\n", "#"]) expect(text).toContain(literal);
   });
 
   test("it lints without any diagnostic", () => {

@@ -102,6 +102,31 @@ describe("literals", () => {
   });
 });
 
+describe("%w word lists", () => {
+  test("%w[…] and %w(…) are arrays of strings", () => {
+    const [call] = parse(`connectives %w[after that], %w(and then)`);
+    expect(call!.args).toEqual([
+      { kind: "array", items: [str("after"), str("that")] },
+      { kind: "array", items: [str("and"), str("then")] },
+    ]);
+  });
+
+  test("each word is located at itself", () => {
+    const bag = new DiagnosticBag();
+    const text = `f %w[ab  cd]`;
+    const [call] = parseDsl(new LineMap("t.rules", text), bag).statements;
+    const array = call!.args[0] as { items: { loc: { offset: number; endOffset?: number } }[] };
+    expect(array.items.map((item) => text.slice(item.loc.offset, item.loc.endOffset))).toEqual(["ab", "cd"]);
+  });
+
+  test("an unterminated word list is reported and parsing goes on", () => {
+    const bag = new DiagnosticBag();
+    parseDsl(new LineMap("t.rules", `f %w[a b
+g 1`), bag);
+    expect(bag.sorted().map((d) => `${d.loc.line}:${d.loc.column} ${d.code}`)).toEqual(["1:3 DSL002"]);
+  });
+});
+
 describe("locations", () => {
   test("calls and literals carry file, line, column and offsets", () => {
     const bag = new DiagnosticBag();

@@ -3,7 +3,7 @@ import { Lexer, type IToken } from "chevrotain";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import { DSL_CODES } from "./codes.js";
 import type { LineMap } from "./location.js";
-import { ALL_TOKENS, RegexLiteral, StringLiteral, type LiteralPayload } from "./tokens.js";
+import { ALL_TOKENS, RegexLiteral, StringLiteral, WordsLiteral, type LiteralPayload } from "./tokens.js";
 
 const dslLexer = new Lexer(ALL_TOKENS, { positionTracking: "full", ensureOptimizations: true });
 
@@ -30,5 +30,7 @@ function reportUnterminated(token: IToken, lines: LineMap, bag: DiagnosticBag): 
     bag.error(DSL_CODES.unterminatedString, `unterminated string: expected a closing ${quote} before the end of the line`, loc);
   } else if (token.tokenType === RegexLiteral) {
     bag.error(DSL_CODES.unterminatedRegex, `unterminated regex: expected its closing delimiter before the end of the line`, loc);
+  } else if (token.tokenType === WordsLiteral) {
+    bag.error(DSL_CODES.unterminatedString, `unterminated %w word list: expected its closing delimiter before the end of the line`, loc);
   }
 }

@@ -30,6 +30,7 @@ import {
   StringLiteral,
   SymbolLiteral,
   True,
+  WordsLiteral,
   describeTokenType,
 } from "./tokens.js";
 /** Tokens that may start a paren-less argument (`{` would be a block, so it may not). */
@@ -38,6 +39,7 @@ const ARGUMENT_STARTS: ReadonlySet<TokenType> = new Set([
   SymbolLiteral,
   NumberLiteral,
   RegexLiteral,
+  WordsLiteral,
   True,
   False,
   Nil,
@@ -165,6 +167,7 @@ class DslParser extends CstParser {
       { ALT: () => this.CONSUME(SymbolLiteral) },
       { ALT: () => this.CONSUME(NumberLiteral) },
       { ALT: () => this.CONSUME(RegexLiteral) },
+      { ALT: () => this.CONSUME(WordsLiteral) },
       { ALT: () => this.CONSUME(True) },
       { ALT: () => this.CONSUME(False) },
       { ALT: () => this.CONSUME(Nil) },

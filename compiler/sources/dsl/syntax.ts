@@ -3,7 +3,7 @@
 import { EOF, type CstElement, type CstNode, type IToken, type TokenType } from "chevrotain";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation } from "../../ir/types.js";
-import type { ArrayNode, BlockNode, CallNode, DslFile, Expr, HashNode, Pair } from "./ast.js";
+import type { ArrayNode, BlockNode, CallNode, DslFile, Expr, HashNode, Pair, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
 import { lexDsl } from "./lexer.js";
 import { decodeNumber, decodeRegex, decodeString, decodeSymbol, type DecodedString } from "./literals.js";
@@ -27,6 +27,7 @@ import {
   StringLiteral,
   SymbolLiteral,
   True,
+  WordsLiteral,
   describeTokenType,
   type LiteralPayload,
 } from "./tokens.js";
@@ -316,6 +317,8 @@ class AstBuilder {
         const unterminated = (token.payload as LiteralPayload | undefined)?.unterminated === true;
         return { kind: "regex", ...decodeRegex(token.image, unterminated), loc };
       }
+      case WordsLiteral:
+        return this.words(token, loc);
       case True:
       case False:
         return { kind: "boolean", value: token.tokenType === True, loc };
@@ -324,6 +327,20 @@ class AstBuilder {
       default:
         return undefined;
     }
+  }
+
+  /** `%w[a b]` → an array of strings, each located at its word. */
+  private words(token: IToken, loc: SourceLocation): ArrayNode {
+    const unterminated = (token.payload as LiteralPayload | undefined)?.unterminated === true;
+    const body = token.image.slice(3, unterminated ? undefined : -1);
+    const items: StringNode[] = [];
+    for (const match of body.matchAll(/\S+/g)) {
+      const offset = token.startOffset + 3 + match.index;
+      // no quotes around a %w word, so its characters are mapped explicitly
+      const offsets = Array.from(match[0], (_, i) => offset + i);
+      items.push({ kind: "string", value: match[0], offsets, loc: this.lines.at(offset, offset + match[0].length) });
+    }
+    return { kind: "array", items, loc };
   }
 
   private reportProblems(decoded: DecodedString): DecodedString {

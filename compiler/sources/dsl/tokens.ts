@@ -96,6 +96,19 @@ function matchRegex(text: string, offset: number, tokens: IToken[]): CustomPatte
   return null;
 }
 
+/** `%w[a b c]`: an array of words (any of the %r delimiters; words cannot contain spaces). */
+function matchWords(text: string, offset: number): CustomPatternMatcherReturn | null {
+  if (text[offset] !== "%" || text[offset + 1] !== "w") return null;
+  const open = text[offset + 2];
+  const close = open === undefined ? undefined : PERCENT_DELIMITERS[open];
+  if (close === undefined) return null;
+  for (let i = offset + 3; i < text.length; i++) {
+    if (text[i] === close) return matched(text.slice(offset, i + 1), { unterminated: false });
+    if (text[i] === "\n") return matched(text.slice(offset, i), { unterminated: true });
+  }
+  return matched(text.slice(offset), { unterminated: true });
+}
+
 export const WhiteSpace = createToken({ name: "WhiteSpace", pattern: /[ \t\r\n\f\v]+|\\\r?\n/, group: Lexer.SKIPPED, line_breaks: true });
 export const Comment = createToken({ name: "Comment", pattern: /#[^\n]*/, group: Lexer.SKIPPED });
 export const Identifier = createToken({ name: "Identifier", pattern: /[A-Za-z_][A-Za-z0-9_]*[?!]?/ });
@@ -122,6 +135,12 @@ export const RegexLiteral = createToken({
   pattern: { exec: (text, offset, tokens) => matchRegex(text, offset, tokens) },
   line_breaks: false,
   start_chars_hint: ["/", "%"],
+});
+export const WordsLiteral = createToken({
+  name: "WordsLiteral",
+  pattern: { exec: (text, offset) => matchWords(text, offset) },
+  line_breaks: false,
+  start_chars_hint: ["%"],
 });
 export const NumberLiteral = createToken({
   name: "NumberLiteral",
@@ -159,6 +178,7 @@ export const ALL_TOKENS: TokenType[] = [
   WhiteSpace,
   Comment,
   RegexLiteral,
+  WordsLiteral,
   StringLiteral,
   Label,
   Do,
@@ -210,6 +230,8 @@ export function describeTokenType(type: TokenType): string {
       return "a symbol";
     case RegexLiteral:
       return "a regex";
+    case WordsLiteral:
+      return "a %w[…] word list";
     case NumberLiteral:
       return "a number";
     case Do:
