@@ -33,6 +33,7 @@ Exit codes: 0 clean, 1 errors (or warnings with --strict / over --max-warnings),
 Examples:
   ndfc lint datasets/termy
   ndfc lint datasets/termy --strict              as a pre-commit hook
+  ndfc lint datasets/termy --fix                 quote placeholders, add -- (TCS), in place
   ndfc lint datasets/shell/shell.rules
   ndfc lint datasets/* --format json | jq '.[] | select(.severity=="error")'`,
     )
