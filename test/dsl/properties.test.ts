@@ -21,7 +21,7 @@ const VALID = [
 ].join("\n");
 
 /** Characters that matter to the lexer and parser, so random text hits the interesting paths. */
-const dslCharacter = fc.constantFrom(..."abcdeRS :_'\"/\\%r{}()[]|,.=>#\n do end 0123456789<|>".split(""));
+const dslCharacter = fc.constantFrom(..."abcdewRS :_'\"/\\%r{}()[]|,.=>#\n do end 0123456789<|>".split(""));
 
 function expectWellFormed(text: string): void {
   const { diagnostics } = lower(text);
