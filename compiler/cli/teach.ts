@@ -57,7 +57,7 @@ Examples:
       if (bundle && npcKey(bundle.name) !== npc) throw new CliError(`--bundle is ${bundle.name}, not ${name}`, EXIT_USAGE);
       const store = openStoreForCli(storePath(options.store, io.cwd), false);
       try {
-        const outcome = store.teach({ npc, word, meaning, source: "cli", known: bundle && bundleConcepts(bundle.payload) });
+        const outcome = store.teachSynonym({ npc, word, meaning, source: "cli", known: bundle && bundleConcepts(bundle.payload) });
         if (outcome.kind === "refused") {
           io.stderr(`ndfc teach: refused: ${outcome.message}\n`);
           exitCode.value = EXIT_FAILED;

@@ -70,7 +70,7 @@ export class NpcHost {
     if (teach) return this.teach(key, message, teach.word, teach.meaning);
     const confirmation = state.awaitsConfirmation ? parseConfirmation(message) : null;
     if (confirmation !== null && state.lastAnswer !== null) {
-      const teachings = this.store!.confirmTurn(state.lastAnswer, confirmation);
+      const teachings = this.store!.confirm(state.lastAnswer, confirmation);
       state.awaitsConfirmation = false;
       return this.confirmed(key, message, confirmation, teachings);
     }
@@ -104,7 +104,7 @@ export class NpcHost {
     const state = this.sessions.get(sessionId ?? ANONYMOUS_SESSION);
     if (!state || state.lastAnswer === null || !this.store) return null;
     state.awaitsConfirmation = false;
-    return this.store.confirmTurn(state.lastAnswer, correct);
+    return this.store.confirm(state.lastAnswer, correct);
   }
 
   private state(key: string): SessionState {
@@ -121,7 +121,7 @@ export class NpcHost {
       const answer = this.control("teaching refused", "Teaching needs the store, and this server runs without one (--no-store).");
       return answer;
     }
-    const outcome = this.store.teach({ npc: this.id, word, meaning, source: "conversation", known: this.concepts });
+    const outcome = this.store.teachSynonym({ npc: this.id, word, meaning, source: "conversation", known: this.concepts });
     if (outcome.kind === "refused") {
       this.record(key, message, "teaching refused", null, 1, []);
       return this.control("teaching refused", `I cannot learn that: ${outcome.message}.`);

@@ -113,7 +113,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       methods: {
         POST: async (req, res, [npc]) => {
           const body = asObject(await readJsonBody(req, maxBody));
-          const host = hostFor(decodeURIComponent(npc!), "npc");
+          const host = hostFor(decodePathSegment(npc!), "npc");
           if (typeof body.message !== "string") throw badRequest("`message` must be a string", "message");
           if (body.session !== undefined && typeof body.session !== "string") throw badRequest("`session` must be a string", "session");
           sendJson(res, 200, host.message(sessionOf(req, (body.session as string | undefined) ?? null), body.message));
@@ -188,6 +188,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeAllConnections();
       }),
   };
+}
+
+/** A URL path segment decoded, or as written when its escapes are malformed (it then names no NPC). */
+function decodePathSegment(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

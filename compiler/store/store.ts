@@ -1,11 +1,16 @@
 // The user's state on this machine (DESIGN §8): the audit log of every message `serve` (and
 // `chat`) answered, and the teach store of synonyms taught in conversation.
 //
-//   const store = openStore();                       // default path, see defaultStorePath()
+//   const store = openStore();                      // default path: defaultStorePath()
 //   const id = store.recordTurn({ npc: "termy", session: "s1", input, status, intent, confidence });
-//   store.confirmTurn(id, true);                      // the user said the answer was right
-//   store.teach({ npc: "termy", word: "zap", meaning: "delete", source: "cli" });
+//   store.confirm(id, true);                        // the user said that answer was right
+//   store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "chat" });
+//   store.teachings("termy");                       // with their states
 //   store.close();
+//
+// `npc` is the NPC's slug (bundleSlug(npc.name)). A host that wants serve's whole conversation
+// behaviour (teach messages, taught-word substitution, yes/no confirmations, one audit row per
+// message) can use NpcHost from compiler/serve/host.ts instead of calling the store itself.
 //
 // Durability: WAL with synchronous=NORMAL. A commit appends to the WAL with write() before it
 // returns, so the row is in the kernel's page cache: a SIGKILL of the process (the failure a
@@ -108,6 +113,10 @@ export interface StoreOptions {
 }
 
 export const DEFAULT_LOW_CONFIDENCE = 0.8;
+/** Characters of an input kept in the audit log (a longer one is cut, marked with "…"). */
+export const AUDIT_INPUT_LIMIT = 2000;
+/** Words a taught word or meaning may have: teachings are words and short phrases. */
+export const MAX_TAUGHT_WORDS = 5;
 
 interface TeachRow extends Omit<Teaching, "kind" | "state"> {
   kind: string;
@@ -139,14 +148,15 @@ export class Store {
   /** Writes one audit row (and the uses of taught words) in one transaction; returns its id. */
   recordTurn(turn: TurnRecord): number {
     return this.db.transaction(() => {
+      const input = turn.input.length > AUDIT_INPUT_LIMIT ? `${turn.input.slice(0, AUDIT_INPUT_LIMIT)}…` : turn.input;
       const confirmed = turn.confirmed === undefined || turn.confirmed === null ? null : turn.confirmed ? 1 : 0;
       const id = Number(
         this.insertAudit.run(
           this.now().toISOString(),
           turn.npc,
           turn.session,
-          turn.input,
-          normalizeKey(turn.input),
+          input,
+          normalizeKey(input),
           turn.status,
           turn.intent,
           turn.confidence,
@@ -166,7 +176,7 @@ export class Store {
    * gains one confirmation when `correct` (once per turn); at TRUST_AFTER it becomes trusted.
    * Returns the teachings the confirmation touched, as they are now.
    */
-  confirmTurn(auditId: number, correct: boolean): Teaching[] {
+  confirm(auditId: number, correct: boolean): Teaching[] {
     return this.db.transaction(() => {
       const changed = this.db.prepare(`UPDATE audit SET confirmed = ? WHERE id = ?`).run(correct ? 1 : 0, auditId).changes;
       if (changed === 0) throw new StoreError(`no audit row ${auditId}`);
@@ -194,11 +204,14 @@ export class Store {
    * when the word is already taught another meaning or already means another concept in the
    * bundle; never overwrites.
    */
-  teach(request: TeachRequest): TeachOutcome {
+  teachSynonym(request: TeachRequest): TeachOutcome {
     const word = normalizeKey(request.word);
     const meaning = normalizeKey(request.meaning);
     if (word === "" || meaning === "") return { kind: "refused", message: "both the word and its meaning must contain words" };
     if (word === meaning) return { kind: "refused", message: `"${word}" already means itself` };
+    if (word.split(" ").length > MAX_TAUGHT_WORDS || meaning.split(" ").length > MAX_TAUGHT_WORDS) {
+      return { kind: "refused", message: `a taught word and its meaning have at most ${MAX_TAUGHT_WORDS} words each` };
+    }
     return this.db.transaction((): TeachOutcome => {
       const existing = this.db.prepare(`SELECT * FROM teach WHERE npc = ? AND word = ?`).get(request.npc, word) as
         | TeachRow

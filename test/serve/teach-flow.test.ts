@@ -95,13 +95,13 @@ describe("ndfc build --taught", () => {
     let tick = 0;
     const store = openStore(join(dir, "ndfc.db"), { now: () => new Date(Date.parse(start) + 1000 * tick++) });
     for (const [word, meaning] of [...extra, ["zap", "delete"] as [string, string]]) {
-      const outcome = store.teach({ npc: "termy", word, meaning, source: "cli" });
+      const outcome = store.teachSynonym({ npc: "termy", word, meaning, source: "cli" });
       const id = outcome.kind === "added" ? outcome.teaching.id : -1;
       for (let i = 0; i < TRUST_AFTER; i++) {
-        store.confirmTurn(store.recordTurn({ npc: "termy", session: "s", input: word, status: "template match", intent: "x", confidence: 1, taught: [id] }), true);
+        store.confirm(store.recordTurn({ npc: "termy", session: "s", input: word, status: "template match", intent: "x", confidence: 1, taught: [id] }), true);
       }
     }
-    store.teach({ npc: "termy", word: "blip", meaning: "list", source: "cli" }); // provisional: not folded
+    store.teachSynonym({ npc: "termy", word: "blip", meaning: "list", source: "cli" }); // provisional: not folded
     store.close();
     return join(dir, "ndfc.db");
   }

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { bundleConcepts } from "../../compiler/store/bundle-concepts.js";
 import { defaultStorePath } from "../../compiler/store/paths.js";
 import { SCHEMA_VERSION } from "../../compiler/store/schema.js";
-import { openStore, StoreError, TRUST_AFTER, type Store } from "../../compiler/store/store.js";
+import { AUDIT_INPUT_LIMIT, MAX_TAUGHT_WORDS, openStore, StoreError, TRUST_AFTER, type Store } from "../../compiler/store/store.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { datasetNpc } from "../serve/support.js";
 
@@ -84,6 +84,13 @@ describe("audit log", () => {
     store.close();
   });
 
+  it("keeps at most AUDIT_INPUT_LIMIT characters of an input", () => {
+    const store = tempStore();
+    store.recordTurn(turn("x".repeat(AUDIT_INPUT_LIMIT + 10), "rejected"));
+    expect(store.notUnderstood()[0]!.example).toBe(`${"x".repeat(AUDIT_INPUT_LIMIT)}…`);
+    store.close();
+  });
+
   it("ndfc audit prints the groups as a table or JSON, filtered by NPC and date", async () => {
     const store = tempStore();
     store.recordTurn(turn("zap notes.txt", "rejected"));
@@ -109,16 +116,16 @@ describe("audit log", () => {
 describe("teach store", () => {
   it("a teaching is provisional until used and confirmed TRUST_AFTER times, then trusted", () => {
     const store = tempStore();
-    const added = store.teach({ npc: "termy", word: "Zap", meaning: "delete", source: "cli" });
+    const added = store.teachSynonym({ npc: "termy", word: "Zap", meaning: "delete", source: "cli" });
     expect(added).toMatchObject({ kind: "added", teaching: { word: "zap", meaning: "delete", state: "provisional", kind: "synonym" } });
     const id = added.kind === "added" ? added.teaching.id : -1;
     for (let i = 1; i <= TRUST_AFTER; i++) {
       const row = store.recordTurn({ ...turn("zap a", "template match"), taught: [id] });
-      expect(store.confirmTurn(row, false)[0]!.confirmations).toBe(i - 1); // a "no" never counts
+      expect(store.confirm(row, false)[0]!.confirmations).toBe(i - 1); // a "no" never counts
       const row2 = store.recordTurn({ ...turn("zap b", "template match"), taught: [id] });
-      const [after] = store.confirmTurn(row2, true);
+      const [after] = store.confirm(row2, true);
       expect(after).toMatchObject({ confirmations: i, state: i < TRUST_AFTER ? "provisional" : "trusted" });
-      expect(store.confirmTurn(row2, true)).toEqual([]); // one turn confirms once
+      expect(store.confirm(row2, true)).toEqual([]); // one turn confirms once
     }
     expect(store.teachings("termy")[0]).toMatchObject({ uses: 2 * TRUST_AFTER, state: "trusted" });
     expect(store.trustedTeachings("termy").map((t) => t.word)).toEqual(["zap"]);
@@ -128,19 +135,21 @@ describe("teach store", () => {
 
   it("refuses a conflicting teaching with both sides shown, and never overwrites", async () => {
     const store = tempStore();
-    store.teach({ npc: "termy", word: "zap", meaning: "delete", source: "cli" });
-    const again = store.teach({ npc: "termy", word: "zap", meaning: "list", source: "cli" });
+    store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "cli" });
+    const again = store.teachSynonym({ npc: "termy", word: "zap", meaning: "list", source: "cli" });
     expect(again.kind).toBe("refused");
     if (again.kind === "refused") expect(again.message).toMatch(/"zap" is already taught to mean "delete".*refusing "zap" means "list"/);
-    expect(store.teach({ npc: "termy", word: "zap", meaning: "delete", source: "cli" }).kind).toBe("exists");
-    expect(store.teach({ npc: "example", word: "zap", meaning: "list", source: "cli" }).kind).toBe("added"); // another NPC
+    expect(store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "cli" }).kind).toBe("exists");
+    expect(store.teachSynonym({ npc: "example", word: "zap", meaning: "list", source: "cli" }).kind).toBe("added"); // another NPC
     const known = bundleConcepts((await datasetNpc("termy")).payload);
-    const clash = store.teach({ npc: "termy", word: "wipe", meaning: "list", source: "cli", known });
+    const clash = store.teachSynonym({ npc: "termy", word: "wipe", meaning: "list", source: "cli", known });
     expect(clash.kind).toBe("refused");
     if (clash.kind === "refused") expect(clash.message).toMatch(/"wipe" already means vocab_delete in termy \(.*delete.*\); refusing "wipe" means "list"/);
     // A word already a synonym of its meaning is not a conflict.
-    expect(store.teach({ npc: "termy", word: "wipe", meaning: "delete", source: "cli", known }).kind).toBe("added");
-    expect(store.teach({ npc: "termy", word: "same", meaning: "Same", source: "cli" }).kind).toBe("refused");
+    expect(store.teachSynonym({ npc: "termy", word: "wipe", meaning: "delete", source: "cli", known }).kind).toBe("added");
+    expect(store.teachSynonym({ npc: "termy", word: "same", meaning: "Same", source: "cli" }).kind).toBe("refused");
+    const long = store.teachSynonym({ npc: "termy", word: "a b c d e f", meaning: "delete", source: "cli" });
+    expect(long).toMatchObject({ kind: "refused", message: `a taught word and its meaning have at most ${MAX_TAUGHT_WORDS} words each` });
     expect(store.teachings("termy").map((t) => `${t.word}=${t.meaning}`)).toEqual(["wipe=delete", "zap=delete"]);
     store.close();
   });
