@@ -4,12 +4,17 @@
 
 export type TokenKind = "word" | "literal" | "quoted";
 
+/** What a literal token looks like (DESIGN §7 stage 0), for typed slots and later stages. */
+export type LiteralShape = "url" | "env" | "number" | "flag" | "glob" | "path" | "address" | "file" | "assignment";
+
 export interface Token {
   /** Text as typed (case kept, surrounding sentence punctuation removed, quotes removed). */
   text: string;
   /** Normalized form: lowercased; contractions expanded (one token per expanded word). */
   norm: string;
   kind: TokenKind;
+  /** For literal tokens: their shape. */
+  shape?: LiteralShape;
   /** Span of `text` in the cleaned message (see `cleanMessage`). Expanded words share a span. */
   start: number;
   end: number;
@@ -34,19 +39,19 @@ const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** A token without any of these characters cannot have a literal shape (a cheap first test). */
 const LITERAL_HINT = /[/\\~$*@.=\d-]/;
 
-/** Literal-looking text: kept intact (inner dots, slashes, dashes) and matched by types, not words. */
-const LITERAL_SHAPES: readonly RegExp[] = [
-  /^[a-z][a-z0-9+.-]*:\/\//i, // URL with a scheme
-  /^www\./i,
-  /[/\\]/, // paths
-  /^~/,
-  /^--?[\p{L}\p{N}]/u, // flags
-  /^\$/, // environment variables
-  /\*/, // globs
-  /@/, // e-mail addresses, user@host
-  /[\p{L}\p{N}_-]\.[\p{L}\p{N}_]/u, // file names, versions, decimal numbers, IP addresses
-  /^[+-]?\d/, // numbers
-  /=/,
+/** Literal-looking text: kept intact (inner dots, slashes, dashes) and matched by types, not words. First match names the shape. */
+const LITERAL_SHAPES: readonly [LiteralShape, RegExp][] = [
+  ["url", /^[a-z][a-z0-9+.-]*:\/\//i],
+  ["url", /^www\./i],
+  ["env", /^\$/],
+  ["number", /^[+-]?\d+(?:[.,]\d+)*%?$/], // also versions and IP addresses
+  ["flag", /^--?[\p{L}\p{N}]/u],
+  ["glob", /\*/],
+  ["path", /[/\\]|^~|^\.{1,2}$/],
+  ["address", /@/], // e-mail addresses, user@host
+  ["file", /[\p{L}\p{N}_-]\.[\p{L}\p{N}_]/u], // file names
+  ["number", /^[+-]?\d/], // with a unit: 10mb, 3x
+  ["assignment", /=/],
 ];
 
 // Stems before "n't" that are not words themselves: can't → "ca", won't → "wo".
@@ -88,8 +93,9 @@ export function expandContraction(word: string): string[] {
   return expanded ? [stem, expanded] : [word];
 }
 
-function isLiteralShape(text: string): boolean {
-  return LITERAL_HINT.test(text) && LITERAL_SHAPES.some((shape) => shape.test(text));
+function literalShape(text: string): LiteralShape | undefined {
+  if (!LITERAL_HINT.test(text)) return undefined;
+  return LITERAL_SHAPES.find(([, shape]) => shape.test(text))?.[0];
 }
 
 function isSpace(ch: string): boolean {
@@ -153,12 +159,12 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
   if (dots < end && dots > start && ALNUM.test(clean[dots - 1]!)) end = dots;
   if (start >= end) return;
   const text = clean.slice(start, end);
-  const literal = isLiteralShape(text) || /^\.{1,2}$/.test(text);
+  const shape = literalShape(text);
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
-  if (!literal && !ALNUM.test(text)) return;
+  if (!shape && !ALNUM.test(text)) return;
   const norm = lower(text);
-  if (literal) {
-    tokens.push({ text, norm, kind: "literal", start, end });
+  if (shape) {
+    tokens.push({ text, norm, kind: "literal", shape, start, end });
     return;
   }
   for (const word of expandContraction(norm)) tokens.push({ text, norm: word, kind: "word", start, end });

@@ -50,6 +50,28 @@ describe("tokenize", () => {
     for (const t of tokens) expect(clean.slice(t.start, t.end)).toBe(t.text);
   });
 
+  it("names the shape of literal tokens", () => {
+    const shapes = tokenize("https://x.org www.y.com $HOME 3.14 10.0.0.1 -rf --all *.log ~/a /etc/hosts .. me@host notes.txt 10mb a=b word").tokens.map((t) => [t.text, t.shape]);
+    expect(shapes).toEqual([
+      ["https://x.org", "url"],
+      ["www.y.com", "url"],
+      ["$HOME", "env"],
+      ["3.14", "number"],
+      ["10.0.0.1", "number"],
+      ["-rf", "flag"],
+      ["--all", "flag"],
+      ["*.log", "glob"],
+      ["~/a", "path"],
+      ["/etc/hosts", "path"],
+      ["..", "path"],
+      ["me@host", "address"],
+      ["notes.txt", "file"],
+      ["10mb", "number"],
+      ["a=b", "assignment"],
+      ["word", undefined],
+    ]);
+  });
+
   it("reports a quote nobody closes and reads it as punctuation", () => {
     const result = tokenize('say "hello world');
     expect(result.unbalancedQuote).toBe(true);
