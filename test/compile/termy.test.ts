@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
 import { CODES } from "../../compiler/passes/codes.js";
@@ -134,6 +135,19 @@ describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", async () => {
     console.log(`TERMy typo robustness: ${own}/${total} (${((own / total) * 100).toFixed(2)}%) answered by their own entry`);
     expect(total).toBeGreaterThan(1000);
     expect(own / total).toBeGreaterThan(0.9);
+  });
+
+  it("never throws on word salad made of its own vocabulary, literals and noise", () => {
+    const words = built.payload.lexicon.words.filter((_, i) => i % 7 === 0);
+    const literals = ["notes.txt", "/etc/hosts", "-rf", "$HOME", "'it''s'", '"a b"', "42", "x".repeat(300), "<||username||>", "'"];
+    const session = npc.session({ seed: 9 });
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constantFrom(...words), fc.constantFrom(...literals), fc.string({ maxLength: 6 })), { maxLength: 40 }), (parts) => {
+        const answer = session.process(parts.join(" "));
+        expect(answer.witness.some((w) => w.note?.startsWith("internal error"))).toBe(false);
+      }),
+      { numRuns: 300 },
+    );
   });
 
   it("reaches context follow-ups only after their parent", () => {

@@ -200,6 +200,7 @@ describe("process never throws", () => {
           const answer = session.process(message);
           expect(typeof answer.response).toBe("string");
           expect(["exact match", "context match", "template match", "probabilistic match", "rejected"]).toContain(answer.status);
+          expect(answer.witness.some((w) => w.note?.startsWith("internal error"))).toBe(false);
         },
       ),
       { numRuns: 400 },
