@@ -247,6 +247,11 @@ describe("malformed DSL input", () => {
     expect(lower(fixed).diagnostics).toEqual([]);
   });
 
+  test("an unbound symbol is lowered as its fix would make it, so no later pass repeats the error", () => {
+    const { fragment } = lower(`chain "clean :dir" do\n  step :filter, criterion: :empty, path: :dri\nend\n`);
+    expect(fragment.intents[0]!.tools[0]!.arguments).toEqual({ criterion: "empty", path: "<||dir||>" });
+  });
+
   test("an unbound slot close to a captured one is fixed to that slot", () => {
     const text = `rule "delete :target" do\n  action :delete, target: :tagret\nend\n`;
     const [diagnostic] = lower(text).diagnostics;

@@ -98,18 +98,18 @@ export class ArgumentLowering {
    */
   private slotReference(name: string, loc: SourceLocation, scope: SlotScope): unknown {
     if (name === PREV_RESULT && scope.previousStep !== undefined && !scope.bound.has(name)) return resultOf(scope.previousStep);
-    if (!scope.bound.has(name)) {
-      const slot = misspeltSlot(name, scope);
-      const advice = slot !== undefined ? `did you mean :${slot}?` : `for a literal value write "${name}"`;
-      this.bag.report({
-        code: DSL_CODES.unboundSlot,
-        severity: "error",
-        message: `:${name} is not captured by ${scope.patterns}${describeBound(scope)}; ${advice}`,
-        loc,
-        fix: [{ file: loc.file, offset: loc.offset, endOffset: loc.endOffset ?? loc.offset + name.length + 1, text: slot !== undefined ? `:${slot}` : JSON.stringify(name) }],
-      });
-    }
-    return slotPlaceholder(name);
+    if (scope.bound.has(name)) return slotPlaceholder(name);
+    const slot = misspeltSlot(name, scope);
+    const advice = slot !== undefined ? `did you mean :${slot}?` : `for a literal value write "${name}"`;
+    this.bag.report({
+      code: DSL_CODES.unboundSlot,
+      severity: "error",
+      message: `:${name} is not captured by ${scope.patterns}${describeBound(scope)}; ${advice}`,
+      loc,
+      fix: [{ file: loc.file, offset: loc.offset, endOffset: loc.endOffset ?? loc.offset + name.length + 1, text: slot !== undefined ? `:${slot}` : JSON.stringify(name) }],
+    });
+    // lowered as its fix would have it, so later passes do not report the same mistake again
+    return slot !== undefined ? slotPlaceholder(slot) : name;
   }
 
   /**
