@@ -69,8 +69,8 @@ export class NpcHost {
     const teach = parseTeachMessage(message);
     if (teach) return this.teach(key, message, teach.word, teach.meaning);
     const confirmation = state.awaitsConfirmation ? parseConfirmation(message) : null;
-    if (confirmation !== null && state.lastAnswer !== null) {
-      const teachings = this.store!.confirm(state.lastAnswer, confirmation);
+    if (confirmation !== null && state.lastAnswer !== null && this.store) {
+      const teachings = this.store.confirm(state.lastAnswer, confirmation);
       state.awaitsConfirmation = false;
       return this.confirmed(key, message, confirmation, teachings);
     }
@@ -117,10 +117,7 @@ export class NpcHost {
   }
 
   private teach(key: string, message: string, word: string, meaning: string): ServeAnswer {
-    if (!this.store) {
-      const answer = this.control("teaching refused", "Teaching needs the store, and this server runs without one (--no-store).");
-      return answer;
-    }
+    if (!this.store) return this.control("teaching refused", "Teaching needs the store, and this server runs without one (--no-store).");
     const outcome = this.store.teachSynonym({ npc: this.id, word, meaning, source: "conversation", known: this.concepts });
     if (outcome.kind === "refused") {
       this.record(key, message, "teaching refused", null, 1, []);

@@ -66,9 +66,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const created = () => Math.floor(Date.now() / 1000);
 
   const hostFor = (id: unknown, param: string): NpcHost => {
-    const host = typeof id === "string" ? hosts.get(id) : undefined;
+    if (typeof id !== "string") throw badRequest(`\`${param}\` must be a string naming a served NPC`, param);
+    const host = hosts.get(id);
     if (!host) {
-      throw new HttpError(404, `The model \`${String(id)}\` does not exist; served: ${[...hosts.keys()].join(", ")}`, param, "model_not_found");
+      throw new HttpError(404, `The model \`${id}\` does not exist; served: ${[...hosts.keys()].join(", ")}`, param, "model_not_found");
     }
     return host;
   };
@@ -82,10 +83,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     {
       pattern: /^\/v1\/models$/,
       methods: {
-        GET: async (_req, res) => {
-          const data = [...hosts.values()].map((host) => ({ id: host.id, object: "model", created: 0, owned_by: "ndfc", name: host.npc.name }));
-          sendJson(res, 200, { object: "list", data });
-        },
+        GET: async (_req, res) => sendJson(res, 200, { object: "list", data: [...hosts.values()].map(modelObject) }),
+      },
+    },
+    {
+      pattern: /^\/v1\/models\/([^/]+)$/,
+      methods: {
+        GET: async (_req, res, [id]) => sendJson(res, 200, modelObject(hostFor(decodePathSegment(id!), "model"))),
       },
     },
     {
@@ -188,6 +192,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         server.closeAllConnections();
       }),
   };
+}
+
+function modelObject(host: NpcHost) {
+  return { id: host.id, object: "model", created: 0, owned_by: "ndfc", name: host.npc.name };
 }
 
 /** A URL path segment decoded, or as written when its escapes are malformed (it then names no NPC). */

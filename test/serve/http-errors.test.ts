@@ -46,6 +46,12 @@ describe("POST /api/chat/:npc", () => {
     expect(json.error.param).toBe("npc");
   });
 
+  it("/api/confirm without an npc is a 400 on param npc", async () => {
+    const { status, json } = await postJson<ErrorBody>(`${url}/api/confirm`, { session: "x" });
+    expect(status).toBe(400);
+    expect(json.error.param).toBe("npc");
+  });
+
   it("a malformed escape in the NPC name is a 404, not a 500", async () => {
     const { status, json } = await postJson<ErrorBody>(`${url}/api/chat/%E0%A4%A`, { message: "hi" });
     expect(status).toBe(404);

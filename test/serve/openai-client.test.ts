@@ -40,6 +40,11 @@ describe("GET /v1/models", () => {
     for await (const model of client.models.list()) models.push(model.id);
     expect(models).toEqual(["termy", "example"]);
   });
+
+  it("retrieves one model, and 404s an unknown one", async () => {
+    expect(await client.models.retrieve("example")).toMatchObject({ id: "example", object: "model", owned_by: "ndfc" });
+    await expect(client.models.retrieve("nobody")).rejects.toBeInstanceOf(OpenAI.NotFoundError);
+  });
 });
 
 describe("POST /v1/chat/completions", () => {
