@@ -154,7 +154,9 @@ export class NpcSession {
       const confidence = Math.round(hit.score * 10000) / 10000;
       return { kind: "match", match: { status: "probabilistic match", intent: hit.intent, confidence, slots: {} } };
     }
-    return { kind: "rejected", related: probabilistic.ranking.slice(0, suggestions) };
+    // Suggestions must share real evidence with the message: half the threshold at least.
+    const floor = this.model.payload.config.sentenceThreshold / 2;
+    return { kind: "rejected", related: probabilistic.ranking.filter((r) => r.score >= floor).slice(0, suggestions) };
   }
 
   private renderContext(intent: BundleIntent | null, slots: Record<string, string>, turn: number): RenderContext {
