@@ -3,8 +3,9 @@
 // candidate, so only those are scored. Order-independent, IDF-weighted Dice similarity:
 //   score(input) = 2 · Σ_terms max_{w ∈ input} idf(w)·sim(term, w) / (weight(input) + weight(message))
 // where weight(message) sums each term's IDF (unknown words weigh the mean IDF: they count against).
-// An intent scores its best input; a context child competes only while its parent is active. The winner must reach the sentence threshold and beat the
-// best other intent by the margin; otherwise the stage abstains and the ranking becomes `related`.
+// An intent scores its best input; a context child competes only while its parent is active.
+// The winner must reach the sentence threshold and beat the best other intent by the margin;
+// otherwise the stage abstains and the ranking becomes `related`.
 //
 // MaxScore pruning: the commonest words ("show", "my") have the longest posting lists. Taken
 // together they cannot lift an input to (threshold − margin), so they do not generate
@@ -39,7 +40,7 @@ export interface RankedIntent {
 export interface ProbabilisticResult {
   /** The accepted intent, or null when below the threshold or too close to the runner-up. */
   hit: (RankedIntent & { items: WitnessItem[] }) | null;
-  /** Intents by descending score (best input each), at most `limit`. */
+  /** Eligible intents by descending score (best input each), at most `limit`. */
   ranking: RankedIntent[];
 }
 
