@@ -14,11 +14,9 @@ describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", async () => {
   const npc: Npc = await loadNpc(built.bytes);
   const ask = (message: string) => npc.session({ seed: 1 }).process(message);
 
-  it("compiles; the upstream corpus's only lint errors are shell-safety (TCS) findings", () => {
-    // ndfc build refuses these (unquoted placeholders, destructive yolo commands); the compiler
-    // itself handles everything else the upstream data contains.
-    const errors = lint.diagnostics.filter((d) => d.severity === "error");
-    expect(errors.filter((d) => !d.code.startsWith("TCS"))).toEqual([]);
+  it("compiles with warnings only (its shell-safety findings are warnings the runtime renders safely)", () => {
+    expect(lint.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    expect(lint.diagnostics.some((d) => d.code.startsWith("TCS") && d.severity === "warning")).toBe(true);
     expect(built.summary.intents).toBeGreaterThan(300);
     expect(built.summary.templatePaths).toBeGreaterThan(100);
     expect(built.summary.unusableTypes).toEqual([]);
