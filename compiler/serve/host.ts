@@ -58,10 +58,6 @@ export class NpcHost {
     this.toolAck = plain.length > 0 ? plain : [TOOL_ACK_FALLBACK];
   }
 
-  get sessionCount(): number {
-    return this.sessions.size;
-  }
-
   /** Answers one user message of session `sessionId` (null: the anonymous session). */
   message(sessionId: string | null, message: string): ServeAnswer {
     const key = sessionId ?? ANONYMOUS_SESSION;
@@ -74,7 +70,9 @@ export class NpcHost {
       state.awaitsConfirmation = false;
       return this.confirmed(key, message, confirmation, teachings);
     }
-    const taught = this.store ? this.store.teachings(this.id) : [];
+    // A provisional teaching from a conversation applies in that conversation only, so one
+    // client cannot change another's answers; trusted ones and the operator's (CLI) apply to all.
+    const taught = (this.store?.teachings(this.id) ?? []).filter((t) => t.state === "trusted" || t.session === null || t.session === key);
     const { message: rewritten, used } = substituteTaught(message, taught);
     const response = state.session.process(rewritten);
     const understood = response.status !== "rejected";
@@ -118,7 +116,7 @@ export class NpcHost {
 
   private teach(key: string, message: string, word: string, meaning: string): ServeAnswer {
     if (!this.store) return this.control("teaching refused", "Teaching needs the store, and this server runs without one (--no-store).");
-    const outcome = this.store.teachSynonym({ npc: this.id, word, meaning, source: "conversation", known: this.concepts });
+    const outcome = this.store.teachSynonym({ npc: this.id, word, meaning, source: "conversation", session: key, known: this.concepts });
     if (outcome.kind === "refused") {
       this.record(key, message, "teaching refused", null, 1, []);
       return this.control("teaching refused", `I cannot learn that: ${outcome.message}.`);

@@ -27,6 +27,7 @@ const MIGRATIONS: readonly string[] = [
      uses INTEGER NOT NULL DEFAULT 0,
      confirmations INTEGER NOT NULL DEFAULT 0,
      source TEXT NOT NULL,
+     session TEXT,
      created TEXT NOT NULL,
      updated TEXT NOT NULL,
      UNIQUE (npc, word)

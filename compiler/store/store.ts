@@ -56,6 +56,8 @@ export interface Teaching {
   confirmations: number;
   /** Who taught it: "conversation" or "cli". */
   source: string;
+  /** The conversation that taught it (its provisional uses stay there), or null (CLI). */
+  session: string | null;
   created: string;
   updated: string;
 }
@@ -74,6 +76,8 @@ export interface TeachRequest {
   word: string;
   meaning: string;
   source: string;
+  /** The session teaching it in conversation. */
+  session?: string;
   /** The bundle's concepts, to refuse a word that already means something else there. */
   known?: ConceptLookup;
 }
@@ -241,10 +245,10 @@ export class Store {
       const id = Number(
         this.db
           .prepare(
-            `INSERT INTO teach (npc, kind, word, meaning, state, source, created, updated)
-             VALUES (?, ?, ?, ?, 'provisional', ?, ?, ?)`,
+            `INSERT INTO teach (npc, kind, word, meaning, state, source, session, created, updated)
+             VALUES (?, ?, ?, ?, 'provisional', ?, ?, ?, ?)`,
           )
-          .run(request.npc, kind, word, meaning, request.source, time, time).lastInsertRowid,
+          .run(request.npc, kind, word, meaning, request.source, request.session ?? null, time, time).lastInsertRowid,
       );
       return { kind: "added", teaching: this.teachingById(id)! };
     })();

@@ -51,6 +51,18 @@ describe("teaching in conversation", () => {
     expect(served.store!.teachings("termy")).toMatchObject([{ word: "zap", state: "trusted", uses: 4, source: "conversation" }]);
   });
 
+  it("applies a provisional teaching only in the conversation that taught it", async () => {
+    expect((await say("teach: yeet means delete", "teacher")).status).toBe("teaching recorded");
+    expect((await say("yeet file x.txt", "someone-else")).status).toBe("rejected");
+    expect(await say("yeet file x.txt", "teacher")).toMatchObject({ status: "template match", intent: "files_delete" });
+  });
+
+  it("refuses to redefine a word the NPC's inputs already use", async () => {
+    const refused = await say("teach: battery means delete", "other");
+    expect(refused.status).toBe("teaching refused");
+    expect(refused.response).toContain('"battery" already means "battery" itself in termy (battery); refusing "battery" means "delete"');
+  });
+
   it("refuses a conflicting teaching with both sides shown", async () => {
     const bundleSide = await say("teach: wipe means list");
     expect(bundleSide.status).toBe("teaching refused");
@@ -66,10 +78,10 @@ describe("teaching in conversation", () => {
     const db = new Database(served.storePath, { readonly: true });
     try {
       const rows = db.prepare(`SELECT input, status, confirmed FROM audit ORDER BY id`).all() as { input: string; status: string; confirmed: number | null }[];
-      expect(rows).toHaveLength(13); // every message the two tests above sent
+      expect(rows).toHaveLength(17); // every message the tests above sent
       const confirmed = Object.fromEntries(rows.filter((r) => r.input.startsWith("zap file")).map((r) => [r.input, r.confirmed]));
       expect(confirmed).toEqual({ "zap file old.txt": null, "zap file notes.txt": 1, "zap file a.txt": 0, "zap file b.txt": 1, "zap file c.txt": 1 });
-      expect(rows.filter((r) => r.status === "teaching refused")).toHaveLength(2);
+      expect(rows.filter((r) => r.status === "teaching refused")).toHaveLength(3);
     } finally {
       db.close();
     }
