@@ -1,5 +1,5 @@
 // Lexing a DSL file into tokens, reporting every lexical error as a diagnostic (never throwing).
-import { Lexer, type IToken } from "chevrotain";
+import { Lexer, type IToken } from "./chevrotain.js";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import { DSL_CODES } from "./codes.js";
 import type { LineMap } from "./location.js";

@@ -1,5 +1,5 @@
 // Source locations of DSL tokens and of positions inside a file's text.
-import type { IToken } from "chevrotain";
+import type { IToken } from "./chevrotain.js";
 import type { SourceLocation } from "../../ir/types.js";
 
 /** Line starts of a text, for turning offsets into 1-based line and column. */

@@ -2,7 +2,7 @@
 // parentheses, an optional `do … end` / `{ … }` block, and literal arguments. Newlines are not
 // tokens; a call's paren-less arguments and its block must start on the line of the call, which
 // is how `action` followed by `output "x"` on the next line stays two statements.
-import { CstParser, EMPTY_ALT, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from "chevrotain";
+import { CstParser, EMPTY_ALT, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from "./chevrotain.js";
 import {
   ALL_TOKENS,
   Comma,

@@ -1,6 +1,6 @@
 // Text → syntax tree: lex, parse with recovery, turn every lexing and parsing error into a
 // diagnostic (file:line:col, what was found, what was expected), and build the AST from the CST.
-import { EOF, type CstElement, type CstNode, type IToken, type TokenType } from "chevrotain";
+import { EOF, type CstElement, type CstNode, type IToken, type TokenType } from "./chevrotain.js";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation } from "../../ir/types.js";
 import type { ArrayNode, BlockNode, CallNode, DslFile, Expr, HashNode, Pair, StringNode } from "./ast.js";

@@ -1,7 +1,7 @@
 // Token types of the rule DSL. Strings and regexes use custom matchers: a string or regex that is
 // not closed on its line still becomes one token (flagged `unterminated` in its payload) so the
 // parser keeps going and the lexer reports one precise diagnostic instead of a cascade.
-import { createToken, Lexer, type CustomPatternMatcherReturn, type IToken, type TokenType } from "chevrotain";
+import { createToken, Lexer, type CustomPatternMatcherReturn, type IToken, type TokenType } from "./chevrotain.js";
 
 /** What a custom matcher learns about a literal while scanning it. */
 export interface LiteralPayload {
