@@ -4,7 +4,7 @@
 //   npm run build && node build/bench/lint-cli.js [npc-dir] [--runs N]
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { cpus, tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
@@ -43,6 +43,8 @@ try {
     nodeStartMedianMs: Math.round(nodeStart),
     targetMs: 500,
     machine: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}`,
+    // Other work on the machine inflates wall times; a load average near 0 is a clean run.
+    loadAverage: Number(loadavg()[0]!.toFixed(2)),
   };
   writeFileAtomic(join(repoRoot, "bench/results/lint.json"), JSON.stringify(result, null, 2) + "\n");
   process.stdout.write(`${JSON.stringify(result)}\n`);
