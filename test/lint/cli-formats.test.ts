@@ -9,11 +9,11 @@ const work = tempDir("lint-cli");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 // One warning (an unknown key close to `output`), no errors.
-const warned = writeTree(join(work, "warned"), {
+writeTree(join(work, "warned"), {
   "config.json": JSON.stringify({ npc_name: "Warned" }),
   "dataset/dataset_a.json": '[\n  {\n    "input": ["hello"],\n    "outptu": "Hi.",\n    "permission": "yolo"\n  }\n]\n',
 });
-const clean = writeTree(join(work, "clean"), {
+writeTree(join(work, "clean"), {
   "config.json": JSON.stringify({ npc_name: "Clean" }),
   "dataset/dataset_a.json": JSON.stringify([{ input: ["hello"], output: "Hi.", permission: "yolo" }]),
 });
