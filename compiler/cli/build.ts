@@ -2,11 +2,10 @@
 import { basename, relative, resolve } from "node:path";
 import { compileNpc } from "../compile.js";
 import { bundleSlug, writeBundle } from "../emit/write-bundle.js";
-import { lintSources } from "../lint.js";
-import { SourceInputError } from "../sources/load.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { foldTaught } from "./build-taught.js";
 import { formatText } from "./format-diagnostics.js";
+import { lintForCli } from "./lint.js";
 import type { RegisterCommand } from "./program.js";
 
 interface BuildOptions {
@@ -32,7 +31,7 @@ Examples:
     )
     .action((inputs: string[], options: BuildOptions) => {
       const started = performance.now();
-      const lint = lintOrFail(inputs.map((input) => resolve(io.cwd, input)));
+      const lint = lintForCli(inputs.map((input) => resolve(io.cwd, input)));
       const errors = lint.diagnostics.filter((d) => d.severity === "error");
       const warnings = lint.diagnostics.filter((d) => d.severity === "warning").length;
       if (errors.length > 0) {
@@ -60,11 +59,3 @@ Examples:
     });
 };
 
-function lintOrFail(inputs: string[]) {
-  try {
-    return lintSources(inputs);
-  } catch (error) {
-    if (error instanceof SourceInputError) throw new CliError(error.message, EXIT_USAGE);
-    throw error;
-  }
-}

@@ -40,13 +40,13 @@ Examples:
     .action((inputs: string[], options: LintOptions) => {
       const groups = groupInputs(inputs, io.cwd);
       for (const group of options.fix ? groups : []) {
-        const fixed = fixUntilStable(() => lint(group));
+        const fixed = fixUntilStable(() => lintForCli(group));
         io.stderr(`fixed ${fixed.applied} problem(s) in ${fixed.files.length} file(s)${fixed.changedOnDisk.length > 0 ? `; left alone, changed while linting: ${fixed.changedOnDisk.join(", ")}` : ""}\n`);
       }
       const all: Diagnostic[] = [];
       const texts = new Map<string, string>();
       for (const group of groups) {
-        const result = lint(group);
+        const result = lintForCli(group);
         all.push(...result.diagnostics);
         for (const [file, text] of result.texts) texts.set(file, text);
       }
@@ -60,7 +60,8 @@ Examples:
     });
 };
 
-function lint(inputs: string[]) {
+/** lintSources for commands: an unusable input path is a usage error (exit 2), not a crash. */
+export function lintForCli(inputs: string[]) {
   try {
     return lintSources(inputs);
   } catch (error) {
