@@ -162,6 +162,12 @@ describe("tools", () => {
     expect(intent.tools.map((t) => [t.name, t.arguments])).toEqual([["get_path", { target: "<||thing||>" }]]);
   });
 
+  test("a symbol that names no slot is a constant, with a warning (DESIGN §3: criterion: :empty)", () => {
+    const { diagnostics, fragment } = lower(`chain "clean up :dir" do\n  step :list_files, path: :dir\n  step :filter, criterion: :empty\nend`);
+    expect(diagnostics.map((d) => `${d.loc.line}:${d.loc.column} ${d.code} ${d.severity}`)).toEqual(["3:28 DSL114 warning"]);
+    expect(fragment.intents[0]!.tools[1]!.arguments).toEqual({ criterion: "empty" });
+  });
+
   test("a slot only some patterns capture is unbound", () => {
     expect(positions(lower(`rule "open :file", "open it" do\n  action :open, file: :file\nend`).diagnostics)).toEqual(["2:23 DSL102"]);
   });

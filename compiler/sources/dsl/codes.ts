@@ -23,6 +23,7 @@ export const DSL_CODES = {
   duplicateSetting: "DSL111",
   badSynonym: "DSL112",
   duplicateType: "DSL113",
+  constantSymbol: "DSL114",
 } as const;
 
 /** The DSL's part of the lint catalogue (SARIF rules, documentation). */
@@ -48,4 +49,5 @@ export const DSL_CATALOGUE: CodeInfo[] = [
   { code: DSL_CODES.duplicateSetting, severity: "warning", title: "A setting given twice for one rule, or a second rule-set name (the first stays)." },
   { code: DSL_CODES.badSynonym, severity: "error", title: "A malformed synonym declaration." },
   { code: DSL_CODES.duplicateType, severity: "error", title: "A type defined twice in one file." },
+  { code: DSL_CODES.constantSymbol, severity: "warning", title: "A symbol argument that names no captured slot: it is passed as a constant string." },
 ];

@@ -103,8 +103,9 @@ export class RuleLowering {
   private slotScope(patterns: LoweredPattern[]): SlotScope {
     const slotSets = patterns.map((pattern) => new Set(slotsOf(pattern.items)));
     const bound = new Set([...(slotSets[0] ?? [])].filter((name) => slotSets.every((set) => set.has(name))));
+    const partial = new Set(slotSets.flatMap((set) => [...set]).filter((name) => !bound.has(name)));
     const quoted = patterns.map((pattern) => JSON.stringify(pattern.node.value));
-    return { bound, patterns: `the pattern${quoted.length > 1 ? "s" : ""} ${quoted.join(", ") || "(none)"}` };
+    return { bound, partial, patterns: `the pattern${quoted.length > 1 ? "s" : ""} ${quoted.join(", ") || "(none)"}` };
   }
 
   private phrasings(pattern: LoweredPattern): LocatedText[] {

@@ -10,6 +10,8 @@ import type { LineMap } from "./location.js";
 export interface SlotScope {
   /** Slots every pattern of the rule captures. */
   bound: ReadonlySet<string>;
+  /** Slots some patterns of the rule capture but not all: using one is always a mistake. */
+  partial?: ReadonlySet<string>;
   /** The rule's patterns, quoted, for messages. */
   patterns: string;
   /** In a chain step after the first: the index (in the intent's tools) of the previous step, which `:prev_result` refers to. */
@@ -93,20 +95,32 @@ export class ArgumentLowering {
   }
 
   /**
-   * A `:name` argument: the slot's placeholder when the pattern captures it. Otherwise an error
-   * whose fix is the captured slot it most likely misspells, or else the literal string "name".
+   * A `:name` argument: the slot's placeholder when the pattern captures it; an error fixed to the
+   * captured slot it most likely misspells; else the constant string "name", with a warning.
    */
   private slotReference(name: string, loc: SourceLocation, scope: SlotScope): unknown {
     if (name === PREV_RESULT && scope.previousStep !== undefined && !scope.bound.has(name)) return resultOf(scope.previousStep);
     if (scope.bound.has(name)) return slotPlaceholder(name);
     const slot = misspeltSlot(name, scope);
-    const advice = slot !== undefined ? `did you mean :${slot}?` : `for a literal value write "${name}"`;
+    const endOffset = loc.endOffset ?? loc.offset + name.length + 1;
+    const meantAsSlot = name === PREV_RESULT || scope.partial?.has(name) === true;
+    if (slot === undefined && !meantAsSlot) {
+      // A symbol naming no slot is a constant (`step :filter, criterion: :empty` in DESIGN §3).
+      this.bag.report({
+        code: DSL_CODES.constantSymbol,
+        severity: "warning",
+        message: `:${name} is not captured by ${scope.patterns}${describeBound(scope)}, so it is passed as the constant "${name}"; write "${name}" to say so`,
+        loc,
+        fix: [{ file: loc.file, offset: loc.offset, endOffset, text: JSON.stringify(name) }],
+      });
+      return name;
+    }
     this.bag.report({
       code: DSL_CODES.unboundSlot,
       severity: "error",
-      message: `:${name} is not captured by ${scope.patterns}${describeBound(scope)}; ${advice}`,
+      message: `:${name} is not captured by ${scope.patterns}${describeBound(scope)}${slot !== undefined ? `; did you mean :${slot}?` : ""}`,
       loc,
-      fix: [{ file: loc.file, offset: loc.offset, endOffset: loc.endOffset ?? loc.offset + name.length + 1, text: slot !== undefined ? `:${slot}` : JSON.stringify(name) }],
+      ...(slot !== undefined ? { fix: [{ file: loc.file, offset: loc.offset, endOffset, text: `:${slot}` }] } : {}),
     });
     // lowered as its fix would have it, so later passes do not report the same mistake again
     return slot !== undefined ? slotPlaceholder(slot) : name;
