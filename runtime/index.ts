@@ -45,6 +45,10 @@ export async function loadNpc(bytes: Uint8Array): Promise<Npc> {
 
 export { InvalidBundleError, readHeader, FORMAT_MAJOR, FORMAT_MINOR } from "./format.js";
 export { NpcSession } from "./session.js";
-export type { SessionOptions, SessionMetadata } from "./session.js";
+export type { SessionOptions, SessionMetadata, ProcessOptions } from "./session.js";
+export { emojiFor } from "./sentiment.js";
+export { lex } from "./lexer.js";
+export type { Lexed, Lexeme, LexKind, LiteralKind } from "./lexer.js";
+export type { TraceStep, TraceStage } from "./explain.js";
 export type * from "./response.js";
 export type * from "./bundle-types.js";

@@ -5,6 +5,7 @@
 // number of templates.
 //
 // Priority among complete matches (fixed, documented):
+//   0. a path of the active context's children (the others never match while it is not active),
 //   1. more vocab words matched (literal evidence),
 //   2. fewer free-string slots,
 //   3. source order (intent index, then path index).
@@ -18,6 +19,8 @@ import type { WordResolver } from "./word-resolver.js";
 export interface TemplateHit {
   intent: number;
   path: number;
+  /** A context child's path (answered while its parent is active). */
+  inContext: boolean;
   slots: Record<string, string>;
   items: WitnessItem[];
   literals: number;
@@ -95,6 +98,7 @@ class TemplateRun {
     private readonly tokens: readonly Token[],
     private readonly clean: string,
     private readonly words: WordResolver,
+    private readonly activeContext: number | null,
   ) {
     this.at = Array.from({ length: tokens.length + 1 }, () => new Map());
   }
@@ -132,10 +136,12 @@ class TemplateRun {
         }
         if (p === n) {
           for (const [intent, path] of state.accept) {
-            const candidate = { intent, path };
-            if (!bestThread || better(thread, bestThread) || (!better(bestThread, thread) && precedes(candidate, best!))) {
+            const parent = this.model.payload.intents[intent]!.parent;
+            if (parent !== null && parent !== this.activeContext) continue;
+            const candidate = { intent, path, inContext: parent !== null };
+            if (!bestThread || outranks(candidate, thread, best!, bestThread)) {
               bestThread = thread;
-              best = { intent, path, slots: {}, items: [], literals: thread.literals };
+              best = { intent, path, slots: {}, items: [], literals: thread.literals, inContext: candidate.inContext };
             }
           }
           continue;
@@ -229,6 +235,11 @@ class TemplateRun {
   }
 }
 
+function outranks(a: { intent: number; path: number; inContext: boolean }, at: Thread, b: TemplateHit, bt: Thread): boolean {
+  if (a.inContext !== b.inContext) return a.inContext;
+  return better(at, bt) || (!better(bt, at) && precedes(a, b));
+}
+
 function precedes(a: { intent: number; path: number }, b: { intent: number; path: number }): boolean {
   return a.intent < b.intent || (a.intent === b.intent && a.path < b.path);
 }
@@ -240,6 +251,13 @@ function insertSorted(list: number[], value: number, from: number): void {
   list.splice(i, 0, value);
 }
 
-export function matchTemplate(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver): TemplateHit | null {
-  return new TemplateRun(model, tokens, clean, words).run();
+export function matchTemplate(
+  model: NpcModel,
+  tokens: readonly Token[],
+  clean: string,
+  words: WordResolver,
+  /** The intent whose context children's paths may match now, or null. */
+  activeContext: number | null = null,
+): TemplateHit | null {
+  return new TemplateRun(model, tokens, clean, words, activeContext).run();
 }

@@ -58,6 +58,8 @@ const LITERAL_SHAPES: readonly [LiteralShape, RegExp][] = [
 const NOT_SUFFIX: Record<string, string> = { ca: "can", wo: "will", sha: "shall", ai: "is" };
 const SHORT_SUFFIXES: Record<string, string> = { re: "are", ve: "have", ll: "will", m: "am", d: "would" };
 const IS_BEFORE_S = new Set(["it", "that", "what", "where", "who", "how", "there", "here", "he", "she", "when", "why"]);
+/** Latin abbreviations read as words (with their final dot), never as file names. */
+const ABBREVIATIONS = new Set(["e.g", "i.e"]);
 
 /** NFKC, controls dropped, typographic quotes made ASCII. Lengths change, so spans refer to this text. */
 export function cleanMessage(message: string): string {
@@ -158,8 +160,9 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
   while (dots > start && clean[dots - 1] === ".") dots--;
   if (dots < end && dots > start && ALNUM.test(clean[dots - 1]!)) end = dots;
   if (start >= end) return;
+  if (ABBREVIATIONS.has(lower(clean.slice(start, end))) && clean[end] === ".") end++;
   const text = clean.slice(start, end);
-  const shape = literalShape(text);
+  const shape = ABBREVIATIONS.has(lower(text).replace(/\.$/, "")) ? undefined : literalShape(text);
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
   if (!shape && !ALNUM.test(text)) return;
   const norm = lower(text);

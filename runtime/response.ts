@@ -1,8 +1,13 @@
 // What `session.process(message)` returns.
 
+import type { TraceStep } from "./explain.js";
+
 export type Permission = "ask" | "yolo" | "auto";
 
 export type MatchStatus = "exact match" | "context match" | "template match" | "probabilistic match" | "rejected";
+
+/** The status of a composite message whose parts answered differently: their statuses joined with ", ". */
+export type CompositeStatus = `${MatchStatus}, ${string}`;
 
 export interface Sentiment {
   expletives: number;
@@ -41,10 +46,11 @@ export interface Witness {
 }
 
 export interface NpcResponse {
-  status: MatchStatus;
-  /** 1 for exact, context and template matches; the similarity for probabilistic ones; 0 when rejected. */
+  /** A composite message's parts that all answered the same way share it; otherwise see CompositeStatus. */
+  status: MatchStatus | CompositeStatus;
+  /** 1 for exact, context and template matches; the similarity for probabilistic ones; 0 when rejected; a composite's minimum. */
   confidence: number;
-  /** Id of the intent that answered, or null when rejected. */
+  /** Id of the intent that answered, or null when rejected (a composite's ids joined with ", "). */
   intent: string | null;
   response: string;
   thinking: string;
@@ -57,10 +63,14 @@ export interface NpcResponse {
   related: RelatedSuggestion[];
   description: string | null;
   witness: Witness[];
-  /** Set when the message was longer than the matching limit and only its beginning was read. */
-  truncated?: { limit: number; length: number };
-  /** Set when a quote was opened and never closed, or a negated destructive request was refused. */
+  /** Set when the message was refused unread: longer than the limit (characters or clauses). */
+  tooLong?: { unit: "characters" | "clauses"; limit: number; length: number };
+  /** Set when the message was refused or answered with a caveat (an open quote, a negated destructive request, …). */
   notice?: string;
   /** Set when the message negates a destructive request ("don't delete x"): its permission is then `ask` (runtime/guards.ts). */
   negated?: boolean;
+  /** A composite message ("delete a.log then list files"): each part's own response, in order. */
+  parts?: NpcResponse[];
+  /** With `process(message, { explain: true })`: how the answer was reached, stage by stage. */
+  trace?: TraceStep[];
 }

@@ -3,16 +3,22 @@
 // probabilistic → rejection, then renders the answer. `process` never throws.
 
 import type { BundleIntent } from "./bundle-types.js";
+import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
+import { combineParts } from "./composite.js";
+import { pickContextChild } from "./context.js";
+import { explainTemplates, Trace, type TraceStep } from "./explain.js";
 import { applyGuards } from "./guards.js";
+import { lex } from "./lexer.js";
 import { matchExact } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
 import { matchTemplate } from "./match-template.js";
 import type { NpcModel } from "./model.js";
-import { tokenize, type Token } from "./normalize.js";
+import { normalizeKey, type Token } from "./normalize.js";
 import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
 import type { MatchStatus, NpcResponse, RelatedSuggestion, Sentiment, Witness } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
+import { emojiFor, sentimentMatch, withoutTrailingFiller } from "./sentiment.js";
 import { WordResolver } from "./word-resolver.js";
 import { UnsafeSlotValueError } from "./shell-escape.js";
 
@@ -35,6 +41,11 @@ const FALLBACK_UNKNOWN = "Sorry, I did not understand that.";
 const NEGATIONS = new Set(["not", "never", "no"]);
 const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
 const UNBALANCED_QUOTE_NOTICE = 'A quote was opened and never closed: close it so the quoted text is read as one piece.';
+
+export interface ProcessOptions {
+  /** Return `trace`: every stage tried and why it answered or not (costs time; off by default). */
+  explain?: boolean;
+}
 
 interface Match {
   status: MatchStatus;
@@ -70,43 +81,93 @@ export class NpcSession {
     return this.activeContext === null ? null : this.model.payload.intents[this.activeContext]!.id;
   }
 
-  process(message: string): NpcResponse {
+  /**
+   * Answers one message. A message of several clauses ("delete a.log then list files") is answered
+   * clause by clause, in order, and combined (runtime/composite.ts); `parts` then holds each answer.
+   */
+  process(message: string, options: ProcessOptions = {}): NpcResponse {
     const turn = this.turn++;
+    const trace = options.explain ? new Trace() : undefined;
+    let response: NpcResponse;
     try {
-      return this.answer(typeof message === "string" ? message : String(message), turn);
+      response = this.processMessage(typeof message === "string" ? message : String(message), turn, trace);
     } catch (error) {
       // A bug must not take the host down: answer with a rejection that says what happened.
-      return this.reject([], [{ stage: "sanitize", items: [], note: `internal error: ${String(error)}` }], turn, emptySentiment());
+      response = this.reject([], [{ stage: "sanitize", items: [], note: `internal error: ${String(error)}` }], turn, 0, emptySentiment());
     }
+    if (trace) {
+      trace.part = 0;
+      trace.add("decision", `${response.status}${response.intent ? ` → ${response.intent}` : ""} (confidence ${response.confidence})`);
+      response.trace = trace.steps satisfies TraceStep[];
+    }
+    return response;
   }
 
-  private answer(message: string, turn: number): NpcResponse {
+  private processMessage(message: string, turn: number, trace: Trace | undefined): NpcResponse {
     const limit = this.model.payload.config.maxMessageChars;
-    const truncated = message.length > limit ? { limit, length: message.length } : undefined;
-    const read = truncated ? message.slice(0, limit) : message;
-    const { clean, tokens, unbalancedQuote } = tokenize(read);
+    if (message.length > limit) {
+      trace?.add("limits", `${message.length} characters: over the limit of ${limit}, not read`);
+      return this.refuse(turn, `That message is ${message.length} characters long; I read at most ${limit}. Split it into shorter messages.`, {
+        unit: "characters",
+        limit,
+        length: message.length,
+      });
+    }
+    const { clean, tokens, lexemes, unbalancedQuote } = lex(message);
+    trace?.add("lex", `${tokens.length} tokens`, [lexemes.map((l) => `${l.kind}:${JSON.stringify(l.text)}`).join(" ")]);
+    if (unbalancedQuote) {
+      trace?.add("limits", "an open quote: the message is not read until it is closed");
+      return this.refuse(turn, UNBALANCED_QUOTE_NOTICE);
+    }
+    // A whole message the dataset lists as one input is never split ("first this then that").
+    const whole = matchExact(this.model, [tokens.map((t) => t.norm).join(" ")], this.activeContext);
+    const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.model, tokens, clean);
+    if (clauses.length > MAX_CLAUSES) {
+      trace?.add("limits", `${clauses.length} clauses: over the limit of ${MAX_CLAUSES}, not read`);
+      return this.refuse(turn, `That message asks for ${clauses.length} things; I take at most ${MAX_CLAUSES} at once. Split it into shorter messages.`, {
+        unit: "clauses",
+        limit: MAX_CLAUSES,
+        length: clauses.length,
+      });
+    }
+    if (clauses.length > 1) trace?.add("lex", `${clauses.length} clauses`, clauses.map((c) => clean.slice(c.start, c.end)));
+    if (clauses.length <= 1) return this.answer(clean, clauses[0] ?? { tokens: [], start: 0, end: 0 }, turn, 0, trace);
+    const parts = clauses.map((clause, k) => {
+      if (trace) trace.part = k;
+      return this.answer(clean, clause, turn, k, trace);
+    });
+    return combineParts(parts, this.totals, emojiFor(this.totals));
+  }
+
+  private answer(clean: string, clause: Clause, turn: number, part: number, trace: Trace | undefined): NpcResponse {
+    const { tokens } = clause;
+    const read = clean.slice(clause.start, clause.end);
     const sanitized = sanitize(this.model, tokens);
     addSentiment(this.totals, sanitized.counts);
+    trace?.add(
+      "sanitize",
+      `kept "${sanitized.kept.map((t) => t.text).join(" ")}"`,
+      sanitized.items.map((i) => `${i.kind === "noise" ? "removed" : "counted"} "${i.word}" (${i.matched})`),
+    );
     const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
-    const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness);
+    const phrases = sanitized.items.filter((i) => i.kind === "word").map((i) => normalizeKey(i.word));
+    const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness, { counts: sanitized.counts, phrases }, trace);
     let response: NpcResponse;
     let refusal: string | undefined;
-    if (match.kind === "rejected") response = this.reject(match.related, witness, turn, this.totals);
+    if (match.kind === "rejected") response = this.reject(match.related, witness, turn, part, this.totals);
     else {
       try {
-        response = this.respond(match.match, witness, turn);
-        applyGuards(response, this.model.payload.intents[match.match.intent]!, read);
+        response = this.respond(match.match, witness, turn, part);
+        applyGuards(response as NpcResponse & { status: MatchStatus }, this.model.payload.intents[match.match.intent]!, read);
       } catch (error) {
         // A slot value that cannot sit where the command puts it (e.g. `$` inside "…"): no tool runs.
         if (!(error instanceof UnsafeSlotValueError)) throw error;
         const intent = match.match.intent;
-        response = this.reject([{ intent, score: match.match.confidence }], witness, turn, this.totals);
+        response = this.reject([{ intent, score: match.match.confidence }], witness, turn, part, this.totals);
         refusal = `${error.message}; nothing will run.`;
       }
     }
-    if (truncated) response.truncated = truncated;
-    const notices = [match.kind === "rejected" ? match.notice : refusal, unbalancedQuote ? UNBALANCED_QUOTE_NOTICE : undefined];
-    const notice = notices.filter((n) => n !== undefined).join(" ");
+    const notice = [match.kind === "rejected" ? match.notice : refusal].filter((n) => n !== undefined).join(" ");
     if (notice !== "") response.notice = notice;
     return response;
   }
@@ -117,12 +178,19 @@ export class NpcSession {
     content: Token[],
     clean: string,
     witness: Witness[],
+    sentiment: { counts: Sentiment; phrases: string[] },
+    trace: Trace | undefined,
   ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
     const keyOf = (list: Token[]) => list.map((t) => t.norm).join(" ");
     // The message as typed first: a dataset phrase containing a noise word ("clear") still matches.
     const typed = keyOf(tokens);
     const keys = kept.length === tokens.length ? [typed] : [typed, keyOf(kept)];
     const exact = matchExact(this.model, keys, this.activeContext);
+    trace?.add(
+      "exact",
+      exact ? `${exact.status}: "${exact.key}" → ${this.model.payload.intents[exact.intent]!.id}` : "no exact key",
+      [`keys tried: ${keys.map((k) => JSON.stringify(k)).join(", ")}`, `active context: ${this.context ?? "none"}`],
+    );
     if (exact) {
       witness.push({
         stage: exact.status === "context match" ? "context" : "exact",
@@ -131,41 +199,78 @@ export class NpcSession {
       });
       return { kind: "match", match: { status: exact.status, intent: exact.intent, confidence: 1, slots: {} } };
     }
+    const felt = sentimentMatch(this.model, sentiment.counts, sentiment.phrases, content);
+    trace?.add("sentiment", felt ? `"${felt.key}" → ${this.model.payload.intents[felt.intent]!.id}` : "no sentiment-only answer");
+    if (felt) {
+      witness.push({ stage: "exact", items: tokens.map((t) => ({ word: t.text, kind: "word" as const, matched: t.norm })), note: felt.key });
+      return { kind: "match", match: { status: "exact match", intent: felt.intent, confidence: 1, slots: {} } };
+    }
     const words = new WordResolver(this.model);
-    for (const candidate of kept.length === tokens.length ? [kept] : [kept, tokens]) {
-      const template = matchTemplate(this.model, candidate, clean, words);
+    const trimmed = withoutTrailingFiller(this.model, kept);
+    for (const candidate of kept.length === tokens.length ? [trimmed] : [trimmed, withoutTrailingFiller(this.model, tokens)]) {
+      const template = matchTemplate(this.model, candidate, clean, words, this.activeContext);
+      if (trace) trace.add("template", template ? `path ${template.path} of ${this.model.payload.intents[template.intent]!.id}` : "no template path matches", explainTemplates(this.model, candidate, words, this.activeContext));
       if (template) {
-        witness.push({ stage: "template", items: template.items, note: `path ${template.path}` });
-        const match = { status: "template match" as const, intent: template.intent, confidence: 1, slots: template.slots };
-        return { kind: "match", match };
+        witness.push({ stage: template.inContext ? "context" : "template", items: template.items, note: `path ${template.path}` });
+        const status = template.inContext ? ("context match" as const) : ("template match" as const);
+        return { kind: "match", match: { status, intent: template.intent, confidence: 1, slots: template.slots } };
       }
     }
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
-    const probabilistic = matchProbabilistic(this.model, query, Math.max(suggestions, 2), words, this.activeContext);
+    const children = this.activeContext === null ? [] : (this.model.payload.intents[this.activeContext]!.context ?? []);
+    // While a context is active its children are tried first, fuzzily too: the whole ranking is needed.
+    const limit = children.length > 0 ? this.model.payload.intents.length : Math.max(suggestions, 2);
+    const probabilistic = matchProbabilistic(this.model, query, limit, words, this.activeContext);
+    if (trace) this.traceProbabilistic(trace, probabilistic.ranking, probabilistic.hit !== null);
     const negated = query.some((t) => t.kind !== "quoted" && NEGATIONS.has(t.norm));
-    if (probabilistic.hit && negated && this.model.payload.intents[probabilistic.hit.intent]!.destructive) {
+    const child = pickContextChild(this.model, probabilistic.ranking, this.activeContext, query);
+    const guess = child ?? probabilistic.hit;
+    const ranking = probabilistic.ranking.slice(0, Math.max(suggestions, 2));
+    if (guess && negated && this.model.payload.intents[guess.intent]!.destructive) {
       // "don't delete x" resembles "delete x": a guess must never turn it into a destructive call.
-      return { kind: "rejected", related: probabilistic.ranking.slice(0, suggestions), notice: NEGATED_NOTICE };
+      return { kind: "rejected", related: ranking.slice(0, suggestions), notice: NEGATED_NOTICE };
     }
-    if (probabilistic.hit) {
-      const { hit } = probabilistic;
-      witness.push({ stage: "probabilistic", items: hit.items, note: `input ${hit.input}` });
-      const confidence = Math.round(hit.score * 10000) / 10000;
-      return { kind: "match", match: { status: "probabilistic match", intent: hit.intent, confidence, slots: {} } };
+    if (guess) {
+      witness.push({ stage: child ? "context" : "probabilistic", items: guess.items, note: `input ${guess.input}` });
+      return { kind: "match", match: { status: "probabilistic match", intent: guess.intent, confidence: round4(guess.score), slots: {} } };
     }
     // Suggestions must share real evidence with the message: half the threshold at least.
     const floor = this.model.payload.config.sentenceThreshold / 2;
-    return { kind: "rejected", related: probabilistic.ranking.filter((r) => r.score >= floor).slice(0, suggestions) };
+    return { kind: "rejected", related: ranking.filter((r) => r.score >= floor).slice(0, suggestions) };
   }
 
-  private renderContext(intent: BundleIntent | null, slots: Record<string, string>, turn: number): RenderContext {
-    return { model: this.model, intent, slots, system: this.system, random: turnRandom(this.seed, turn) };
+  private traceProbabilistic(trace: Trace, ranking: readonly RankedIntent[], accepted: boolean): void {
+    const { sentenceThreshold, margin } = this.model.payload.config;
+    const [top, second] = ranking;
+    const gap = top && second ? round4(top.score - second.score) : null;
+    const summary = top
+      ? `top ${this.model.payload.intents[top.intent]!.id} ${round4(top.score)}${gap === null ? "" : `, margin ${gap}`} (threshold ${sentenceThreshold}, margin ${margin}): ${accepted ? "accepted" : "abstains"}`
+      : "no candidate shares a word with the message";
+    const lines = ranking.slice(0, 5).map((r) => {
+      const intent = this.model.payload.intents[r.intent]!;
+      return `${round4(r.score)} ${intent.id}${intent.parent !== null ? " (context)" : ""} via input ${r.input}${intent.example ? ` e.g. "${intent.example}"` : ""}`;
+    });
+    trace.add("probabilistic", summary, lines);
   }
 
-  private respond(match: Match, witness: Witness[], turn: number): NpcResponse {
+  /** A refusal before any matching (limits, open quote): the response says what to do. */
+  private refuse(turn: number, text: string, tooLong?: NpcResponse["tooLong"]): NpcResponse {
+    const response = this.reject([], [], turn, 0, this.totals);
+    response.response = text;
+    response.notice = text;
+    if (tooLong) response.tooLong = tooLong;
+    return response;
+  }
+
+  private renderContext(intent: BundleIntent | null, slots: Record<string, string>, turn: number, part: number): RenderContext {
+    // Part k of a composite message draws from its own stream of the turn's seed.
+    return { model: this.model, intent, slots, system: this.system, random: turnRandom(this.seed + part * 0x3c6ef372, turn) };
+  }
+
+  private respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
     const intent = this.model.payload.intents[match.intent]!;
-    const ctx = this.renderContext(intent, match.slots, turn);
+    const ctx = this.renderContext(intent, match.slots, turn, part);
     const response = renderVariant(intent.outputs, ctx);
     const thinking = renderVariant(intent.thinking, ctx);
     const tools = intent.tools.map((tool) => renderTool(tool, ctx) as Record<string, unknown>);
@@ -188,11 +293,11 @@ export class NpcSession {
     };
   }
 
-  private reject(ranking: Pick<RankedIntent, "intent" | "score">[], witness: Witness[], turn: number, sentiment: Sentiment): NpcResponse {
-    const ctx = this.renderContext(null, {}, turn);
+  private reject(ranking: Pick<RankedIntent, "intent" | "score">[], witness: Witness[], turn: number, part: number, sentiment: Sentiment): NpcResponse {
+    const ctx = this.renderContext(null, {}, turn, part);
     const related: RelatedSuggestion[] = ranking.map(({ intent, score }) => {
       const target = this.model.payload.intents[intent]!;
-      return { intent: target.id, category: target.category, example: target.example, score: Math.round(score * 10000) / 10000 };
+      return { intent: target.id, category: target.category, example: target.example, score: round4(score) };
     });
     const lists = this.model.wordLists;
     const intro = related.length > 0 ? lists.get("related") : undefined;
@@ -224,14 +329,6 @@ function addSentiment(total: Sentiment, add: Sentiment): void {
   total.discouraging += add.discouraging;
 }
 
-/** A face for the session's mood so far (a fixed ladder over the counts). */
-export function emojiFor(s: Sentiment): string {
-  if (s.expletives > 0 && s.expletives >= s.encouraging + s.thanking) return "😠";
-  if (s.discouraging > s.encouraging + s.thanking) return "😞";
-  if (s.thanking > 0 && s.thanking >= s.encouraging) return "🤗";
-  if (s.encouraging > 0) return "😊";
-  if (s.interjections > 0) return "🤔";
-  return "🙂";
+function round4(x: number): number {
+  return Math.round(x * 10000) / 10000;
 }
-
-

@@ -3,6 +3,8 @@
 // (epsilon) next to its consuming edge. Every edge points to a later state, so the runtime can
 // follow skips in one ascending pass. Matching cost depends on the message, not on how many
 // templates exist. Priority among complete matches is the runtime's (runtime/match-template.ts).
+// Context children's paths are in the automaton too: the runtime accepts them only while their
+// parent is the active context, and then before any top-level path.
 
 import type { BundleState } from "../../runtime/bundle-types.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
@@ -37,8 +39,7 @@ export function computeAutomaton(
   let paths = 0;
   const unmatchable: AutomatonResult["unmatchable"] = [];
 
-  for (const { intent, index, parent } of ordered) {
-    if (parent !== null) continue;
+  for (const { intent, index } of ordered) {
     intent.paths.forEach((path, pathIndex) => {
       const missing = path.nodes.find(
         (n) => n.required && n.type !== "vocab" && n.type !== FREE_STRING_TYPE && !usableTypes.has(n.type),

@@ -185,7 +185,8 @@ describe("sanitizing, sentiment and rendering", () => {
 
   it("says when a message was cut or a quote left open", () => {
     const long = ask(`list files ${"x".repeat(600)}`);
-    expect(long.truncated).toEqual({ limit: 500, length: 611 });
+    expect(long).toMatchObject({ status: "rejected", tools: [], tooLong: { unit: "characters", limit: 500, length: 611 } });
+    expect(long.response).toMatch(/split it/i);
     expect(ask('say "unfinished').notice).toMatch(/quote/);
   });
 });

@@ -1,0 +1,128 @@
+// Sentences and clauses of a message (DESIGN §7.1), so "delete old.log then list files" is two
+// requests answered in order. Boundaries:
+//   - a sentence ends at `.`, `!`, `?`, `;` or a line break between two tokens (never inside a
+//     literal such as old.log or a quoted text: those are single tokens) when the next sentence
+//     starts with an action word (see below), so "say hi; rm x" keeps a shell-like text whole
+//     unless the NPC has requests starting with "rm";
+//   - a clause ends before a connective ("then", "and then", "after that", "next", the bundle's
+//     DSL `connectives`), or before "and" right after a comma, but only when the word after the
+//     connective (stop words skipped) is an action word: a word that starts some input or template
+//     of the NPC. So "copy a and b to c" and "echo this then that" stay whole.
+// A piece made only of stop words ("please") joins the piece before it.
+
+import type { NpcModel } from "./model.js";
+import type { Token } from "./normalize.js";
+
+/** At most this many clauses per message; more and the message is refused (say to split it). */
+export const MAX_CLAUSES = 10;
+
+const DEFAULT_CONNECTIVES: readonly string[][] = [["and", "then"], ["and", "after", "that"], ["after", "that"], ["then"], ["next"]];
+const SENTENCE_END = /[.!?;\n]/;
+
+export interface Clause {
+  tokens: Token[];
+  /** Span in the cleaned message, from the first token's chunk to the last one's. */
+  start: number;
+  end: number;
+}
+
+const actionWordCache = new WeakMap<NpcModel, Set<string>>();
+const connectiveCache = new WeakMap<NpcModel, string[][]>();
+
+/** Words that start an exact input (any context) or a template path of the NPC. */
+export function actionWords(model: NpcModel): Set<string> {
+  let words = actionWordCache.get(model);
+  if (words) return words;
+  words = new Set<string>();
+  const { payload } = model;
+  for (const table of [payload.exact, ...payload.contextExact]) {
+    for (const key of table.keys) words.add(key.split(" ", 1)[0]!);
+  }
+  const starts = new Set<number>([0]);
+  for (const state of starts) for (const child of model.states[state]!.skip) starts.add(child);
+  const tags = new Set<number>();
+  for (const state of starts) for (const [edgeTags] of payload.automaton[state]!.vocab) edgeTags.forEach((t) => tags.add(t));
+  for (const tag of tags) for (const word of model.tagWords[tag]!) words.add(payload.lexicon.words[word]!);
+  for (const [tag, phrase] of payload.vocab.phrases) if (tags.has(tag)) words.add(phrase[0]!);
+  words.delete("");
+  actionWordCache.set(model, words);
+  return words;
+}
+
+function connectives(model: NpcModel): string[][] {
+  let list = connectiveCache.get(model);
+  if (!list) {
+    const all = [...DEFAULT_CONNECTIVES, ...model.payload.config.connectives].filter((c) => c.length > 0);
+    const seen = new Set<string>();
+    list = all.filter((c) => !seen.has(c.join(" ")) && seen.add(c.join(" "))).sort((a, b) => b.length - a.length);
+    connectiveCache.set(model, list);
+  }
+  return list;
+}
+
+function outerStart(t: Token): number {
+  return t.kind === "quoted" ? t.start - 1 : t.start;
+}
+
+function outerEnd(t: Token): number {
+  return t.kind === "quoted" ? t.end + 1 : t.end;
+}
+
+/** Text between two consecutive tokens ("" for the words of one expanded contraction). */
+function gap(clean: string, prev: Token, next: Token): string {
+  return prev.start === next.start ? "" : clean.slice(outerEnd(prev), outerStart(next));
+}
+
+function isWord(t: Token | undefined, norm?: string): boolean {
+  return t !== undefined && t.kind === "word" && (norm === undefined || t.norm === norm);
+}
+
+/** Length of the connective starting at `i`, or 0. */
+function connectiveAt(model: NpcModel, tokens: readonly Token[], clean: string, i: number): number {
+  for (const words of connectives(model)) {
+    if (words.every((w, k) => isWord(tokens[i + k], w) && (k === 0 || gap(clean, tokens[i + k - 1]!, tokens[i + k]!).trim() === ""))) {
+      return words.length;
+    }
+  }
+  if (isWord(tokens[i], "and") && i > 0 && gap(clean, tokens[i - 1]!, tokens[i]!).includes(",")) return 1;
+  return 0;
+}
+
+function startsWithAction(model: NpcModel, tokens: readonly Token[], from: number): boolean {
+  let j = from;
+  while (j < tokens.length && isWord(tokens[j]) && model.stopWords.has(tokens[j]!.norm)) j++;
+  const token = tokens[j];
+  return isWord(token) && actionWords(model).has(token!.norm);
+}
+
+/** Splits the tokens of a message into clauses (at least one when there is any token). */
+export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: string): Clause[] {
+  const pieces: Token[][] = [];
+  let current: Token[] = [];
+  for (let i = 0; i < tokens.length; ) {
+    const token = tokens[i]!;
+    if (current.length > 0 && SENTENCE_END.test(gap(clean, tokens[i - 1]!, token)) && startsWithAction(model, tokens, i)) {
+      pieces.push(current);
+      current = [];
+    }
+    const connective = current.length > 0 && token.kind === "word" ? connectiveAt(model, tokens, clean, i) : 0;
+    if (connective > 0 && startsWithAction(model, tokens, i + connective)) {
+      pieces.push(current);
+      current = [];
+      i += connective;
+      continue;
+    }
+    current.push(token);
+    i++;
+  }
+  if (current.length > 0) pieces.push(current);
+  const merged: Token[][] = [];
+  for (const piece of pieces) {
+    const filler = piece.every((t) => isWord(t) && model.stopWords.has(t.norm));
+    if (filler && merged.length > 0) merged[merged.length - 1]!.push(...piece);
+    else if (merged.length > 0 && merged[merged.length - 1]!.every((t) => isWord(t) && model.stopWords.has(t.norm))) {
+      merged[merged.length - 1]!.push(...piece);
+    } else merged.push([...piece]);
+  }
+  return merged.map((list) => ({ tokens: list, start: outerStart(list[0]!), end: outerEnd(list[list.length - 1]!) }));
+}

@@ -1,0 +1,31 @@
+// The active context (NDF rules, applied in session.ts when an entry answers: a non-empty
+// `context` list replaces the active context, `[]` clears it, an absent key keeps it) is tried
+// before everything else at each stage: its exact table first (match-exact.ts), its template paths
+// first (match-template.ts), and here, fuzzily: the best context child of the probabilistic
+// ranking answers when it reaches the sentence threshold and beats the other children by the
+// margin, even if a top-level intent scored higher ("delet it" after "create folder x").
+
+import type { RankedIntent } from "./match-probabilistic.js";
+import type { NpcModel } from "./model.js";
+import { normalizeWords, type Token } from "./normalize.js";
+import type { WitnessItem } from "./response.js";
+
+export interface ContextGuess extends RankedIntent {
+  items: WitnessItem[];
+}
+
+export function pickContextChild(model: NpcModel, ranking: readonly RankedIntent[], activeContext: number | null, query: readonly Token[]): ContextGuess | null {
+  if (activeContext === null) return null;
+  const children = ranking.filter((r) => model.payload.intents[r.intent]!.parent === activeContext);
+  const [top, second] = children;
+  const { sentenceThreshold, margin } = model.payload.config;
+  if (!top || top.score < sentenceThreshold || (second && top.score - second.score < margin)) return null;
+  // Evidence against the child's first input (its example), read from the text itself.
+  const example = new Set(normalizeWords(model.payload.intents[top.intent]!.example ?? ""));
+  const items = query.map((token): WitnessItem => {
+    return example.has(token.norm)
+      ? { word: token.text, kind: "word", matched: token.norm }
+      : { word: token.text, kind: "unknown", matched: "" };
+  });
+  return { ...top, items };
+}

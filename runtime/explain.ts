@@ -1,0 +1,142 @@
+// `session.process(message, { explain: true })`: the trace of how an answer was reached, so a
+// wrong answer can be traced to its cause. Only built when asked for: the normal path never calls
+// into this module. Each step names its stage, the clause it belongs to, a one-line summary and
+// detail lines (the CLI prints them as they are).
+//
+// Template candidates are the automaton's paths that share a vocab word with the message, each
+// replayed on its own against the message: it matches, or it fails at a named node (which word
+// did not fit, or which required node the message lacks, or which words were left over).
+
+import type { NpcModel } from "./model.js";
+import type { Token } from "./normalize.js";
+import type { WordResolver } from "./word-resolver.js";
+
+export type TraceStage = "lex" | "limits" | "sanitize" | "exact" | "sentiment" | "template" | "probabilistic" | "decision";
+
+export interface TraceStep {
+  stage: TraceStage;
+  /** Index of the clause (0 for a message of one clause). */
+  part: number;
+  summary: string;
+  lines: string[];
+}
+
+export class Trace {
+  readonly steps: TraceStep[] = [];
+  part = 0;
+
+  add(stage: TraceStage, summary: string, lines: string[] = []): void {
+    this.steps.push({ stage, part: this.part, summary, lines });
+  }
+}
+
+type PathNode =
+  | { kind: "vocab"; tags: number[]; optional: boolean }
+  | { kind: "typed"; type: number; slot: string; optional: boolean }
+  | { kind: "string"; slot: string; optional: boolean };
+
+interface AutomatonPath {
+  intent: number;
+  path: number;
+  nodes: PathNode[];
+}
+
+const pathCache = new WeakMap<NpcModel, AutomatonPath[]>();
+
+/** Every path of the automaton, rebuilt from its states (a trie: each state has one way in). */
+function automatonPaths(model: NpcModel): AutomatonPath[] {
+  const cached = pathCache.get(model);
+  if (cached) return cached;
+  const out: AutomatonPath[] = [];
+  const walk = (stateId: number, nodes: PathNode[]) => {
+    const state = model.payload.automaton[stateId]!;
+    for (const [intent, path] of state.accept) out.push({ intent, path, nodes });
+    const optional = (child: number) => state.skip.includes(child);
+    for (const [tags, child] of state.vocab) walk(child, [...nodes, { kind: "vocab", tags, optional: optional(child) }]);
+    for (const [type, slot, child] of state.typed) walk(child, [...nodes, { kind: "typed", type, slot, optional: optional(child) }]);
+    for (const [slot, child] of state.strings) walk(child, [...nodes, { kind: "string", slot, optional: optional(child) }]);
+  };
+  walk(0, []);
+  out.sort((a, b) => a.intent - b.intent || a.path - b.path);
+  pathCache.set(model, out);
+  return out;
+}
+
+function label(model: NpcModel, node: PathNode): string {
+  const mark = node.optional ? "?" : "";
+  if (node.kind === "vocab") return node.tags.map((t) => `<||${model.payload.vocab.tags[t]}||>`).join("|") + mark;
+  if (node.kind === "typed") return `<||${node.slot}||>:${model.payload.types[node.type]!.name}${mark}`;
+  return `<||${node.slot}||>:string${mark}`;
+}
+
+/** Vocab tags the words at `p` stand for, with how many words they take. */
+function tagsAt(model: NpcModel, tokens: readonly Token[], p: number, words: WordResolver): [number, number][] {
+  const token = tokens[p]!;
+  if (token.kind === "quoted") return [];
+  const hits: [number, number][] = [];
+  const id = words.id(token.norm);
+  if (id !== undefined) for (const tag of model.payload.lexicon.tags[id]!) hits.push([tag, 1]);
+  else if (token.kind === "word") for (const f of words.corrected(token.norm)) for (const tag of model.payload.lexicon.tags[f.word]!) hits.push([tag, 1]);
+  for (const phrase of model.vocabPhrases.get(token.norm) ?? []) {
+    if (phrase.words.every((w, k) => tokens[p + k]?.kind !== "quoted" && tokens[p + k]?.norm === w)) hits.push([phrase.value, phrase.words.length]);
+  }
+  return hits;
+}
+
+/** Replays one path on the message: "matches" or where and why it fails. */
+function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], words: WordResolver): string {
+  const n = path.nodes.length;
+  const t = tokens.length;
+  const seen = new Set<number>();
+  const queue: [number, number][] = [[0, 0]];
+  let deepest: [number, number] = [0, 0];
+  const visit = (node: number, tok: number) => {
+    const key = node * (t + 1) + tok;
+    if (seen.has(key)) return;
+    seen.add(key);
+    queue.push([node, tok]);
+  };
+  seen.add(0);
+  while (queue.length > 0) {
+    const [node, tok] = queue.shift()!;
+    if (node === n && tok === t) return "matches";
+    if (tok > deepest[1] || (tok === deepest[1] && node > deepest[0])) deepest = [node, tok];
+    const token = tokens[tok];
+    if (token && token.kind !== "quoted" && model.stopWords.has(token.norm)) visit(node, tok + 1);
+    if (node === n || !token) {
+      if (node < n && path.nodes[node]!.optional) visit(node + 1, tok);
+      continue;
+    }
+    const spec = path.nodes[node]!;
+    if (spec.optional) visit(node + 1, tok);
+    if (spec.kind === "vocab") {
+      for (const [tag, length] of tagsAt(model, tokens, tok, words)) if (spec.tags.includes(tag)) visit(node + 1, tok + length);
+    } else if (spec.kind === "typed") {
+      if (model.types[spec.type]!.test(token.text)) visit(node + 1, tok + 1);
+    } else for (let end = tok + 1; end <= t; end++) visit(node + 1, end);
+  }
+  const [node, tok] = deepest;
+  if (node === n) return `fails: words left over after the last node: "${tokens.slice(tok).map((x) => x.text).join(" ")}"`;
+  const expected = label(model, path.nodes[node]!);
+  if (tok === t) return `fails: the message ends before node ${node + 1} ${expected}`;
+  return `fails at node ${node + 1} ${expected}: "${tokens[tok]!.text}" does not fit`;
+}
+
+/** Template paths sharing a vocab word with the message (at most `limit`), each replayed. */
+export function explainTemplates(model: NpcModel, tokens: readonly Token[], words: WordResolver, activeContext: number | null, limit = 8): string[] {
+  const messageTags = new Set<number>();
+  tokens.forEach((_, p) => tagsAt(model, tokens, p, words).forEach(([tag]) => messageTags.add(tag)));
+  const scored = automatonPaths(model)
+    .filter(({ intent }) => {
+      const parent = model.payload.intents[intent]!.parent;
+      return parent === null || parent === activeContext;
+    })
+    .map((path) => ({ path, shared: path.nodes.filter((n) => n.kind === "vocab" && n.tags.some((t) => messageTags.has(t))).length }))
+    .filter((c) => c.shared > 0)
+    .sort((a, b) => b.shared - a.shared || a.path.intent - b.path.intent || a.path.path - b.path.path)
+    .slice(0, limit);
+  return scored.map(({ path }) => {
+    const nodes = path.nodes.map((node) => label(model, node)).join(" ");
+    return `${model.payload.intents[path.intent]!.id} path ${path.path} [${nodes}]: ${replay(model, path, tokens, words)}`;
+  });
+}

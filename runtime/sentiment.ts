@@ -1,0 +1,105 @@
+// Sentiment in matching and in the answer's face.
+//
+// The emoji ladder (first rule that holds, over the session's counts so far):
+//   | condition                                              | emoji |
+//   |--------------------------------------------------------|-------|
+//   | expletives > 0 and expletives ≥ encouraging + thanking | 😠    |
+//   | discouraging > encouraging + thanking                  | 😞    |
+//   | thanking > 0 and thanking ≥ encouraging                | 🤗    |
+//   | encouraging > 0                                        | 😊    |
+//   | interjections > 0                                      | 🤔    |
+//   | otherwise                                              | 🙂    |
+//
+// Sentiment phrases ("thanks", "amazing") are left out of the probabilistic query so they do not
+// count against a request. The dataset's phrasings must then be read the same way, or "you are
+// amazing" (query "you are") resembles "how are you" more than "you are great". `sentimentMatch`
+// answers such messages first, exactly:
+//   - the message's content (sentiment phrases removed) against each input's content, when both
+//     removed phrases of the same kinds ("you are amazing" → "you are great": both encouraging);
+//   - a message that is only sentiment and filler ("thanks a lot": nothing else the NPC knows)
+//     against the inputs that are exactly one of its sentiment phrases ("thanks").
+
+import { SENTIMENT_KINDS } from "./bundle-types.js";
+import type { NpcModel } from "./model.js";
+import { tokenize, type Token } from "./normalize.js";
+import type { Sentiment } from "./response.js";
+import { sanitize } from "./sanitize.js";
+
+export function emojiFor(s: Sentiment): string {
+  if (s.expletives > 0 && s.expletives >= s.encouraging + s.thanking) return "😠";
+  if (s.discouraging > s.encouraging + s.thanking) return "😞";
+  if (s.thanking > 0 && s.thanking >= s.encouraging) return "🤗";
+  if (s.encouraging > 0) return "😊";
+  if (s.interjections > 0) return "🤔";
+  return "🙂";
+}
+
+/** Kinds of the sentiment phrases removed, as a signature ("encouraging"; "thanking+encouraging"). */
+function signature(counts: Sentiment): string {
+  return SENTIMENT_KINDS.filter((kind, i) => i >= 2 && counts[kind] > 0).join("+");
+}
+
+interface SentimentTables {
+  /** `${signature}|${content key}` → intent, for inputs holding sentiment phrases and other words. */
+  content: Map<string, number>;
+}
+
+const cache = new WeakMap<NpcModel, SentimentTables>();
+
+/** Built on first use from the exact table's keys (top-level inputs); ambiguous keys are dropped. */
+function tables(model: NpcModel): SentimentTables {
+  let t = cache.get(model);
+  if (t) return t;
+  const content = new Map<string, number>();
+  const ambiguous = new Set<string>();
+  const { keys, targets } = model.payload.exact;
+  keys.forEach((key, i) => {
+    const sanitized = sanitize(model, tokenize(key).tokens);
+    const sig = signature(sanitized.counts);
+    if (sig === "" || sanitized.content.length === 0) return;
+    const k = `${sig}|${sanitized.content.map((tok) => tok.norm).join(" ")}`;
+    const known = content.get(k);
+    if (known !== undefined && known !== targets[i]) ambiguous.add(k);
+    else content.set(k, targets[i]!);
+  });
+  for (const k of ambiguous) content.delete(k);
+  t = { content };
+  cache.set(model, t);
+  return t;
+}
+
+export interface SentimentHit {
+  intent: number;
+  key: string;
+}
+
+/**
+ * An exact answer for a message that carries sentiment phrases, or null. `phrases` are the
+ * normalized sentiment phrases found in the message, `content` what is left without them.
+ */
+export function sentimentMatch(model: NpcModel, counts: Sentiment, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
+  const sig = signature(counts);
+  if (sig === "") return null;
+  if (content.length > 0) {
+    const key = `${sig}|${content.map((t) => t.norm).join(" ")}`;
+    const intent = tables(model).content.get(key);
+    if (intent !== undefined) return { intent, key };
+  }
+  const knowsSomething = content.some((t) => t.kind !== "word" || (!model.stopWords.has(t.norm) && model.wordId.has(t.norm)));
+  if (knowsSomething) return null;
+  for (const phrase of phrases) {
+    const intent = model.exact.get(phrase);
+    if (intent !== undefined) return { intent, key: phrase };
+  }
+  return null;
+}
+
+/**
+ * The tokens without the stop words that end them ("npm install please" → "npm install"), so a
+ * slot never captures a politeness word. Literals and quoted text are never dropped.
+ */
+export function withoutTrailingFiller(model: NpcModel, tokens: readonly Token[]): Token[] {
+  let end = tokens.length;
+  while (end > 1 && tokens[end - 1]!.kind === "word" && model.stopWords.has(tokens[end - 1]!.norm)) end--;
+  return tokens.slice(0, end);
+}
