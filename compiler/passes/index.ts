@@ -4,6 +4,7 @@ import type { NpcIR } from "../ir/types.js";
 import { checkConflicts } from "./check-conflicts.js";
 import { checkReferences } from "./check-references.js";
 import { checkRegexes } from "./check-regexes.js";
+import { checkShadowing } from "./check-shadowing.js";
 import { checkTcs } from "./check-tcs.js";
 
 export interface CheckContext {
@@ -13,4 +14,4 @@ export interface CheckContext {
 
 export type CheckPass = (ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext) => void;
 
-export const CHECK_PASSES: CheckPass[] = [checkReferences, checkConflicts, checkRegexes, checkTcs];
+export const CHECK_PASSES: CheckPass[] = [checkReferences, checkConflicts, checkShadowing, checkRegexes, checkTcs];
