@@ -2,13 +2,12 @@
 // (vocabulary lists and personality blocks such as completion/unknown/related), the system values
 // (from session metadata and the config: username, computer_name, npc_name, creator), and the
 // custom keys of the answering entry. Unknown tags render as "". Variants are picked with the
-// turn's seeded generator. Inside a tool's `arguments.command`, slot values are escaped for
-// single quotes, so a command whose placeholders sit in single quotes stays injection-free.
+// turn's seeded generator. A tool's `arguments.command` is rendered by shell-render.ts, which
+// quotes slot values for where they land, so no slot value can inject shell code.
 
 import type { BundleIntent, Segments, ToolTree } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import { pick } from "./rng.js";
-import { escapeForSingleQuotes } from "./shell-escape.js";
 import { renderSplitShellCommand } from "./shell-render.js";
 
 /** Word-list items may themselves contain tags; this bounds the nesting. */
@@ -22,37 +21,29 @@ export interface RenderContext {
   random: () => number;
 }
 
-export function renderSegments(segments: Segments, ctx: RenderContext, shellCommand = false, depth = 0): string {
+export function renderSegments(segments: Segments, ctx: RenderContext, depth = 0): string {
   let out = "";
   for (let i = 0; i < segments.length; i++) {
-    out += i % 2 === 0 ? segments[i]! : resolveTag(segments[i]!, ctx, shellCommand, depth);
+    out += i % 2 === 0 ? segments[i]! : resolveTag(segments[i]!, ctx, depth);
   }
   return out;
 }
 
-function resolveTag(tag: string, ctx: RenderContext, shellCommand: boolean, depth: number): string {
-  if (Object.hasOwn(ctx.slots, tag)) return shellCommand ? safeEscape(tag, ctx.slots[tag]!) : ctx.slots[tag]!;
+function resolveTag(tag: string, ctx: RenderContext, depth: number): string {
+  if (Object.hasOwn(ctx.slots, tag)) return ctx.slots[tag]!;
   if (depth >= MAX_DEPTH) return "";
   const list = ctx.model.wordLists.get(tag);
-  if (list) return renderVariant(list, ctx, shellCommand, depth);
+  if (list) return renderVariant(list, ctx, depth);
   if (Object.hasOwn(ctx.system, tag)) return ctx.system[tag]!;
   const extra = ctx.intent?.extra.find(([key]) => key === tag);
-  if (extra) return renderVariant(extra[1], ctx, shellCommand, depth);
+  if (extra) return renderVariant(extra[1], ctx, depth);
   return "";
 }
 
-function safeEscape(slot: string, value: string): string {
-  try {
-    return escapeForSingleQuotes(slot, value);
-  } catch {
-    return escapeForSingleQuotes(slot, value.replaceAll("\u0000", ""));
-  }
-}
-
 /** Picks one variant (seeded) and renders it; "" when there is none. */
-export function renderVariant(variants: readonly Segments[], ctx: RenderContext, shellCommand = false, depth = 0): string {
+export function renderVariant(variants: readonly Segments[], ctx: RenderContext, depth = 0): string {
   const chosen = pick(variants, ctx.random);
-  return chosen ? renderSegments(chosen, ctx, shellCommand, depth + 1) : "";
+  return chosen ? renderSegments(chosen, ctx, depth + 1) : "";
 }
 
 /** A tool object with every string rendered; only `arguments.command` escapes slot values. */
@@ -64,8 +55,8 @@ export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
 function renderTree(tree: ToolTree, ctx: RenderContext, depth: number, inArguments: boolean, key = ""): unknown {
   if (Array.isArray(tree)) {
     if (tree.length === 1) return tree[0];
-    if (inArguments && depth === 2 && key === "command") return renderSplitShellCommand(tree, (tag) => resolveTag(tag, ctx, false, 0));
-    return renderSegments(tree, ctx, false);
+    if (inArguments && depth === 2 && key === "command") return renderSplitShellCommand(tree, (tag) => resolveTag(tag, ctx, 0));
+    return renderSegments(tree, ctx);
   }
   if ("a" in tree) return tree.a.map((item) => renderTree(item, ctx, depth + 1, false));
   if ("o" in tree) {
