@@ -12,7 +12,8 @@ import { computeIntents } from "./passes/compute-intents.js";
 import { computeExactTables } from "./passes/compute-exact-table.js";
 import { computeVocab } from "./passes/compute-vocab.js";
 import { computeLexicon } from "./passes/compute-lexicon.js";
-import { computeIdf, round6 } from "./passes/compute-idf.js";
+import { computeMatching, round6 } from "./passes/compute-idf.js";
+import { computeConcepts, type LexicalExpansion } from "./passes/compute-concepts.js";
 import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
 import { computeTypePrograms } from "./passes/compute-type-programs.js";
 import { computeAutomaton } from "./passes/compute-automaton.js";
@@ -21,6 +22,7 @@ import { computeSanitizer, computeWordLists } from "./passes/compute-word-tables
 /** Defaults of the runtime's thresholds when the config says nothing (documented in the README). */
 export const DEFAULT_THRESHOLDS = {
   sentenceThreshold: 0.6,
+  wordThreshold: 0.6,
   margin: 0.03,
   synonymContribution: 0.9,
   suggestions: 5,
@@ -70,6 +72,7 @@ export function bundleConfig(config: NpcConfig): BundleConfig {
     sentenceThreshold: round6(
       numberOr(config.sentenceThreshold, numberOr(config.extra.threshold, DEFAULT_THRESHOLDS.sentenceThreshold)),
     ),
+    wordThreshold: round6(numberOr(config.wordThreshold, DEFAULT_THRESHOLDS.wordThreshold)),
     margin: round6(numberOr(config.extra.margin, DEFAULT_THRESHOLDS.margin)),
     synonymContribution: round6(numberOr(config.synonymContribution, DEFAULT_THRESHOLDS.synonymContribution)),
     suggestions: Math.max(0, Math.floor(numberOr(config.suggestions, DEFAULT_THRESHOLDS.suggestions))),
@@ -78,14 +81,19 @@ export function bundleConfig(config: NpcConfig): BundleConfig {
   };
 }
 
-export function compileNpc(lint: { ir: NpcIR }): CompileResult {
+export interface CompileOptions {
+  /** Related words of the dataset's words (ndfc build --wordnet), distilled into concepts. */
+  lexicalExpansion?: LexicalExpansion;
+}
+
+export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): CompileResult {
   const { ir } = lint;
+  const config = bundleConfig(ir.config);
   const ordered = computeIntentOrder(ir.intents);
   const intents = computeIntents(ordered);
   const { exact, contextExact } = computeExactTables(ordered);
   const vocab = computeVocab(ir.synonyms, ordered);
   const lexicon = computeLexicon(ordered, vocab);
-  const idf = computeIdf(ordered, lexicon);
   const types = computeTypePrograms(ir.types);
   const usableTypes = new Map<string, number>();
   types.forEach((t, id) => {
@@ -93,6 +101,8 @@ export function compileNpc(lint: { ir: NpcIR }): CompileResult {
   });
   const automaton = computeAutomaton(ordered, vocab, usableTypes);
   const sanitizer = computeSanitizer(ir.wordLists);
+  const concepts = computeConcepts(ir.synonyms, options.lexicalExpansion ?? null, config.synonymContribution);
+  const { matching, inputIntent } = computeMatching(ordered, lexicon, concepts, sanitizer.stopWords);
   const wordLists = computeWordLists(ir.wordLists);
   const hash = sourceHash(ir.sources);
 
@@ -102,7 +112,7 @@ export function compileNpc(lint: { ir: NpcIR }): CompileResult {
     sourceHash: hash,
     counts: {
       intents: intents.length,
-      inputs: idf.inputs.intent.length,
+      inputs: inputIntent.length,
       templatePaths: automaton.paths,
       automatonStates: automaton.states.length,
       vocabularyWords: lexicon.words.length,
@@ -110,12 +120,13 @@ export function compileNpc(lint: { ir: NpcIR }): CompileResult {
       types: types.length,
       wordLists: wordLists.length,
     },
-    config: bundleConfig(ir.config),
+    config,
     intents,
     exact,
     contextExact,
-    lexicon: { words: lexicon.words, idf: idf.idf, tags: lexicon.tags, postings: idf.postings },
-    inputs: idf.inputs,
+    lexicon: { words: lexicon.words, tags: lexicon.tags },
+    inputs: { intent: inputIntent },
+    matching,
     vocab: { tags: vocab.tags, phrases: vocab.phrases },
     fuzzy: computeFuzzyIndex(lexicon.words),
     types,
@@ -130,7 +141,7 @@ export function compileNpc(lint: { ir: NpcIR }): CompileResult {
     summary: {
       name: ir.config.name,
       intents: intents.length,
-      inputs: idf.inputs.intent.length,
+      inputs: inputIntent.length,
       templatePaths: automaton.paths,
       vocabularyWords: lexicon.words.length,
       bytes: bytes.length,

@@ -39,6 +39,8 @@ export interface BundleConfig {
   creator: string | null;
   /** Probabilistic matches below this score are rejected. */
   sentenceThreshold: number;
+  /** A typo correction (or synonym) counts only when its similarity to the word reaches this. */
+  wordThreshold: number;
   /** A probabilistic winner must beat the best other intent by this much, or the stage abstains. */
   margin: number;
   /** Weight of a synonym hit relative to the word itself. */
@@ -65,21 +67,35 @@ export interface BundleContextTable extends BundleExactTable {
 export interface BundleLexicon {
   /** Every normalized word of inputs and synonyms, sorted. */
   words: string[];
-  /** IDF weight per word; 0 for words that occur in no input. */
-  idf: number[];
   /** Per word: ids of the vocab tags it is a one-word synonym of. */
   tags: number[][];
-  /** Per word: ids of the inputs containing it (the inverted index). */
-  postings: number[][];
 }
 
 export interface BundleInputs {
   /** Per input id: the intent it belongs to. */
   intent: number[];
-  /** Per input id: the sum of the IDF weights of its distinct words. */
+}
+
+/** The probabilistic stage's index (runtime/match-probabilistic.ts): everything is keyed by stem. */
+export interface BundleMatching {
+  /** Porter stems (runtime/stem.ts) of input words, synonyms, concept members and function words, sorted. */
+  stems: string[];
+  /** Per lexicon word: its stem id. */
+  wordStem: number[];
+  /** Per stem: its weight, IDF over intents (function words scaled almost to nothing); 0 if no input uses it. */
   weight: number[];
-  /** Per input id: its distinct word ids, ascending (membership tests for common words). */
-  words: number[][];
+  /** Per stem: the inputs using it, ascending (the inverted index). */
+  postings: number[][];
+  /** Per input: its distinct stem ids, ascending. */
+  inputStems: number[][];
+  /** Per input: the sum of its stems' weights. */
+  inputWeight: number[];
+  /** Per stem: the concepts (synonym sets) it belongs to, ascending. */
+  concepts: number[][];
+  /** Per concept: what a match through it counts, relative to the word itself (0..1). */
+  conceptWeight: number[];
+  /** Weight of a message word the NPC has never seen (it counts against a match). */
+  unknownWeight: number;
 }
 
 export interface BundleVocab {
@@ -158,6 +174,7 @@ export interface BundlePayload {
   contextExact: BundleContextTable[];
   lexicon: BundleLexicon;
   inputs: BundleInputs;
+  matching: BundleMatching;
   vocab: BundleVocab;
   fuzzy: BundleFuzzy;
   types: BundleTypeProgram[];

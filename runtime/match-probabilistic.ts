@@ -1,34 +1,53 @@
-// Stage 5: probabilistic match. Each message word becomes weighted candidates (itself, typo
-// corrections from the fuzzy index, synonyms); the inverted index yields the inputs that share a
-// candidate, so only those are scored. Order-independent, IDF-weighted Dice similarity:
-//   score(input) = 2 · Σ_terms max_{w ∈ input} idf(w)·sim(term, w) / (weight(input) + weight(message))
-// where weight(message) sums each term's IDF (unknown words weigh the mean IDF: they count against).
-// An intent scores its best input; a context child competes only while its parent is active.
-// The winner must reach the sentence threshold and beat the best other intent by the margin;
-// otherwise the stage abstains and the ranking becomes `related`.
+// Stage 5: probabilistic match, deterministic and independent of word order.
 //
-// MaxScore pruning: the commonest words ("show", "my") have the longest posting lists. Taken
-// together they cannot lift an input to (threshold − margin), so they do not generate
-// candidates: their contribution is added only to inputs a rarer word found (membership test on
-// the input's sorted word ids). The result is the same as scoring everything; the cost is not.
+// Each message word becomes weighted candidate stems: its own Porter stem, else its typo
+// corrections from the fuzzy index (similarity 1 − edits/length, at least `wordThreshold`, never
+// for literals or quoted text), plus every stem sharing a concept with those (dataset synonyms
+// count `synonymContribution`, WordNet relatives from `ndfc build --wordnet` less). The inverted
+// index over stems yields the inputs sharing a candidate: only those are scored.
+//
+// Scoring is IDF-weighted and asymmetric. For an input I and the message M:
+//   recall    R = Σ_{s ∈ I} w(s)·best sim of a message word to s  / Σ_{s ∈ I} w(s)
+//   precision P = Σ_{m ∈ M} w(m)·best sim of m to a stem of I     / Σ_{m ∈ M} w(m)
+//   score     = 1 / (RECALL_WEIGHT / R + (1 − RECALL_WEIGHT) / P)
+// so a missing input word costs more than an extra message word. Function words weigh almost
+// nothing on both sides (compiler/passes/compute-idf.ts); a word the NPC has never seen weighs
+// the mean IDF (it counts against). An intent scores its best input plus a small bonus for other
+// inputs that support it. The winner needs `sentenceThreshold` and must beat the runner-up by
+// `margin`; otherwise the stage abstains and the ranking becomes `related`.
 
+import type { BundlePayload } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import type { WitnessItem } from "./response.js";
+import { stem } from "./stem.js";
 import type { WordResolver } from "./word-resolver.js";
 
+/** Share of recall in the harmonic mean: missing input words cost more than extra message words. */
+const RECALL_WEIGHT = 0.6;
+/** A literal (file name, number, path) the NPC has never seen weighs this share of an unknown word. */
+const LITERAL_WEIGHT = 0.3;
+
+type CandidateKind = "word" | "fuzzy" | "synonym";
+
 interface Candidate {
-  word: number;
+  stem: number;
   sim: number;
-  kind: "word" | "fuzzy" | "synonym";
+  kind: CandidateKind;
+}
+
+interface IntentScore {
+  /** Best recall over the intent's inputs, and that input. */
+  recall: number;
+  input: number;
+  /** Per message term: its best similarity anywhere in the intent's inputs. */
+  termBest: Float64Array;
 }
 
 interface Term {
   token: Token;
   candidates: Candidate[];
   weight: number;
-  /** The most this term can add to an input's matched weight. */
-  bound: number;
 }
 
 export interface RankedIntent {
@@ -44,41 +63,62 @@ export interface ProbabilisticResult {
   ranking: RankedIntent[];
 }
 
+/** The bundle's matching tables in the shape the matcher walks, plus reusable scratch buffers. */
+export class MatchIndex {
+  readonly stemId: Map<string, number>;
+  readonly conceptMembers: number[][];
+  /** Per input: first hit of the current message (index into the hit buffers), or -1. */
+  readonly head: Int32Array;
+
+  constructor(readonly tables: BundlePayload["matching"]) {
+    this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
+    this.conceptMembers = tables.conceptWeight.map(() => []);
+    tables.concepts.forEach((list, s) => list.forEach((c) => this.conceptMembers[c]!.push(s)));
+    this.head = new Int32Array(tables.inputWeight.length).fill(-1);
+  }
+}
+
+function addCandidate(list: Candidate[], candidate: Candidate): void {
+  const known = list.find((c) => c.stem === candidate.stem);
+  if (!known) list.push(candidate);
+  else if (candidate.sim > known.sim) Object.assign(known, candidate);
+}
+
 function termsOf(model: NpcModel, tokens: readonly Token[], words: WordResolver): Term[] {
+  const index = model.matching;
+  const { weight, wordStem, concepts, conceptWeight, unknownWeight } = index.tables;
+  const { wordThreshold } = model.payload.config;
   const seen = new Set<string>();
   const terms: Term[] = [];
-  const synonymWeight = model.payload.config.synonymContribution;
   for (const token of tokens) {
     if (seen.has(token.norm)) continue;
     seen.add(token.norm);
     const direct: Candidate[] = [];
-    const id = words.id(token.norm);
-    if (id !== undefined) direct.push({ word: id, sim: 1, kind: "word" });
-    else if (token.kind !== "quoted") {
-      const length = Array.from(token.norm).length;
+    const own = index.stemId.get(token.kind === "word" ? stem(token.norm) : token.norm);
+    if (own !== undefined) direct.push({ stem: own, sim: 1, kind: "word" });
+    else if (token.kind === "word") {
+      // Literals and quoted text keep their exact text: "note.txt" is never "corrected" to a word.
+      const length = token.norm.length;
       for (const hit of words.corrected(token.norm)) {
-        const other = Array.from(model.payload.lexicon.words[hit.word]!).length;
-        direct.push({ word: hit.word, sim: 1 - hit.distance / Math.max(length, other), kind: "fuzzy" });
+        const sim = 1 - hit.distance / Math.max(length, model.payload.lexicon.words[hit.word]!.length);
+        if (sim >= wordThreshold) addCandidate(direct, { stem: wordStem[hit.word]!, sim, kind: "fuzzy" });
       }
     }
     const candidates = [...direct];
     for (const d of direct) {
-      for (const tag of model.payload.lexicon.tags[d.word]!) {
-        for (const word of model.tagWords[tag]!) {
-          if (word !== d.word) candidates.push({ word, sim: d.sim * synonymWeight, kind: "synonym" });
+      for (const c of concepts[d.stem]!) {
+        const sim = d.sim * conceptWeight[c]!;
+        for (const member of index.conceptMembers[c]!) {
+          if (member !== d.stem) addCandidate(candidates, { stem: member, sim, kind: "synonym" });
         }
       }
     }
-    let weight = 0;
-    for (const d of direct) weight = Math.max(weight, model.idf[d.word]!);
-    if (weight === 0) {
-      // Never seen in an input: a synonym's weight if it has one, else it counts against the match.
-      for (const c of candidates) weight = Math.max(weight, model.idf[c.word]! * c.sim);
-      if (weight === 0) weight = model.unknownWeight * (Array.from(token.norm).length < 3 ? 0.2 : 1);
-    }
-    let bound = 0;
-    for (const c of candidates) bound = Math.max(bound, model.idf[c.word]! * c.sim);
-    terms.push({ token, candidates, weight, bound });
+    let w = 0;
+    for (const d of direct) w = Math.max(w, weight[d.stem]!);
+    // A word no input uses (a synonym, a WordNet relative) weighs what it can stand for.
+    if (w === 0) for (const c of candidates) w = Math.max(w, weight[c.stem]! * c.sim);
+    if (w === 0) w = token.kind === "word" ? unknownWeight : unknownWeight * LITERAL_WEIGHT;
+    terms.push({ token, candidates, weight: w });
   }
   return terms;
 }
@@ -90,71 +130,77 @@ export function matchProbabilistic(
   words: WordResolver,
   /** The intent whose context children may answer now, or null. */
   activeContext: number | null,
-  /** false scores every posting (tests compare both ways: pruning must not change results). */
-  prune = true,
 ): ProbabilisticResult {
-  const terms = termsOf(model, tokens, words);
-  const { postings } = model.payload.lexicon;
-  const { intent: inputIntent, weight: inputWeight, words: inputWords } = model.payload.inputs;
+  const index = model.matching;
+  const { weight, postings, inputWeight } = index.tables;
   const { sentenceThreshold, margin } = model.payload.config;
-  const score = model.scratchScore;
-  const best = model.scratchBest;
-  const touched: number[] = [];
-  const touchedNow: number[] = [];
+  const inputIntent = model.payload.inputs.intent;
+  const terms = termsOf(model, tokens, words);
   let messageWeight = 0;
   for (const term of terms) messageWeight += term.weight;
 
-  // Weakest terms first: they stay out of candidate generation while, all together, they could
-  // not reach the floor (score ≤ 2B / (B + messageWeight) for an input matching only them).
-  const byBound = [...terms].sort((a, b) => a.bound - b.bound);
-  const floor = sentenceThreshold - margin;
-  let weak = 0;
-  let weakBound = 0;
-  while (prune && weak < byBound.length - 1) {
-    const next = weakBound + byBound[weak]!.bound;
-    if ((2 * next) / (next + messageWeight) >= floor) break;
-    weakBound = next;
-    weak++;
-  }
-  for (const term of byBound.slice(weak)) {
+  // Hits (input, term, stem, sim) chained per input through `head` / `next`.
+  const { head } = index;
+  const next: number[] = [];
+  const hitTerm: number[] = [];
+  const hitStem: number[] = [];
+  const hitSim: number[] = [];
+  const touched: number[] = [];
+  terms.forEach((term, t) => {
     for (const c of term.candidates) {
-      const value = model.idf[c.word]! * c.sim;
-      if (value === 0) continue;
-      for (const input of postings[c.word]!) {
-        if (best[input] === 0) touchedNow.push(input);
-        if (value > best[input]!) best[input] = value;
+      if (weight[c.stem] === 0) continue;
+      for (const input of postings[c.stem]!) {
+        if (head[input] === -1) touched.push(input);
+        next.push(head[input]!);
+        head[input] = hitTerm.length;
+        hitTerm.push(t);
+        hitStem.push(c.stem);
+        hitSim.push(c.sim);
       }
     }
-    for (const input of touchedNow) {
-      if (score[input] === 0) touched.push(input);
-      score[input]! += best[input]!;
-      best[input] = 0;
-    }
-    touchedNow.length = 0;
-  }
-  for (const term of byBound.slice(0, weak)) {
-    for (const input of touched) {
-      let value = 0;
-      for (const c of term.candidates) {
-        const v = model.idf[c.word]! * c.sim;
-        if (v > value && includesSorted(inputWords[input]!, c.word)) value = v;
-      }
-      score[input]! += value;
-    }
-  }
-  const byIntent = new Map<number, RankedIntent>();
+  });
+
+  const termBest = new Float64Array(terms.length);
+  const stemSeen: number[] = [];
+  const stemBest: number[] = [];
+  const byIntent = new Map<number, IntentScore>();
   for (const input of touched) {
-    const value = (2 * score[input]!) / (inputWeight[input]! + messageWeight);
-    score[input] = 0;
+    termBest.fill(0);
+    stemSeen.length = 0;
+    stemBest.length = 0;
+    for (let h = head[input]!; h !== -1; h = next[h]!) {
+      const sim = hitSim[h]!;
+      const t = hitTerm[h]!;
+      if (sim > termBest[t]!) termBest[t] = sim;
+      const at = stemSeen.indexOf(hitStem[h]!);
+      if (at === -1) {
+        stemSeen.push(hitStem[h]!);
+        stemBest.push(sim);
+      } else if (sim > stemBest[at]!) stemBest[at] = sim;
+    }
+    head[input] = -1;
     const intent = inputIntent[input]!;
     const parent = model.payload.intents[intent]!.parent;
     if (parent !== null && parent !== activeContext) continue;
-    const current = byIntent.get(intent);
-    if (!current || value > current.score || (value === current.score && input < current.input)) {
-      byIntent.set(intent, { intent, score: value, input });
+    let matchedInput = 0;
+    stemSeen.forEach((s, k) => (matchedInput += weight[s]! * stemBest[k]!));
+    const recall = inputWeight[input]! > 0 ? matchedInput / inputWeight[input]! : 0;
+    let entry = byIntent.get(intent);
+    if (!entry) byIntent.set(intent, (entry = { recall, input, termBest: Float64Array.from(termBest) }));
+    else {
+      if (recall > entry.recall || (recall === entry.recall && input < entry.input)) Object.assign(entry, { recall, input });
+      for (let t = 0; t < terms.length; t++) if (termBest[t]! > entry.termBest[t]!) entry.termBest[t] = termBest[t]!;
     }
   }
-  const ranking = [...byIntent.values()].sort((a, b) => b.score - a.score || a.intent - b.intent);
+  const scored: RankedIntent[] = [];
+  for (const [intent, { recall, input, termBest: best }] of byIntent) {
+    let matchedMessage = 0;
+    terms.forEach((term, t) => (matchedMessage += term.weight * best[t]!));
+    const precision = messageWeight > 0 ? matchedMessage / messageWeight : 0;
+    if (recall === 0 || precision === 0) continue;
+    scored.push({ intent, input, score: 1 / (RECALL_WEIGHT / recall + (1 - RECALL_WEIGHT) / precision) });
+  }
+  const ranking = scored.sort((a, b) => b.score - a.score || a.intent - b.intent);
   const top = ranking[0];
   const runnerUp = ranking[1];
   const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= margin);
@@ -164,27 +210,15 @@ export function matchProbabilistic(
   };
 }
 
-/** For the winning input: which candidate each message word matched (or that it matched nothing). */
+/** For the winning input: which stem each message word matched (or that it matched nothing). */
 function witness(model: NpcModel, terms: readonly Term[], input: number): WitnessItem[] {
-  const { postings, words } = model.payload.lexicon;
+  const { inputStems, stems } = model.matching.tables;
+  const own = inputStems[input]!;
   return terms.map(({ token, candidates }) => {
     let chosen: Candidate | undefined;
-    for (const c of candidates) {
-      if ((!chosen || c.sim > chosen.sim) && includesSorted(postings[c.word]!, input)) chosen = c;
-    }
+    for (const c of candidates) if ((!chosen || c.sim > chosen.sim) && own.includes(c.stem)) chosen = c;
     return chosen
-      ? { word: token.text, kind: chosen.kind, matched: words[chosen.word]! }
+      ? { word: token.text, kind: chosen.kind, matched: stems[chosen.stem]! }
       : { word: token.text, kind: "unknown" as const, matched: "" };
   });
-}
-
-function includesSorted(list: readonly number[], value: number): boolean {
-  let lo = 0;
-  let hi = list.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return list[lo] === value;
 }

@@ -3,6 +3,7 @@
 
 import type { BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex, readU32 } from "./fuzzy.js";
+import { MatchIndex } from "./match-probabilistic.js";
 import { TypeMatcher } from "./regex-vm.js";
 
 export interface RuntimeState {
@@ -36,7 +37,7 @@ export class NpcModel {
   readonly exact: Map<string, number>;
   readonly contextExact: Map<number, Map<string, number>>;
   readonly wordId: Map<string, number>;
-  readonly idf: Float64Array;
+  /** Vocab tag id → ids of its one-word synonyms. */
   readonly tagWords: number[][];
   readonly fuzzy: FuzzyIndex;
   readonly vocabPhrases: Map<string, Phrase[]>;
@@ -45,11 +46,8 @@ export class NpcModel {
   readonly sanitizerPhrases: Map<string, Phrase[]>;
   readonly stopWords: Set<string>;
   readonly wordLists: Map<string, Segments[]>;
-  /** Weight of a message word the NPC has never seen (the mean IDF). */
-  readonly unknownWeight: number;
-  /** Scratch buffers of the probabilistic matcher, one slot per input (reused across calls). */
-  readonly scratchScore: Float64Array;
-  readonly scratchBest: Float64Array;
+  /** The probabilistic stage's index. */
+  readonly matching: MatchIndex;
 
   constructor(readonly payload: BundlePayload) {
     const table = (keys: string[], targets: number[]) => new Map(keys.map((k, i) => [k, targets[i]!]));
@@ -57,7 +55,6 @@ export class NpcModel {
     this.contextExact = new Map(payload.contextExact.map((t) => [t.parent, table(t.keys, t.targets)]));
     const { lexicon } = payload;
     this.wordId = new Map(lexicon.words.map((w, i) => [w, i]));
-    this.idf = Float64Array.from(lexicon.idf);
     this.tagWords = payload.vocab.tags.map(() => []);
     lexicon.tags.forEach((tags, word) => tags.forEach((tag) => this.tagWords[tag]!.push(word)));
     this.fuzzy = new FuzzyIndex(readU32(payload.fuzzy.hashes), readU32(payload.fuzzy.words), lexicon.words);
@@ -73,11 +70,6 @@ export class NpcModel {
     this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.wordLists = new Map(payload.wordLists);
-    let sum = 0;
-    let count = 0;
-    for (const w of this.idf) if (w > 0) (sum += w), count++;
-    this.unknownWeight = count > 0 ? sum / count : 1;
-    this.scratchScore = new Float64Array(payload.inputs.intent.length);
-    this.scratchBest = new Float64Array(payload.inputs.intent.length);
+    this.matching = new MatchIndex(payload.matching);
   }
 }

@@ -121,7 +121,7 @@ function validate(payload: unknown): void {
   const config = obj(p.config, "config");
   str(config.npcName, "config.npcName");
   nullable(config.creator, "config.creator", str);
-  for (const key of ["sentenceThreshold", "margin", "synonymContribution", "suggestions", "maxMessageChars"]) {
+  for (const key of ["sentenceThreshold", "wordThreshold", "margin", "synonymContribution", "suggestions", "maxMessageChars"]) {
     num(config[key], `config.${key}`);
   }
   arr(config.connectives, "config.connectives").forEach((words, i) => strings(words, `config.connectives[${i}]`));
@@ -162,20 +162,30 @@ function validate(payload: unknown): void {
 
   const inputs = obj(p.inputs, "inputs");
   const inputIntents = indices(inputs.intent, "inputs.intent", intents.length);
-  const weights = numbers(inputs.weight, "inputs.weight");
-  if (weights.length !== inputIntents.length) fail("inputs.weight", "length differs from inputs.intent");
-  const inputWords = arr(inputs.words, "inputs.words");
-  if (inputWords.length !== inputIntents.length) fail("inputs.words", "length differs from inputs.intent");
 
   const lexicon = obj(p.lexicon, "lexicon");
   const words = strings(lexicon.words, "lexicon.words");
-  for (const key of ["idf", "tags", "postings"]) {
-    if (arr(lexicon[key], `lexicon.${key}`).length !== words.length) fail(`lexicon.${key}`, "length differs from words");
-  }
-  numbers(lexicon.idf, "lexicon.idf");
+  if (arr(lexicon.tags, "lexicon.tags").length !== words.length) fail("lexicon.tags", "length differs from words");
   indexLists(lexicon.tags, "lexicon.tags", tagCount);
-  indexLists(lexicon.postings, "lexicon.postings", inputIntents.length);
-  indexLists(inputWords, "inputs.words", words.length);
+
+  const matching = obj(p.matching, "matching");
+  const stems = strings(matching.stems, "matching.stems");
+  if (indices(matching.wordStem, "matching.wordStem", stems.length).length !== words.length) {
+    fail("matching.wordStem", "length differs from lexicon.words");
+  }
+  for (const key of ["weight", "postings", "concepts"]) {
+    if (arr(matching[key], `matching.${key}`).length !== stems.length) fail(`matching.${key}`, "length differs from stems");
+  }
+  numbers(matching.weight, "matching.weight");
+  indexLists(matching.postings, "matching.postings", inputIntents.length);
+  if (arr(matching.inputStems, "matching.inputStems").length !== inputIntents.length) fail("matching.inputStems", "length differs from inputs.intent");
+  indexLists(matching.inputStems, "matching.inputStems", stems.length);
+  if (numbers(matching.inputWeight, "matching.inputWeight").length !== inputIntents.length) {
+    fail("matching.inputWeight", "length differs from inputs.intent");
+  }
+  const conceptCount = numbers(matching.conceptWeight, "matching.conceptWeight").length;
+  indexLists(matching.concepts, "matching.concepts", conceptCount);
+  num(matching.unknownWeight, "matching.unknownWeight");
 
   arr(vocab.phrases, "vocab.phrases").forEach((entry, i) => {
     const pair = arr(entry, `vocab.phrases[${i}]`);

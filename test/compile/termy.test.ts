@@ -166,27 +166,3 @@ describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", async () => {
     expect(bundleText).not.toContain(repoRoot);
   });
 });
-
-describe.skipIf(!hasTermy)("probabilistic pruning (TERMy)", async () => {
-  const { NpcModel } = await import("../../runtime/model.js");
-  const { matchProbabilistic } = await import("../../runtime/match-probabilistic.js");
-  const { WordResolver } = await import("../../runtime/word-resolver.js");
-  const { tokenize } = await import("../../runtime/normalize.js");
-  const built = compileNpc(lintSources([termyDir]));
-  const model = new NpcModel(built.payload);
-
-  it("gives the same winner and scores as scoring every posting", () => {
-    const inputs = built.payload.intents.flatMap((i) => (i.example ? [i.example] : []));
-    const typo = (text: string) => text.replace(/(\w)(\w)(\w*)$/, "$2$1$3");
-    let compared = 0;
-    for (const message of [...inputs.map(typo), "show me the files", "what is the time", "zzz show"]) {
-      const tokens = tokenize(message).tokens;
-      const pruned = matchProbabilistic(model, tokens, 3, new WordResolver(model), null);
-      const full = matchProbabilistic(model, tokens, 3, new WordResolver(model), null, false);
-      expect(pruned.hit?.intent, message).toBe(full.hit?.intent);
-      if (pruned.hit) expect(pruned.hit.score).toBeCloseTo(full.hit!.score, 9);
-      compared++;
-    }
-    expect(compared).toBeGreaterThan(300);
-  });
-});

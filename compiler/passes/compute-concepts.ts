@@ -1,0 +1,51 @@
+// Compute pass: the concepts of the probabilistic stage. A concept is a set of stems that may
+// stand for one another: each synonym set of the dataset (vocabulary/templates.json, DSL
+// `synonym`) counts `synonymContribution`; each WordNet expansion (ndfc build --wordnet) a
+// dataset word brings counts less. Only one-word synonyms take part; multi-word ones are the
+// template stage's business. Concepts are sorted by their members, so the order of the sources
+// never changes the bundle.
+
+import type { SynonymSet } from "../ir/types.js";
+import { normalizeWords } from "../../runtime/normalize.js";
+import { stem } from "../../runtime/stem.js";
+
+/** What a WordNet relative counts, relative to a synonym of the dataset. */
+export const LEXICAL_SCALE = 0.75;
+
+export interface Concept {
+  /** Member stems, sorted, at least two. */
+  stems: string[];
+  /** What a match through this concept counts (0..1). */
+  weight: number;
+}
+
+/** Dataset word → words related to it (WordNet synonyms and derivations), see compute-wordnet.ts. */
+export type LexicalExpansion = ReadonlyMap<string, readonly string[]>;
+
+function stemsOf(words: Iterable<string>): string[] {
+  const out = new Set<string>();
+  for (const word of words) {
+    const normalized = normalizeWords(word);
+    if (normalized.length === 1) out.add(stem(normalized[0]!));
+  }
+  return [...out].sort();
+}
+
+export function computeConcepts(
+  synonyms: readonly SynonymSet[],
+  expansion: LexicalExpansion | null,
+  synonymContribution: number,
+): Concept[] {
+  const byKey = new Map<string, Concept>();
+  const add = (stems: string[], weight: number) => {
+    if (stems.length < 2) return;
+    const key = stems.join(" ");
+    const known = byKey.get(key);
+    if (!known || known.weight < weight) byKey.set(key, { stems, weight });
+  };
+  const byTag = new Map<string, string[]>();
+  for (const set of synonyms) byTag.set(set.tag, [...(byTag.get(set.tag) ?? []), ...set.words]);
+  for (const words of byTag.values()) add(stemsOf(words), synonymContribution);
+  for (const [word, related] of expansion ?? []) add(stemsOf([word, ...related]), synonymContribution * LEXICAL_SCALE);
+  return [...byKey.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, concept]) => concept);
+}

