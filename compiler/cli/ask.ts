@@ -1,6 +1,7 @@
 // `ndfc ask`: answer one message with a bundle (a fresh session), as text or as the whole JSON response.
 import { InvalidArgumentError } from "commander";
 import type { NpcResponse } from "../../runtime/index.js";
+import { formatTrace } from "./format-trace.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
 
@@ -9,6 +10,7 @@ interface AskOptions {
   seed?: number;
   user?: string;
   host?: string;
+  explain?: boolean;
 }
 
 function parseSeed(value: string): number {
@@ -31,6 +33,12 @@ export function formatAnswer(answer: NpcResponse): string {
   return lines.filter((line) => line !== "").join("\n") + "\n";
 }
 
+/** The witness words: which word of the message matched what, stage by stage. */
+function formatWitness(answer: NpcResponse): string {
+  const lines = answer.witness.map((w) => `witness ${w.stage}${w.note ? ` (${w.note})` : ""}: ${w.items.map((i) => `${i.word}=${i.kind}${i.matched ? `:${i.matched}` : ""}`).join(" ")}`);
+  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
+}
+
 export const registerAsk: RegisterCommand = (program, io) => {
   program
     .command("ask")
@@ -41,13 +49,15 @@ export const registerAsk: RegisterCommand = (program, io) => {
     .option("--seed <n>", "seed of the variant choices (default 0)", parseSeed)
     .option("--user <name>", "value of <||username||> (default: user)")
     .option("--host <name>", "value of <||computer_name||> (default: localhost)")
+    .option("--explain", "also print how the answer was reached: each stage tried, candidates, scores, the decision")
     .action(async (file: string, words: string[], options: AskOptions) => {
       const { npc } = await loadBundleFile(file, io.cwd);
       const metadata: Record<string, string> = {};
       if (options.user !== undefined) metadata.username = options.user;
       if (options.host !== undefined) metadata.computer_name = options.host;
       const session = npc.session({ seed: options.seed ?? 0, metadata });
-      const answer = session.process(words.join(" "));
-      io.stdout(options.json ? `${JSON.stringify(answer, null, 2)}\n` : formatAnswer(answer));
+      const answer = session.process(words.join(" "), { explain: options.explain === true });
+      if (options.json) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
+      else io.stdout(formatAnswer(answer) + (answer.trace ? `${formatTrace(answer.trace)}\n${formatWitness(answer)}` : ""));
     });
 };

@@ -11,11 +11,14 @@ import { registerAsk } from "./ask.js";
 import { registerServe } from "./serve.js";
 import { registerAudit } from "./audit.js";
 import { registerTeach } from "./teach.js";
+import { registerChat } from "./chat.js";
+import { registerEval } from "./eval.js";
+import { registerCreate } from "./create.js";
 
 /** A command registers itself on the program; it sets `exitCode.value` when it does not exit 0. */
 export type RegisterCommand = (program: Command, io: CliIO, exitCode: { value: number }) => void;
 
-const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach];
+const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach, registerChat, registerEval, registerCreate];
 
 const EXAMPLES = `
 Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or I/O error.

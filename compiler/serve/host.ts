@@ -1,7 +1,7 @@
 // One served NPC: its sessions (LRU), the messages the server answers itself (teach, yes/no to a
 // taught word, tool results), substitution of taught words, and one audit row per message.
 import { bundleSlug } from "../emit/write-bundle.js";
-import type { Npc, NpcResponse, NpcSession } from "../../runtime/index.js";
+import type { Npc, NpcResponse, NpcSession, ProcessOptions, SessionOptions } from "../../runtime/index.js";
 import { bundleConcepts } from "../store/bundle-concepts.js";
 import { TRUST_AFTER, type ConceptLookup, type Store, type Teaching } from "../store/store.js";
 import { LruMap } from "./lru.js";
@@ -48,6 +48,8 @@ export class NpcHost {
     private readonly store: Store | null,
     maxSessions: number,
     id?: string,
+    /** Options of every new session (`ndfc chat --seed/--user`); default seed 0. */
+    private readonly sessionOptions: SessionOptions = { seed: 0 },
   ) {
     this.id = id ?? (bundleSlug(npc.name) || "npc");
     this.sessions = new LruMap(maxSessions);
@@ -59,7 +61,7 @@ export class NpcHost {
   }
 
   /** Answers one user message of session `sessionId` (null: the anonymous session). */
-  message(sessionId: string | null, message: string): ServeAnswer {
+  message(sessionId: string | null, message: string, options: ProcessOptions = {}): ServeAnswer {
     const key = sessionId ?? ANONYMOUS_SESSION;
     const state = this.state(key);
     const teach = parseTeachMessage(message);
@@ -74,7 +76,7 @@ export class NpcHost {
     // client cannot change another's answers; trusted ones and the operator's (CLI) apply to all.
     const taught = (this.store?.teachings(this.id) ?? []).filter((t) => t.state === "trusted" || t.session === null || t.session === key);
     const { message: rewritten, used } = substituteTaught(message, taught);
-    const response = state.session.process(rewritten);
+    const response = state.session.process(rewritten, options);
     const understood = response.status !== "rejected";
     const usedNow = understood ? used : [];
     const auditId = this.record(key, message, response.status, response.intent, response.confidence, usedNow);
@@ -107,7 +109,7 @@ export class NpcHost {
 
   private state(key: string): SessionState {
     return this.sessions.getOrCreate(key, () => ({
-      session: this.npc.session({ seed: 0 }),
+      session: this.npc.session(this.sessionOptions),
       lastAnswer: null,
       awaitsConfirmation: false,
       toolResults: 0,

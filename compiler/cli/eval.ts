@@ -1,0 +1,61 @@
+// `ndfc eval <bundle> <cases>`: scores a bundle on NDF eval blocks or JSONL cases (compiler/eval/).
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { InvalidArgumentError } from "commander";
+import { EvalCasesError, parseCases } from "../eval/cases.js";
+import { formatReport } from "../eval/report.js";
+import { evaluate } from "../eval/score.js";
+import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
+import type { RegisterCommand } from "./program.js";
+import { loadBundleFile } from "./read-bundle.js";
+
+interface EvalOptions {
+  json?: boolean;
+  minAccuracy?: number;
+  showFailures: number;
+}
+
+function parseFraction(value: string): number {
+  const x = Number(value);
+  if (value.trim() === "" || !Number.isFinite(x) || x < 0 || x > 1) throw new InvalidArgumentError("a number from 0 to 1 (0.85 for 85 %)");
+  return x;
+}
+
+function parseCount(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("a whole number");
+  return Number(value);
+}
+
+export const registerEval: RegisterCommand = (program, io, exitCode) => {
+  program
+    .command("eval")
+    .description("score a .npc bundle on evaluation cases (NDF eval.json blocks or JSONL)")
+    .argument("<bundle>", "a .npc file")
+    .argument("<cases>", 'eval.json ([{input, output, description}]) or .jsonl ({"input", "expect": {intent|output|status|slots}})')
+    .option("--json", "print the whole report as JSON")
+    .option("--min-accuracy <x>", "exit 1 when the accuracy is below x (0..1)", parseFraction)
+    .option("--show-failures <n>", "failures to list (default 20)", parseCount, 20)
+    .action(async (file: string, casesFile: string, options: EvalOptions) => {
+      const { npc } = await loadBundleFile(file, io.cwd);
+      let text: string;
+      try {
+        text = readFileSync(resolve(io.cwd, casesFile), "utf8");
+      } catch (error) {
+        const reason = error instanceof Error && "code" in error ? String(error.code) : String(error);
+        throw new CliError(`cannot read cases ${casesFile}: ${reason}`, EXIT_USAGE);
+      }
+      let cases;
+      try {
+        cases = parseCases(text, casesFile);
+      } catch (error) {
+        if (error instanceof EvalCasesError) throw new CliError(error.message, EXIT_USAGE);
+        throw error;
+      }
+      const report = evaluate(npc, cases);
+      io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report, options.showFailures));
+      if (options.minAccuracy !== undefined && report.accuracy < options.minAccuracy) {
+        io.stderr(`ndfc: accuracy ${(report.accuracy * 100).toFixed(1)} % is below --min-accuracy ${options.minAccuracy}\n`);
+        exitCode.value = EXIT_FAILED;
+      }
+    });
+};
