@@ -3,9 +3,9 @@
 // misspelt word generates its own variants, looks their hashes up (binary search) and verifies
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
 
-/** Edits a word of this many characters may carry: 0 up to 3, 1 from 4 to 7, 2 from 8. */
+/** Edits a word of this many characters may carry: 0 up to 3, 1 at 4, 2 from 5. */
 export function editBudget(length: number): number {
-  return length <= 3 ? 0 : length <= 7 ? 1 : 2;
+  return length <= 3 ? 0 : length <= 4 ? 1 : 2;
 }
 
 /** FNV-1a over UTF-16 code units. */

