@@ -11,7 +11,7 @@ import { applyGuards } from "./guards.js";
 import { lex } from "./lexer.js";
 import { matchExact } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
-import { matchTemplate } from "./match-template.js";
+import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { normalizeKey, type Token } from "./normalize.js";
 import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
@@ -207,24 +207,30 @@ export class NpcSession {
     }
     const words = new WordResolver(this.model);
     const trimmed = withoutTrailingFiller(this.model, kept);
+    let template: TemplateHit | null = null;
     for (const candidate of kept.length === tokens.length ? [trimmed] : [trimmed, withoutTrailingFiller(this.model, tokens)]) {
-      const template = matchTemplate(this.model, candidate, clean, words, this.activeContext);
+      template = matchTemplate(this.model, candidate, clean, words, this.activeContext);
       if (trace) trace.add("template", template ? `path ${template.path} of ${this.model.payload.intents[template.intent]!.id}` : "no template path matches", explainTemplates(this.model, candidate, words, this.activeContext));
-      if (template) {
-        witness.push({ stage: template.inContext ? "context" : "template", items: template.items, note: `path ${template.path}` });
-        const status = template.inContext ? ("context match" as const) : ("template match" as const);
-        return { kind: "match", match: { status, intent: template.intent, confidence: 1, slots: template.slots } };
-      }
+      if (template) break;
     }
+    const templateMatch = (hit: TemplateHit): { kind: "match"; match: Match } => {
+      witness.push({ stage: hit.inContext ? "context" : "template", items: hit.items, note: `path ${hit.path}` });
+      const status = hit.inContext ? ("context match" as const) : ("template match" as const);
+      return { kind: "match", match: { status, intent: hit.intent, confidence: 1, slots: hit.slots } };
+    };
+    if (template?.inContext) return templateMatch(template);
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
     const children = this.activeContext === null ? [] : (this.model.payload.intents[this.activeContext]!.context ?? []);
-    // While a context is active its children are tried first, fuzzily too: the whole ranking is needed.
+    // While a context is active its children are tried first, fuzzily too (before top-level
+    // templates): the whole ranking is needed for that.
     const limit = children.length > 0 ? this.model.payload.intents.length : Math.max(suggestions, 2);
-    const probabilistic = matchProbabilistic(this.model, query, limit, words, this.activeContext);
+    const probabilistic = template && children.length === 0 ? null : matchProbabilistic(this.model, query, limit, words, this.activeContext);
+    const child = probabilistic ? pickContextChild(this.model, probabilistic.ranking, this.activeContext, query) : null;
+    if (template && !child) return templateMatch(template);
+    if (!probabilistic) throw new Error("unreachable: no template and no ranking");
     if (trace) this.traceProbabilistic(trace, probabilistic.ranking, probabilistic.hit !== null);
     const negated = query.some((t) => t.kind !== "quoted" && NEGATIONS.has(t.norm));
-    const child = pickContextChild(this.model, probabilistic.ranking, this.activeContext, query);
     const guess = child ?? probabilistic.hit;
     const ranking = probabilistic.ranking.slice(0, Math.max(suggestions, 2));
     if (guess && negated && this.model.payload.intents[guess.intent]!.destructive) {
