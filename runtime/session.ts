@@ -251,7 +251,7 @@ export class NpcSession {
     const [top, second] = ranking;
     const gap = top && second ? round4(top.score - second.score) : null;
     const summary = top
-      ? `top ${this.model.payload.intents[top.intent]!.id} ${round4(top.score)}${gap === null ? "" : `, margin ${gap}`} (threshold ${sentenceThreshold}, margin ${margin}): ${accepted ? "accepted" : "abstains"}`
+      ? `top ${this.model.payload.intents[top.intent]!.id} ${round4(top.score)}${gap === null ? ", no runner-up" : `, margin ${gap}`} (threshold ${sentenceThreshold}, margin ${margin}): ${accepted ? "accepted" : "abstains"}`
       : "no candidate shares a word with the message";
     const lines = ranking.slice(0, 5).map((r) => {
       const intent = this.model.payload.intents[r.intent]!;
