@@ -10,8 +10,8 @@
 //     expected `description` as its description or a tool's `arguments.explanation`; each is
 //     compared both as written in the dataset (template text with `<||tag||>`) and as rendered.
 // A case is reachable when its expected answer exists somewhere in the bundle at all (its intent
-// exists, or some entry has that output or description): the others no dataset change short of
-// adding the answer could fix.
+// exists, or some entry has that output or description as written, before rendering): the others
+// no matcher could get right, only adding the answer to the dataset.
 
 import type { Npc, NpcResponse, Segments, ToolTree } from "../../runtime/index.js";
 import type { EvalCase, JsonlExpectation, NdfExpectation } from "./cases.js";
