@@ -77,10 +77,11 @@ class LineReader {
 
   next(prompt: string): Promise<string | null> {
     const queued = this.queue.shift();
-    if (queued !== undefined) return Promise.resolve(queued);
-    if (this.closed) return Promise.resolve(null);
+    if (this.closed && queued === undefined) return Promise.resolve(null);
+    // The prompt shows even for a line typed (or piped) ahead: a y/N question is always visible.
     this.rl.setPrompt(prompt);
     this.rl.prompt();
+    if (queued !== undefined) return Promise.resolve(queued);
     return new Promise((done) => (this.waiting = done));
   }
 }

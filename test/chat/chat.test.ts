@@ -1,0 +1,130 @@
+// `ndfc chat` in a real pseudo-terminal (tmux), and piped (no TTY: no colour, --exec, the store).
+// The CLI is compiled from the sources into a fresh directory first, so no stale build/ is used;
+// the directory sits under node_modules/.cache so the compiled files resolve the packages.
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openStore } from "../../compiler/store/store.js";
+import { runCaptured, tempDir } from "../support/cli.js";
+import { writeShelly } from "../conversation/shelly.js";
+
+const repo = resolve(import.meta.dirname, "../..");
+const TMUX = "/usr/bin/tmux";
+const hasTmux = existsSync(TMUX);
+if (!hasTmux) console.warn(`${TMUX} not found: the pseudo-terminal chat test is skipped`);
+
+let outDir: string;
+let main: string;
+let bundle: string;
+let work: string;
+
+beforeAll(async () => {
+  const cache = join(repo, "node_modules", ".cache");
+  execFileSync("mkdir", ["-p", cache]);
+  outDir = mkdtempSync(join(cache, "ndfc-chat-test-"));
+  execFileSync(process.execPath, [join(repo, "node_modules/typescript/bin/tsc"), "-p", join(repo, "tsconfig.json"), "--outDir", outDir], { stdio: "pipe" });
+  main = join(outDir, "compiler/cli/main.js");
+  work = tempDir("chat");
+  bundle = join(work, "shelly.npc");
+  const built = await runCaptured(["build", writeShelly(), "--output", bundle], work);
+  expect(built.code, built.err).toBe(0);
+}, 180_000);
+
+afterAll(() => {
+  if (outDir) rmSync(outDir, { recursive: true, force: true });
+});
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+describe.skipIf(!hasTmux)("ndfc chat in a pseudo-terminal", () => {
+  const socket = `ndfc-chat-test-${process.pid}`;
+  const tmux = (...args: string[]) => execFileSync(TMUX, ["-L", socket, ...args], { encoding: "utf8" });
+  const screen = () => tmux("capture-pane", "-p", "-t", "chat", "-S", "-200");
+
+  async function waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
+    const started = Date.now();
+    for (;;) {
+      const shown = screen();
+      if (typeof text === "string" ? shown.includes(text) : text.test(shown)) return shown;
+      if (Date.now() - started > timeoutMs) throw new Error(`screen never showed ${String(text)}:\n${shown}`);
+      await sleep(100);
+    }
+  }
+
+  async function say(line: string, expected: string | RegExp): Promise<string> {
+    tmux("send-keys", "-t", "chat", "-l", line);
+    tmux("send-keys", "-t", "chat", "Enter");
+    return waitFor(expected);
+  }
+
+  afterAll(() => {
+    spawnSync(TMUX, ["-L", socket, "kill-server"]);
+  });
+
+  it("converses with context follow-ups, /explain, /reset and Ctrl-D", async () => {
+    const command = `node ${main} chat ${bundle} --no-store --user ada; echo "chat exited $?"; sleep 60`;
+    tmux("new-session", "-d", "-s", "chat", "-x", "160", "-y", "50", "-c", work, command);
+    await waitFor("Talking to Shelly.");
+    let shown = await say("hello", "Howdy, ada!");
+    expect(shown).toContain("[exact match · confidence 1]");
+    shown = await say("create folder demo", "Folder demo is ready.");
+    expect(shown).toContain("[run_in_terminal] mkdir -p -- 'demo'");
+    expect(shown).toContain("[template match · confidence 1 · permission yolo]");
+    shown = await say("move it to /tmp", "Moving it to /tmp.");
+    expect(shown).toContain("[context match · confidence 1 · permission ask]");
+    shown = await say("/explain", "decision: context match → it_move (confidence 1)");
+    expect(shown).toMatch(/template: path 0 of it_move/);
+    await say("/reset", "(new conversation: context and counts cleared)");
+    // After the reset "move it" is no follow-up: the answer after the second "move it" differs.
+    shown = await say("move it to /tmp", /you> move it to \/tmp[\s\S]*you> move it to \/tmp\n[^\n]*\n[\s\S]*\[(?!context match)[^\]]*\]/);
+    expect(shown.split("you> move it to /tmp")[2]).not.toContain("Moving it to /tmp.");
+    tmux("send-keys", "-t", "chat", "C-d");
+    shown = await waitFor("chat exited 0");
+    expect(shown).toContain("bye");
+  });
+});
+
+describe("ndfc chat without a terminal", () => {
+  const chat = (args: string[], input: string, cwd = work) =>
+    spawnSync(process.execPath, [main, "chat", bundle, ...args], { input, cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "" } });
+
+  it("prints plain text (no colour), answers composite messages, and ends on /quit", () => {
+    const run = chat(["--no-store"], "delete old.log then list files\n/quit\nlist files\n");
+    expect(run.status).toBe(0);
+    expect(run.stdout).not.toContain("\u001b[");
+    expect(run.stdout).toContain("[run_in_terminal] rm -- 'old.log'");
+    expect(run.stdout).toContain("[run_in_terminal] ls -la");
+    expect(run.stdout).toContain("[template match, exact match · confidence 1 · permission ask]");
+    expect(run.stdout.match(/\[run_in_terminal\] ls -la/g)).toHaveLength(1); // nothing after /quit
+  });
+
+  it("--exec runs yolo commands, asks y/N before ask commands", () => {
+    const cwd = tempDir("chat-exec");
+    const run = chat(["--no-store", "--exec"], "create folder made\ndelete file made\nn\ncreate folder other\ndelete folder other\n", cwd);
+    expect(run.status).toBe(0);
+    expect(existsSync(join(cwd, "made"))).toBe(true); // yolo: ran; the delete was declined
+    expect(run.stdout).toContain("run rm -- 'made' ? [y/N]");
+    expect(run.stdout).toContain("(not run)");
+    expect(existsSync(join(cwd, "other"))).toBe(true);
+    const yes = chat(["--no-store", "--exec"], "delete file gone.txt\ny\n", cwd);
+    expect(yes.stdout).toMatch(/rm: cannot remove '?gone\.txt'?|No such file/);
+    expect(yes.stdout).toContain("(exit status 1)");
+  });
+
+  it("records every turn in the audit store", () => {
+    const db = join(tempDir("chat-store"), "ndfc.db");
+    const run = chat(["--store", db], "list files\nzzz qqq\nteach: zap means delete\n");
+    expect(run.status, run.stderr).toBe(0);
+    expect(run.stdout).toContain('Got it: "zap" means "delete"');
+    const store = openStore(db, { readonly: true });
+    try {
+      expect(store.auditCount()).toBe(3);
+      expect(store.notUnderstood({ npc: "shelly" }).map((g) => g.input)).toEqual(["zzz qqq"]);
+    } finally {
+      store.close();
+    }
+  });
+});
