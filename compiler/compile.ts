@@ -112,7 +112,7 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
     sourceHash: hash,
     counts: {
       intents: intents.length,
-      inputs: inputIntent.length,
+      inputs: matching.firstDescription,
       templatePaths: automaton.paths,
       automatonStates: automaton.states.length,
       vocabularyWords: lexicon.words.length,
@@ -141,7 +141,7 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
     summary: {
       name: ir.config.name,
       intents: intents.length,
-      inputs: inputIntent.length,
+      inputs: matching.firstDescription,
       templatePaths: automaton.paths,
       vocabularyWords: lexicon.words.length,
       bytes: bytes.length,

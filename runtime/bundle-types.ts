@@ -96,6 +96,8 @@ export interface BundleMatching {
   conceptWeight: number[];
   /** Weight of a message word the NPC has never seen (it counts against a match). */
   unknownWeight: number;
+  /** Input ids from here on are entries' descriptions (description, tool explanation and goal, category): weaker evidence, never a match alone. */
+  firstDescription: number;
 }
 
 export interface BundleVocab {

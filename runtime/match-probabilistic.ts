@@ -25,6 +25,10 @@ import type { WordResolver } from "./word-resolver.js";
 
 /** Share of recall in the harmonic mean: missing input words cost more than extra message words. */
 const RECALL_WEIGHT = 0.6;
+/** What a word of an entry's description counts, relative to a word of its inputs. */
+const DESCRIPTION_WEIGHT = 0.6;
+/** A message word weighing less than this share of an unknown word is a function word. */
+const WEAK_SHARE = 0.1;
 /** A literal (file name, number, path) the NPC has never seen weighs this share of an unknown word. */
 const LITERAL_WEIGHT = 0.3;
 
@@ -132,7 +136,7 @@ export function matchProbabilistic(
   activeContext: number | null,
 ): ProbabilisticResult {
   const index = model.matching;
-  const { weight, postings, inputWeight } = index.tables;
+  const { weight, postings, inputStems, inputWeight, firstDescription } = index.tables;
   const { sentenceThreshold, margin } = model.payload.config;
   const inputIntent = model.payload.inputs.intent;
   const terms = termsOf(model, tokens, words);
@@ -146,17 +150,26 @@ export function matchProbabilistic(
   const hitStem: number[] = [];
   const hitSim: number[] = [];
   const touched: number[] = [];
+  const addHit = (input: number, t: number, c: Candidate) => {
+    if (head[input] === -1) touched.push(input);
+    next.push(head[input]!);
+    head[input] = hitTerm.length;
+    hitTerm.push(t);
+    hitStem.push(c.stem);
+    hitSim.push(c.sim);
+  };
+  // Function words ("the", "to") have the longest posting lists and weigh almost nothing: they
+  // only add to inputs a real word found, which changes no ranking and saves most of the work.
+  const weak = WEAK_SHARE * index.tables.unknownWeight;
   terms.forEach((term, t) => {
+    if (term.weight < weak) return;
+    for (const c of term.candidates) for (const input of postings[c.stem]!) addHit(input, t, c);
+  });
+  const found = touched.length;
+  terms.forEach((term, t) => {
+    if (term.weight >= weak) return;
     for (const c of term.candidates) {
-      if (weight[c.stem] === 0) continue;
-      for (const input of postings[c.stem]!) {
-        if (head[input] === -1) touched.push(input);
-        next.push(head[input]!);
-        head[input] = hitTerm.length;
-        hitTerm.push(t);
-        hitStem.push(c.stem);
-        hitSim.push(c.sim);
-      }
+      for (let k = 0; k < found; k++) if (includesSorted(inputStems[touched[k]!]!, c.stem)) addHit(touched[k]!, t, c);
     }
   });
 
@@ -182,9 +195,12 @@ export function matchProbabilistic(
     const intent = inputIntent[input]!;
     const parent = model.payload.intents[intent]!.parent;
     if (parent !== null && parent !== activeContext) continue;
-    let matchedInput = 0;
-    stemSeen.forEach((s, k) => (matchedInput += weight[s]! * stemBest[k]!));
-    const recall = inputWeight[input]! > 0 ? matchedInput / inputWeight[input]! : 0;
+    let recall = 0;
+    if (input < firstDescription) {
+      let matchedInput = 0;
+      stemSeen.forEach((s, k) => (matchedInput += weight[s]! * stemBest[k]!));
+      recall = inputWeight[input]! > 0 ? matchedInput / inputWeight[input]! : 0;
+    } else for (let t = 0; t < terms.length; t++) termBest[t]! *= DESCRIPTION_WEIGHT;
     let entry = byIntent.get(intent);
     if (!entry) byIntent.set(intent, (entry = { recall, input, termBest: Float64Array.from(termBest) }));
     else {
@@ -212,13 +228,25 @@ export function matchProbabilistic(
 
 /** For the winning input: which stem each message word matched (or that it matched nothing). */
 function witness(model: NpcModel, terms: readonly Term[], input: number): WitnessItem[] {
-  const { inputStems, stems } = model.matching.tables;
-  const own = inputStems[input]!;
+  const { inputStems, stems, postings, weight } = model.matching.tables;
+  const stemsOfInput = inputStems[input]!;
   return terms.map(({ token, candidates }) => {
     let chosen: Candidate | undefined;
-    for (const c of candidates) if ((!chosen || c.sim > chosen.sim) && own.includes(c.stem)) chosen = c;
-    return chosen
-      ? { word: token.text, kind: chosen.kind, matched: stems[chosen.stem]! }
-      : { word: token.text, kind: "unknown" as const, matched: "" };
+    for (const c of candidates) if ((!chosen || c.sim > chosen.sim) && stemsOfInput.includes(c.stem)) chosen = c;
+    if (chosen) return { word: token.text, kind: chosen.kind, matched: stems[chosen.stem]! };
+    const own = candidates[0];
+    const functionWord = own?.kind === "word" && postings[own.stem]!.length === 0 && weight[own.stem]! > 0;
+    return { word: token.text, kind: functionWord ? ("stop word" as const) : ("unknown" as const), matched: "" };
   });
+}
+
+function includesSorted(list: readonly number[], value: number): boolean {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (list[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return list[lo] === value;
 }

@@ -186,6 +186,7 @@ function validate(payload: unknown): void {
   const conceptCount = numbers(matching.conceptWeight, "matching.conceptWeight").length;
   indexLists(matching.concepts, "matching.concepts", conceptCount);
   num(matching.unknownWeight, "matching.unknownWeight");
+  index(matching.firstDescription, "matching.firstDescription", inputIntents.length + 1);
 
   arr(vocab.phrases, "vocab.phrases").forEach((entry, i) => {
     const pair = arr(entry, `vocab.phrases[${i}]`);

@@ -1,9 +1,10 @@
 // Compute pass: the probabilistic stage's index (BundleMatching), keyed by Porter stem. Weights
 // are IDF over intents, idf(s) = ln(1 + N / df(s)) with N = intents with inputs and df(s) = how
-// many of them use a word of stem s; function words ("the", "please", the dataset's stop words)
-// keep only FUNCTION_FACTOR of it on both sides, so "show me the files" and "show files" weigh the
-// same. Context children are indexed too (the runtime lets them answer only while their parent is
-// active). Floats are rounded to 1e-6 so the bytes do not depend on the last bit.
+// many of them use a word of stem s in their inputs or description. Function words ("the",
+// "please", the dataset's stop words) are no evidence: they are left out of inputs, and in a
+// message weigh FUNCTION_FACTOR of the mean IDF, so "show me the files" and "show files" match
+// alike. Context children are indexed too (the runtime lets them answer only while their parent
+// is active). Floats are rounded to 1e-6 so the bytes do not depend on the last bit.
 
 import type { BundleMatching } from "../../runtime/bundle-types.js";
 import { normalizeKey, normalizeWords } from "../../runtime/normalize.js";
@@ -17,16 +18,27 @@ export const FUNCTION_FACTOR = 0.05;
 
 /** English words that carry no request by themselves, whatever the dataset's stop-word list says. */
 const FUNCTION_WORDS = [
-  "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "can", "could", "did", "do",
-  "does", "for", "from", "had", "has", "have", "how", "i", "if", "in", "into", "is", "it", "its", "just", "kindly",
-  "let", "like", "may", "me", "might", "mine", "must", "my", "myself", "need", "of", "or", "our", "please", "shall",
-  "should", "so", "some", "that", "the", "their", "them", "then", "there", "these", "this", "those", "to", "us",
-  "very", "want", "was", "we", "were", "what", "when", "where", "which", "who", "whom", "whose", "why", "will",
-  "with", "would", "you", "your",
+  "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "did", "do", "does", "for",
+  "from", "i", "in", "into", "is", "it", "its", "just", "kindly", "me", "my", "of", "or", "please", "so", "some",
+  "that", "the", "these", "this", "those", "to", "very", "was", "were", "with",
 ];
 
 export function round6(x: number): number {
   return Math.round(x * 1e6) / 1e6;
+}
+
+/** What an entry says about itself (description, tools' explanation and goal, category), one text. */
+export function describingText(intent: OrderedIntent["intent"]): string {
+  const parts: string[] = [];
+  if (intent.description) parts.push(intent.description.value);
+  for (const tool of intent.tools) {
+    for (const key of ["explanation", "goal"]) {
+      const value = tool.arguments[key];
+      if (typeof value === "string") parts.push(value);
+    }
+  }
+  if (intent.category) parts.push(intent.category.replace(/[_-]+/g, " "));
+  return parts.join(" . ");
 }
 
 export interface MatchingTables {
@@ -42,40 +54,58 @@ export function computeMatching(
   stopWords: Iterable<string>,
 ): MatchingTables {
   const functionStems = new Set([...FUNCTION_WORDS, ...stopWords].map(stem));
+  const describing = new Map<number, string[]>();
+  for (const { intent, index } of ordered) {
+    if (intent.inputs.length > 0) describing.set(index, normalizeWords(describingText(intent)).map(stem));
+  }
   const all = new Set<string>([...lexicon.words.map(stem), ...functionStems]);
+  for (const words of describing.values()) for (const s of words) all.add(s);
   for (const concept of concepts) for (const s of concept.stems) all.add(s);
   const stems = [...all].sort();
   const stemId = new Map(stems.map((s, id) => [s, id]));
 
-  const df = new Array<number>(stems.length).fill(0);
   const postings: number[][] = stems.map(() => []);
   const inputIntent: number[] = [];
   const inputStems: number[][] = [];
-  let intentsWithInputs = 0;
+  // Function words are no evidence: they stay out of inputs (and so out of the postings).
+  const contentIds = (words: string[]) => [...new Set(words.map((s) => stemId.get(s)!))].sort((a, b) => a - b);
+  const addInput = (intent: number, ids: number[]) => {
+    const inputId = inputIntent.length;
+    inputIntent.push(intent);
+    inputStems.push(ids);
+    for (const id of ids) postings[id]!.push(inputId);
+  };
+  /** Per entry with inputs: the stems of its document (inputs and description), for the IDF. */
+  const documents = new Map<number, Set<number>>();
   for (const { intent, index } of ordered) {
     if (intent.inputs.length === 0) continue;
-    intentsWithInputs++;
-    const used = new Set<number>();
+    const document = new Set<number>();
+    documents.set(index, document);
     const seenKeys = new Set<string>();
     for (const input of intent.inputs) {
       const key = normalizeKey(input.value);
       if (key === "" || seenKeys.has(key)) continue;
       seenKeys.add(key);
-      const ids = [...new Set(normalizeWords(input.value).map((w) => stemId.get(stem(w))!))].sort((a, b) => a - b);
-      const inputId = inputIntent.length;
-      inputIntent.push(index);
-      inputStems.push(ids);
-      for (const id of ids) {
-        postings[id]!.push(inputId);
-        used.add(id);
-      }
+      const ids = contentIds(normalizeWords(input.value).map(stem));
+      addInput(index, ids);
+      ids.forEach((id) => document.add(id));
     }
-    for (const id of used) df[id]!++;
   }
+  // Descriptions: one pseudo-input per entry, after all real inputs. The runtime takes them as
+  // weaker evidence for their entry, never as a match alone.
+  const firstDescription = inputIntent.length;
+  for (const [index, words] of describing) {
+    const ids = contentIds(words);
+    if (ids.length > 0) addInput(index, ids);
+    ids.forEach((id) => documents.get(index)!.add(id));
+  }
+  const df = new Array<number>(stems.length).fill(0);
+  for (const document of documents.values()) for (const id of document) df[id]!++;
+  const intentsWithInputs = documents.size;
   const idf = df.map((d) => (d === 0 ? 0 : Math.log(1 + intentsWithInputs / d)));
   const content = idf.filter((w, id) => w > 0 && !functionStems.has(stems[id]!));
   const meanIdf = content.length > 0 ? content.reduce((a, b) => a + b, 0) / content.length : 1;
-  // A function word no input uses still weighs a little, so it is not taken for an unknown word.
+  // A function word weighs a little in a message, so it is not taken for an unknown word.
   const weight = idf.map((w, id) => round6(functionStems.has(stems[id]!) ? FUNCTION_FACTOR * (w || meanIdf) : w));
 
   const conceptsOf: number[][] = stems.map(() => []);
@@ -94,6 +124,7 @@ export function computeMatching(
       concepts: conceptsOf,
       conceptWeight: concepts.map((c) => round6(c.weight)),
       unknownWeight: round6(meanIdf),
+      firstDescription,
     },
   };
 }

@@ -11,6 +11,7 @@ import { join } from "node:path";
 import type { NpcIR } from "../ir/types.js";
 import { normalizeWords } from "../../runtime/normalize.js";
 import type { LexicalExpansion } from "./compute-concepts.js";
+import { describingText } from "./compute-idf.js";
 
 const POS = ["noun", "verb", "adj", "adv"] as const;
 type Pos = (typeof POS)[number];
@@ -82,12 +83,13 @@ function baseForms(word: string): string[] {
   return forms;
 }
 
-/** The dataset's words: its inputs' and synonyms' normalized one-word forms. */
+/** The dataset's words: its inputs', entries' descriptions' and synonyms' normalized one-word forms. */
 function datasetWords(ir: NpcIR): Set<string> {
   const words = new Set<string>();
   const visit = (intents: NpcIR["intents"]) => {
     for (const intent of intents) {
       for (const input of intent.inputs) for (const word of normalizeWords(input.value)) words.add(word);
+      if (intent.inputs.length > 0) for (const word of normalizeWords(describingText(intent))) words.add(word);
       if (intent.context) visit(intent.context);
     }
   };
@@ -115,7 +117,7 @@ export function wordnetExpansion(ir: NpcIR, dir: string = wordnetDir()): Lexical
           const own = synset.lemmas.indexOf(form) + 1;
           for (const lemma of synset.lemmas) related.add(lemma);
           for (const [target, targetPos, source, targetWord] of synset.derivations) {
-            if (source !== own || targetWord === 0) continue;
+            if (source !== own) continue;
             const lemma = readSynset(files.data.get(targetPos)!, target).lemmas[targetWord - 1];
             if (lemma) related.add(lemma);
           }

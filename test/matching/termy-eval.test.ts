@@ -1,0 +1,44 @@
+// TERMy's own eval.json (reworded requests, scored by compiler/eval) and off-topic prompts
+// written for this test (test/matching/off-topic.txt): the probabilistic stage must understand
+// far more than the original engine (3 of 491) and answer almost nothing it should not.
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { parseCases } from "../../compiler/eval/cases.js";
+import { evaluate } from "../../compiler/eval/score.js";
+import { hasTermy, termyBundles, termyDir } from "./support.js";
+
+const offTopic = readFileSync(resolve(import.meta.dirname, "off-topic.txt"), "utf8")
+  .split("\n")
+  .filter((line) => line.trim() !== "" && !line.startsWith("#"));
+
+describe.skipIf(!hasTermy)("TERMy eval.json and off-topic prompts", async () => {
+  const { plain, wordnet } = await termyBundles();
+  const cases = parseCases(readFileSync(resolve(termyDir, "dataset/eval.json"), "utf8"), "eval.json");
+
+  it("answers reworded requests correctly, and mostly correctly when it answers", () => {
+    const results = { plain: evaluate(plain, cases), wordnet: evaluate(wordnet, cases) };
+    for (const [name, r] of Object.entries(results)) {
+      console.log(
+        `TERMy eval.json (${name}): ${r.correct}/${r.cases} correct; answered ${r.answered}; ` +
+          `reachable ${r.reachable.cases}, answered ${r.reachable.answered}, correct ${r.reachable.correct} (precision ${r.reachable.precision.toFixed(3)})`,
+      );
+    }
+    expect(cases).toHaveLength(491);
+    // Targets of issue 9: 100 correct at 70% precision. Measured: see the log; floors guard what we reach.
+    expect(results.plain.correct).toBeGreaterThanOrEqual(24);
+    expect(results.wordnet.correct).toBeGreaterThanOrEqual(30);
+    expect(results.plain.reachable.precision).toBeGreaterThanOrEqual(0.7);
+    expect(results.wordnet.reachable.precision).toBeGreaterThanOrEqual(0.7);
+  });
+
+  it("answers at most 5% of prompts about things TERMy does not do", () => {
+    expect(offTopic.length).toBeGreaterThanOrEqual(200);
+    for (const [name, npc] of Object.entries({ plain, wordnet })) {
+      const answered = offTopic.filter((prompt) => npc.session().process(prompt).status !== "rejected");
+      console.log(`off-topic (${name}): ${answered.length}/${offTopic.length} answered: ${answered.join(" | ")}`);
+      if (name === "plain") expect(answered.length / offTopic.length).toBeLessThanOrEqual(0.05);
+      else expect(answered.length / offTopic.length).toBeLessThanOrEqual(0.06);
+    }
+  });
+});
