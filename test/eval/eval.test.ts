@@ -151,8 +151,9 @@ describe("CI floors: datasets/termy on its eval.jsonl", () => {
         `off-topic rejected ${(report.offTopic.accuracy * 100).toFixed(1)} % (${report.offTopic.correct}/${report.offTopic.cases}), ` +
         `precision ${(report.precision * 100).toFixed(1)} %`,
     );
-    // Measured 91.7 % and 99.3 % (2026-11-29); floors a little below.
-    expect(report.inScope.accuracy).toBeGreaterThanOrEqual(0.89);
-    expect(report.offTopic.accuracy).toBeGreaterThanOrEqual(0.97);
+    // Measured 94.5 % and 96.6 % with the stemmed probabilistic stage (2026-11-29; 91.7 % and
+    // 99.3 % before it); floors a little below.
+    expect(report.inScope.accuracy).toBeGreaterThanOrEqual(0.92);
+    expect(report.offTopic.accuracy).toBeGreaterThanOrEqual(0.94);
   });
 });
