@@ -9,6 +9,32 @@ import type { RankedIntent } from "./match-probabilistic.js";
 import type { NpcModel } from "./model.js";
 import { normalizeWords, type Token } from "./normalize.js";
 import type { WitnessItem } from "./response.js";
+import type { WordResolver } from "./word-resolver.js";
+
+const childWords = new WeakMap<NpcModel, Map<number, Set<string>>>();
+
+/** Normalized words of the exact inputs of a parent's context children. */
+function wordsOfChildren(model: NpcModel, parent: number): Set<string> {
+  let byParent = childWords.get(model);
+  if (!byParent) childWords.set(model, (byParent = new Map()));
+  let words = byParent.get(parent);
+  if (!words) {
+    words = new Set(model.payload.contextExact.find((t) => t.parent === parent)?.keys.flatMap((key) => key.split(" ")) ?? []);
+    byParent.set(parent, words);
+  }
+  return words;
+}
+
+/**
+ * Whether a context child could answer the message fuzzily at all: some word of it (or a typo
+ * correction of it) occurs in the children's inputs. Spares the ranking when a top-level template
+ * already answered a message unrelated to the follow-ups.
+ */
+export function mayMatchChild(model: NpcModel, activeContext: number, query: readonly Token[], words: WordResolver): boolean {
+  const known = wordsOfChildren(model, activeContext);
+  if (known.size === 0) return true; // template children only: let the ranking decide
+  return query.some((t) => known.has(t.norm) || (words.id(t.norm) === undefined && words.corrected(t.norm).some((hit) => known.has(model.payload.lexicon.words[hit.word]!))));
+}
 
 export interface ContextGuess extends RankedIntent {
   items: WitnessItem[];

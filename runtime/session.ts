@@ -5,7 +5,7 @@
 import type { BundleIntent } from "./bundle-types.js";
 import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
-import { pickContextChild } from "./context.js";
+import { mayMatchChild, pickContextChild } from "./context.js";
 import { explainTemplates, Trace, type TraceStep } from "./explain.js";
 import { applyGuards } from "./guards.js";
 import { lex } from "./lexer.js";
@@ -225,7 +225,8 @@ export class NpcSession {
     // While a context is active its children are tried first, fuzzily too (before top-level
     // templates): the whole ranking is needed for that.
     const limit = children.length > 0 ? this.model.payload.intents.length : Math.max(suggestions, 2);
-    const probabilistic = template && children.length === 0 ? null : matchProbabilistic(this.model, query, limit, words, this.activeContext);
+    const skip = template !== null && (children.length === 0 || !mayMatchChild(this.model, this.activeContext!, query, words));
+    const probabilistic = skip ? null : matchProbabilistic(this.model, query, limit, words, this.activeContext);
     const child = probabilistic ? pickContextChild(this.model, probabilistic.ranking, this.activeContext, query) : null;
     if (template && !child) return templateMatch(template);
     if (!probabilistic) throw new Error("unreachable: no template and no ranking");
