@@ -16,6 +16,12 @@ import type { Lexicon } from "./compute-lexicon.js";
 /** What a function word keeps of its weight. */
 export const FUNCTION_FACTOR = 0.05;
 
+/**
+ * What a word the NPC has never seen weighs in a message, relative to the mean IDF: a little more
+ * than an average word, since an unknown word is the best sign of a request about something else.
+ */
+export const UNKNOWN_FACTOR = 1.3;
+
 /** English words that carry no request by themselves, whatever the dataset's stop-word list says. */
 const FUNCTION_WORDS = [
   "a", "about", "am", "an", "and", "any", "are", "as", "at", "be", "been", "but", "by", "did", "do", "does", "for",
@@ -123,7 +129,7 @@ export function computeMatching(
       inputWeight: inputStems.map((ids) => round6(ids.reduce((sum, id) => sum + weight[id]!, 0))),
       concepts: conceptsOf,
       conceptWeight: concepts.map((c) => round6(c.weight)),
-      unknownWeight: round6(meanIdf),
+      unknownWeight: round6(meanIdf * UNKNOWN_FACTOR),
       firstDescription,
     },
   };
