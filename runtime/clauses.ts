@@ -7,7 +7,8 @@
 //   - a clause ends before a connective ("then", "and then", "after that", "next", the bundle's
 //     DSL `connectives`), or before "and" right after a comma, but only when the word after the
 //     connective (stop words skipped) is an action word: a word that starts some input or template
-//     of the NPC. So "copy a and b to c" and "echo this then that" stay whole.
+//     of the NPC, or an unknown word within typo distance of one ("lst"). So "copy a and b to c"
+//     and "echo this then that" stay whole.
 // A piece made only of stop words ("please") joins the piece before it.
 
 import type { NpcModel } from "./model.js";
@@ -92,7 +93,12 @@ function startsWithAction(model: NpcModel, tokens: readonly Token[], from: numbe
   let j = from;
   while (j < tokens.length && isWord(tokens[j]) && model.stopWords.has(tokens[j]!.norm)) j++;
   const token = tokens[j];
-  return isWord(token) && actionWords(model).has(token!.norm);
+  if (!isWord(token)) return false;
+  const actions = actionWords(model);
+  if (actions.has(token!.norm)) return true;
+  // A typo of an action word ("lst files") still starts a request, if the word is unknown.
+  if (model.wordId.has(token!.norm)) return false;
+  return model.fuzzy.lookup(token!.norm).some((hit) => actions.has(model.payload.lexicon.words[hit.word]!));
 }
 
 /** Splits the tokens of a message into clauses (at least one when there is any token). */

@@ -1,7 +1,7 @@
 // `ndfc ask`: answer one message with a bundle (a fresh session), as text or as the whole JSON response.
 import { InvalidArgumentError } from "commander";
 import type { NpcResponse } from "../../runtime/index.js";
-import { formatTrace } from "./format-trace.js";
+import { formatTrace, formatWitness } from "./format-trace.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
 
@@ -31,12 +31,6 @@ export function formatAnswer(answer: NpcResponse): string {
   for (const related of answer.related) lines.push(`  - ${related.example ?? related.intent}`);
   if (answer.notice) lines.push(`(${answer.notice})`);
   return lines.filter((line) => line !== "").join("\n") + "\n";
-}
-
-/** The witness words: which word of the message matched what, stage by stage. */
-function formatWitness(answer: NpcResponse): string {
-  const lines = answer.witness.map((w) => `witness ${w.stage}${w.note ? ` (${w.note})` : ""}: ${w.items.map((i) => `${i.word}=${i.kind}${i.matched ? `:${i.matched}` : ""}`).join(" ")}`);
-  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
 }
 
 export const registerAsk: RegisterCommand = (program, io) => {

@@ -16,7 +16,7 @@ import { InvalidArgumentError } from "commander";
 import type { NpcResponse } from "../../runtime/index.js";
 import { NpcHost, type ServeAnswer } from "../serve/host.js";
 import { defaultStorePath, type Store } from "../store/store.js";
-import { formatTrace } from "./format-trace.js";
+import { formatTrace, formatWitness } from "./format-trace.js";
 import type { RegisterCommand } from "./program.js";
 import { loadBundleFile } from "./read-bundle.js";
 import { openStoreForCli } from "./store-options.js";
@@ -137,7 +137,7 @@ export async function runChat(options: ChatOptions): Promise<void> {
       if (arg === "on" || arg === "off") {
         autoExplain = arg === "on";
         write(c.dim(`(explain after every answer: ${arg})`));
-      } else write(last?.trace ? formatTrace(last.trace) : c.dim("(nothing to explain yet)"));
+      } else write(last?.trace ? `${formatTrace(last.trace)}\n${formatWitness(last)}` : c.dim("(nothing to explain yet)"));
       continue;
     }
     if (message.startsWith("/")) {
@@ -147,7 +147,7 @@ export async function runChat(options: ChatOptions): Promise<void> {
     const answer: ServeAnswer = host.message(sessionId(), message, { explain: true });
     if (answer.status === "rejected" || answer.intent !== null) last = answer as NpcResponse;
     showAnswer(answer, name, write, c);
-    if (autoExplain && answer.trace) write(c.dim(formatTrace(answer.trace)));
+    if (autoExplain && answer.trace) write(c.dim(`${formatTrace(answer.trace)}\n${formatWitness(answer as NpcResponse)}`));
     if (options.exec) await execute(answer, lines, write, output, c);
   }
   rl.close();

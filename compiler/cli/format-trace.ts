@@ -1,5 +1,5 @@
 // The text of an explain trace (`ndfc ask --explain`, `/explain` in `ndfc chat`).
-import type { TraceStep } from "../../runtime/index.js";
+import type { NpcResponse, TraceStep } from "../../runtime/index.js";
 
 export function formatTrace(steps: readonly TraceStep[]): string {
   return steps
@@ -8,4 +8,10 @@ export function formatTrace(steps: readonly TraceStep[]): string {
       return [head, ...step.lines.map((line) => `    ${line}`)].join("\n");
     })
     .join("\n");
+}
+
+/** The witness words: which word of the message matched what, stage by stage. */
+export function formatWitness(answer: NpcResponse): string {
+  const lines = answer.witness.map((w) => `witness ${w.stage}${w.note ? ` (${w.note})` : ""}: ${w.items.map((i) => `${i.word}=${i.kind}${i.matched ? `:${i.matched}` : ""}`).join(" ")}`);
+  return lines.length > 0 ? `${lines.join("\n")}\n` : "";
 }

@@ -30,6 +30,9 @@ describe("clause splitting", () => {
     expect(clauses("list files next show disk usage")).toEqual(["list files", "show disk usage"]);
     expect(clauses("list files, and show disk usage")).toEqual(["list files", "show disk usage"]);
     expect(clauses("list files then please show disk usage")).toEqual(["list files", "please show disk usage"]);
+    // A typo of an action word still starts a clause; a known non-action word does not.
+    expect(clauses("delete old.log then lsit files")).toEqual(["delete old.log", "lsit files"]);
+    expect(clauses("say hi then files")).toEqual(["say hi then files"]);
   });
 
   it("splits sentences on . ! ? ; and line breaks before an action word, not inside literals", () => {
