@@ -1,0 +1,145 @@
+// The probabilistic stage on small invented NPCs: stems, concepts, typo budget, function words,
+// the asymmetric score, the config keys it honours, and its invariants (order independence,
+// determinism, no crash on arbitrary text).
+import { describe, expect, it } from "vitest";
+import fc from "fast-check";
+import { compileNpc } from "../../compiler/compile.js";
+import { computeConcepts } from "../../compiler/passes/compute-concepts.js";
+import { wordnetExpansion } from "../../compiler/passes/compute-wordnet.js";
+import { loadNpc, type Npc } from "../../runtime/index.js";
+import { stem } from "../../runtime/stem.js";
+import { npcIr, type NpcSpec } from "../runtime/ir-fixture.js";
+
+const TOOLS: NpcSpec = {
+  synonyms: { vocab_folder: ["folder", "directory", "dir"] },
+  lists: { stop_words: ["the"], thanking_words: ["thanks"] },
+  intents: [
+    { id: "remove_empty_dirs", inputs: ["remove empty folders", "delete empty directories"], outputs: ["ok"], command: "find . -type d -empty -delete" },
+    { id: "make_dir", inputs: ["create a folder", "make a new directory"], outputs: ["ok"], command: "mkdir -p -- x" },
+    { id: "show_memory", inputs: ["show memory usage", "how much ram is free"], outputs: ["ok"], command: "free -h", permission: "yolo" },
+    { id: "weather", inputs: ["what is the weather like"], outputs: ["Sunny."], permission: "yolo" },
+  ],
+};
+
+async function build(spec: NpcSpec, options: Parameters<typeof compileNpc>[1] = {}): Promise<Npc> {
+  return loadNpc(compileNpc({ ir: npcIr(spec) }, options).bytes);
+}
+
+const ask = (npc: Npc, message: string) => npc.session().process(message);
+
+describe("Porter stemmer", () => {
+  it("gives Porter's published stems", () => {
+    const pairs: [string, string][] = [
+      ["caresses", "caress"], ["ponies", "poni"], ["agreed", "agre"], ["motoring", "motor"], ["hopping", "hop"],
+      ["filing", "file"], ["happy", "happi"], ["relational", "relat"], ["conditional", "condit"], ["digitizer", "digit"],
+      ["operator", "oper"], ["hopefulness", "hope"], ["electrical", "electr"], ["adjustment", "adjust"],
+      ["adoption", "adopt"], ["controll", "control"], ["directories", "directori"], ["directory", "directori"],
+    ];
+    for (const [word, expected] of pairs) expect(stem(word), word).toBe(expected);
+  });
+
+  it("leaves short words, literals and non-ASCII words alone, and never grows a word by more than a letter", () => {
+    expect(["ls", "notes.txt", "-rf", "café", "42"].map(stem)).toEqual(["ls", "notes.txt", "-rf", "café", "42"]);
+    fc.assert(fc.property(fc.stringMatching(/^[a-z]{0,14}$/), (word) => stem(word).length <= word.length + 1), { numRuns: 2000 });
+  });
+});
+
+describe("probabilistic stage", async () => {
+  const npc = await build(TOOLS);
+
+  it("matches inflected forms through stems", () => {
+    const answer = ask(npc, "removing the empty directory");
+    expect(answer).toMatchObject({ status: "probabilistic match", intent: "remove_empty_dirs" });
+  });
+
+  it("matches a dataset synonym of an input word (a concept), weighted by synonym_contribution", async () => {
+    const answer = ask(npc, "remove empty dir");
+    expect(answer).toMatchObject({ status: "probabilistic match", intent: "remove_empty_dirs" });
+    const items = answer.witness.find((w) => w.stage === "probabilistic")!.items;
+    expect(items).toContainEqual({ word: "dir", kind: "synonym", matched: stem("folder") });
+    const none = await build({ ...TOOLS, config: { synonymContribution: 0 } });
+    const weaker = ask(none, "remove empty dir");
+    expect(weaker.status === "rejected" || weaker.confidence < answer.confidence).toBe(true);
+  });
+
+  it("corrects typos within the budget, never a literal, and honours word_threshold", async () => {
+    expect(ask(npc, "shwo memroy usage")).toMatchObject({ status: "probabilistic match", intent: "show_memory" });
+    const strict = await build({ ...TOOLS, config: { wordThreshold: 0.95 } });
+    expect(ask(strict, "shwo memroy usage").status).toBe("rejected");
+    const literal = ask(npc, "show memory.usage");
+    const items = literal.witness.flatMap((w) => w.items);
+    expect(items.some((i) => i.word === "memory.usage" && i.kind === "fuzzy")).toBe(false);
+  });
+
+  it("gives function words almost no weight on either side", () => {
+    const bare = ask(npc, "show memory usage please now");
+    const padded = ask(npc, "show the memory usage for me");
+    expect(padded.intent).toBe("show_memory");
+    expect(padded.confidence).toBeGreaterThan(0.9);
+    expect(bare.intent).toBe("show_memory");
+  });
+
+  it("costs more for a missing input word than for an extra message word", () => {
+    const missing = ask(npc, "empty folders").confidence; // "remove" missing
+    const extra = ask(npc, "remove empty folders quickly").confidence;
+    expect(extra).toBeGreaterThan(missing);
+  });
+
+  it("rejects messages about something else, and near-ties between two intents", () => {
+    expect(ask(npc, "how do i bake banana bread").status).toBe("rejected");
+    const tie = ask(npc, "folder memory");
+    expect(tie.status).toBe("rejected");
+  });
+
+  it("does not depend on word order, and is deterministic", () => {
+    const words = ["remove", "empty", "the", "directories", "show", "memory", "usage", "make", "new", "folder", "shwo", "xyzzy", "notes.txt"];
+    fc.assert(
+      fc.property(fc.shuffledSubarray(words, { minLength: 1 }), fc.nat(), (picked, seed) => {
+        const rotated = [...picked.slice(seed % picked.length), ...picked.slice(0, seed % picked.length)];
+        const a = ask(npc, picked.join(" "));
+        const b = ask(npc, rotated.join(" "));
+        expect(b.intent).toBe(a.intent);
+        expect(b.confidence).toBe(a.confidence);
+        expect(b.related.map((r) => r.intent)).toEqual(a.related.map((r) => r.intent));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("never fails on arbitrary text", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 80 }), (text) => {
+        const answer = ask(npc, text);
+        expect(answer.witness.some((w) => w.note?.startsWith("internal error"))).toBe(false);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe("concepts and WordNet knowledge (build time)", () => {
+  it("builds the same concepts whatever the order of the synonym sets", () => {
+    const ir = npcIr(TOOLS);
+    const reversed = [...ir.synonyms].reverse();
+    expect(computeConcepts(reversed, null, 0.9)).toEqual(computeConcepts(ir.synonyms, null, 0.9));
+  });
+
+  it("expands the dataset's words with WordNet synonyms and derivations, deterministically", () => {
+    const ir = npcIr(TOOLS);
+    const expansion = wordnetExpansion(ir);
+    expect(expansion.get("remove")).toContain("take");
+    expect(expansion.get("delete")).toContain("erase");
+    expect(expansion.get("create")).toContain("creation");
+    expect([...wordnetExpansion(ir)]).toEqual([...expansion]);
+  });
+
+  it("lets a WordNet synonym answer, weaker than the dataset's own words, with the same runtime", async () => {
+    const ir = npcIr(TOOLS);
+    const plain = await build(TOOLS);
+    const withWordnet = await build(TOOLS, { lexicalExpansion: wordnetExpansion(ir) });
+    const answer = ask(withWordnet, "erase empty directories");
+    expect(answer).toMatchObject({ status: "probabilistic match", intent: "remove_empty_dirs" });
+    expect(answer.confidence).toBeGreaterThan(ask(plain, "erase empty directories").confidence);
+    expect(answer.confidence).toBeLessThan(ask(withWordnet, "delete empty directories").confidence);
+  });
+});
