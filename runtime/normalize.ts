@@ -129,7 +129,8 @@ export function tokenize(message: string): Tokenized {
         i = close + 1;
         continue;
       }
-      if (ch === '"') unbalancedQuote = true;
+      // An apostrophe may stand alone ("students' books"); a ' opening a word never closed is a quote.
+      if (ch === '"' || /[\p{L}\p{N}]/u.test(clean[i + 1] ?? "")) unbalancedQuote = true;
     }
     let end = i;
     while (end < clean.length && !isSpace(clean[end]!)) end++;

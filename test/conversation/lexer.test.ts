@@ -62,7 +62,10 @@ describe("an open quote", () => {
     expect(npc.session().process('say "hello there"')).toMatchObject({ intent: "say", slots: { text: "hello there" } });
   });
 
-  it("apostrophes inside words are not quotes", () => {
+  it("a ' opening a word and never closed is an open quote; apostrophes are not quotes", () => {
+    expect(npc.session().process("say 'hello there").response).toMatch(/close it/);
     expect(lex("what's up, don't stop").unbalancedQuote).toBe(false);
+    expect(lex("the students' books").unbalancedQuote).toBe(false);
+    expect(lex("say 'it's fine'").unbalancedQuote).toBe(false);
   });
 });
