@@ -26,6 +26,9 @@ export function formatReport(report: EvalReport, showFailures: number): string {
     const r = report.reachable;
     lines.push(`reachable        ${ratio(r)}; precision ${pct(r.precision)} of answered (${r.answeredCorrect}/${r.answered}) — cases whose expected answer exists in the bundle`);
   }
+  if (report.permission.compared > 0) {
+    lines.push(`permission       ${report.permission.agree}/${report.permission.compared} correct answers have the expected permission`);
+  }
   lines.push(`statuses         ${statuses}`);
   lines.push(`latency          p50 ${report.latencyUs.p50} µs, p90 ${report.latencyUs.p90} µs, p99 ${report.latencyUs.p99} µs`);
   const shown = report.failures.slice(0, showFailures);

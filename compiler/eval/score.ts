@@ -51,6 +51,8 @@ export interface EvalReport {
   offTopic: Rate;
   /** Cases whose expected answer exists in the bundle; precision among their answered ones. */
   reachable: Rate & { answered: number; answeredCorrect: number; precision: number };
+  /** Correct answers to cases that state a permission (NDF), and how many answered with that permission. */
+  permission: { compared: number; agree: number };
   /** Time of `process` per case, in microseconds. */
   latencyUs: { p50: number; p90: number; p99: number };
   failures: EvalFailure[];
@@ -170,6 +172,7 @@ export function evaluate(npc: Npc, cases: readonly EvalCase[]): EvalReport {
   const inScope = { cases: 0, correct: 0 };
   const offTopic = { cases: 0, correct: 0 };
   const reachable = { cases: 0, correct: 0, answered: 0, answeredCorrect: 0 };
+  const permission = { compared: 0, agree: 0 };
   for (const c of cases) {
     const session = npc.session({ seed: 0 });
     const started = process.hrtime.bigint();
@@ -179,6 +182,10 @@ export function evaluate(npc: Npc, cases: readonly EvalCase[]): EvalReport {
     const ok = c.expect.format === "ndf" ? ndfCorrect(c.expect, response, entries) : jsonlCorrect(c.expect, response, entries);
     const isAnswer = response.status !== "rejected";
     if (ok) correct++;
+    if (ok && c.expect.format === "ndf" && c.expect.permission !== undefined) {
+      permission.compared++;
+      if (response.permission === c.expect.permission) permission.agree++;
+    }
     if (isAnswer) answered++;
     if (ok && isAnswer) answeredCorrect++;
     const bucket = expectsRejection(c) ? offTopic : inScope;
@@ -212,6 +219,7 @@ export function evaluate(npc: Npc, cases: readonly EvalCase[]): EvalReport {
       answeredCorrect: reachable.answeredCorrect,
       precision: reachable.answered === 0 ? 0 : reachable.answeredCorrect / reachable.answered,
     },
+    permission,
     latencyUs: { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99) },
     failures,
   };

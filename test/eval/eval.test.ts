@@ -70,8 +70,8 @@ describe("scoring", () => {
 
   it("NDF: the entry's output, command or tool name (raw or rendered), or description/explanation", () => {
     const blocks = [
-      { input: ["show the files"], output: "ls -la" }, // a tool command
-      { input: ["copy a.txt to b.txt"], output: "cp -n -- '<||source||>' '<||destination||>'" }, // raw template text
+      { input: ["show the files"], output: "ls -la", permission: "yolo" }, // a tool command
+      { input: ["copy a.txt to b.txt"], output: "cp -n -- '<||source||>' '<||destination||>'", permission: "yolo" }, // raw template text (asks)
       { input: ["copy x.txt to y.txt"], output: "Copying x.txt to y.txt." }, // rendered output
       { input: ["show disk usage"], output: "run_in_terminal" }, // a tool name
       { input: ["show disk usage"], description: "Runs df." }, // a tool explanation
@@ -81,6 +81,7 @@ describe("scoring", () => {
     const report = evaluate(npc, parseCases(JSON.stringify(blocks), "eval.json"));
     expect(report).toMatchObject({ cases: 7, correct: 5, answered: 6, answeredCorrect: 5, rejected: 1 });
     expect(report.failures.map((f) => f.input)).toEqual(["show disk usage", "what is the weather"]);
+    expect(report.permission).toEqual({ compared: 2, agree: 1 });
     // Reachable: the expected answer is written somewhere in the bundle (not "something else", not
     // "get_weather", and not a rendered text such as "Copying x.txt to y.txt.", which is nowhere as such).
     expect(report.reachable).toMatchObject({ cases: 4, correct: 4, answered: 4, answeredCorrect: 4, precision: 1 });
