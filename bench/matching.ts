@@ -1,0 +1,140 @@
+// Matching quality and probabilistic-stage latency on TERMy (issue 9). Writes
+// bench/results/matching.json:
+//   - TERMy eval.json (reworded requests) scored by compiler/eval, plain and `--wordnet` bundles;
+//   - off-topic prompts (test/matching/off-topic.txt) answered by each bundle;
+//   - datasets/termy eval.jsonl (our own dataset), plain and `--wordnet`;
+//   - latency of the probabilistic stage alone (matchProbabilistic) and of whole answers, on the
+//     eval prompts, on training inputs with a typo, and on the off-topic prompts.
+//
+//   npm run build && node --expose-gc build/bench/matching.js
+
+import { existsSync, readFileSync } from "node:fs";
+import { loadavg } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compileNpc } from "../compiler/compile.js";
+import { parseCases } from "../compiler/eval/cases.js";
+import { evaluate } from "../compiler/eval/score.js";
+import { lintSources, type LintResult } from "../compiler/lint.js";
+import { wordnetExpansion } from "../compiler/passes/compute-wordnet.js";
+import { writeFileAtomic } from "../compiler/write-atomic.js";
+import { loadNpc, type Npc } from "../runtime/index.js";
+import { matchProbabilistic } from "../runtime/match-probabilistic.js";
+import { NpcModel } from "../runtime/model.js";
+import { tokenize, type Token } from "../runtime/normalize.js";
+import { sanitize } from "../runtime/sanitize.js";
+import { WordResolver } from "../runtime/word-resolver.js";
+
+// Run from build/bench/: the repository is two levels up.
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const termyDir = resolve(repoRoot, "../shared/corpus/npc-forge/termy");
+const ownDir = join(repoRoot, "datasets/termy");
+
+const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
+
+function percentile(sorted: readonly number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+}
+
+/** Median and p99 in µs of `run` over each item, timed in batches of 20 after a warm-up. */
+function latency<T>(items: readonly T[], run: (item: T) => void): { messages: number; medianUs: number; p99Us: number } {
+  (globalThis as { gc?: () => void }).gc?.();
+  for (const item of items) for (let i = 0; i < 3; i++) run(item);
+  const samples: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    for (const item of items) {
+      const start = process.hrtime.bigint();
+      for (let i = 0; i < 20; i++) run(item);
+      samples.push(Number(process.hrtime.bigint() - start) / 1000 / 20);
+    }
+  }
+  samples.sort((a, b) => a - b);
+  return { messages: items.length, medianUs: round(percentile(samples, 50), 2), p99Us: round(percentile(samples, 99), 2) };
+}
+
+/** The two middle letters of the longest word swapped (words of five letters or more). */
+function withTypo(text: string): string | null {
+  const words = text.split(" ");
+  const at = words.reduce((best, w, i) => (w.length > words[best]!.length ? i : best), 0);
+  const word = words[at]!;
+  if (word.length < 5) return null;
+  const mid = Math.floor(word.length / 2);
+  words[at] = word.slice(0, mid - 1) + word[mid] + word[mid - 1] + word.slice(mid + 1);
+  return words.join(" ");
+}
+
+async function bundles(lint: LintResult): Promise<{ plain: { npc: Npc; model: NpcModel }; wordnet: { npc: Npc; model: NpcModel } }> {
+  const plain = compileNpc(lint);
+  const wordnet = compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) });
+  return {
+    plain: { npc: await loadNpc(plain.bytes), model: new NpcModel(plain.payload) },
+    wordnet: { npc: await loadNpc(wordnet.bytes), model: new NpcModel(wordnet.payload) },
+  };
+}
+
+function evalSummary(npc: Npc, file: string) {
+  const report = evaluate(npc, parseCases(readFileSync(file, "utf8"), file));
+  return {
+    cases: report.cases,
+    correct: report.correct,
+    answered: report.answered,
+    reachable: report.reachable.cases,
+    reachableAnswered: report.reachable.answered,
+    reachableCorrect: report.reachable.correct,
+    reachablePrecision: round(report.reachable.precision),
+    inScope: { cases: report.inScope.cases, correct: report.inScope.correct, accuracy: round(report.inScope.accuracy) },
+    offTopic: { cases: report.offTopic.cases, rejected: report.offTopic.correct, rate: round(report.offTopic.accuracy) },
+  };
+}
+
+async function main(): Promise<void> {
+  if (!existsSync(join(termyDir, "config.json"))) throw new Error(`NPC-Forge corpus not found at ${termyDir}`);
+  const evalFile = join(termyDir, "dataset/eval.json");
+  const offTopic = readFileSync(join(repoRoot, "test/matching/off-topic.txt"), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !line.startsWith("#"));
+  const termyLint = lintSources([termyDir]);
+  const ownLint = lintSources([ownDir]);
+  const termy = await bundles(termyLint);
+  const own = await bundles(ownLint);
+
+  const evalPrompts = (JSON.parse(readFileSync(evalFile, "utf8")) as { input: string | string[] }[]).flatMap((b) => [b.input].flat());
+  const typos = termyLint.ir.intents.flatMap((i) => i.inputs.map((input) => withTypo(input.value))).filter((t): t is string => t !== null);
+  const query = (model: NpcModel, message: string): Token[] => sanitize(model, tokenize(message).tokens).content;
+  const stage = (entry: { model: NpcModel }, messages: string[]) => {
+    const prepared = messages.map((m) => query(entry.model, m)).filter((tokens) => tokens.length > 0);
+    return latency(prepared, (tokens) => matchProbabilistic(entry.model, tokens, 5, new WordResolver(entry.model), null));
+  };
+  const answers = (npc: Npc, messages: string[]) => {
+    const session = npc.session();
+    return latency(messages, (message) => session.process(message));
+  };
+  const answeredOffTopic = (npc: Npc) => offTopic.filter((p) => npc.session().process(p).status !== "rejected").length;
+
+  const result = {
+    name: "matching",
+    description: "Probabilistic stage quality (TERMy eval.json, off-topic prompts, datasets/termy eval.jsonl) and latency",
+    termyEval: { plain: evalSummary(termy.plain.npc, evalFile), wordnet: evalSummary(termy.wordnet.npc, evalFile) },
+    offTopic: { prompts: offTopic.length, answeredPlain: answeredOffTopic(termy.plain.npc), answeredWordnet: answeredOffTopic(termy.wordnet.npc) },
+    ownEval: {
+      plain: evalSummary(own.plain.npc, join(ownDir, "eval.jsonl")),
+      wordnet: evalSummary(own.wordnet.npc, join(ownDir, "eval.jsonl")),
+    },
+    latencyUs: {
+      probabilisticStage: {
+        evalPrompts: stage(termy.plain, evalPrompts),
+        trainingTypos: stage(termy.plain, typos),
+        offTopic: stage(termy.plain, offTopic),
+        evalPromptsWordnet: stage(termy.wordnet, evalPrompts),
+      },
+      wholeAnswer: { evalPrompts: answers(termy.plain.npc, evalPrompts), evalPromptsWordnet: answers(termy.wordnet.npc, evalPrompts) },
+    },
+    machine: { loadAverage1m: round(loadavg()[0]!, 2) },
+  };
+  const file = join(repoRoot, "bench/results/matching.json");
+  writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
+  console.log(JSON.stringify(result, null, 2));
+  console.log(`bench: wrote ${file}`);
+}
+
+await main();
