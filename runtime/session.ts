@@ -13,7 +13,7 @@ import { matchExact } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
 import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
-import { normalizeKey, type Token } from "./normalize.js";
+import { normalizeKey, tokenize, type Token } from "./normalize.js";
 import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
 import type { MatchStatus, NpcResponse, RelatedSuggestion, Sentiment, Witness } from "./response.js";
 import { turnRandom } from "./rng.js";
@@ -113,8 +113,9 @@ export class NpcSession {
         length: message.length,
       });
     }
-    const { clean, tokens, lexemes, unbalancedQuote } = lex(message);
-    trace?.add("lex", `${tokens.length} tokens`, [lexemes.map((l) => `${l.kind}:${JSON.stringify(l.text)}`).join(" ")]);
+    const { clean, tokens, unbalancedQuote } = tokenize(message);
+    // The typed lexemes (punctuation included) are only needed to show them.
+    trace?.add("lex", `${tokens.length} tokens`, [lex(message).lexemes.map((l) => `${l.kind}:${JSON.stringify(l.text)}`).join(" ")]);
     if (unbalancedQuote) {
       trace?.add("limits", "an open quote: the message is not read until it is closed");
       return this.refuse(turn, UNBALANCED_QUOTE_NOTICE);
