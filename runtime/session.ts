@@ -6,7 +6,7 @@ import type { BundleIntent } from "./bundle-types.js";
 import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
 import { mayMatchChild, pickContextChild } from "./context.js";
-import { explainTemplates, Trace, type TraceStep } from "./explain.js";
+import { explainTemplates, Trace } from "./explain.js";
 import { applyGuards } from "./guards.js";
 import { lex } from "./lexer.js";
 import { matchExact } from "./match-exact.js";
@@ -98,7 +98,7 @@ export class NpcSession {
     if (trace) {
       trace.part = 0;
       trace.add("decision", `${response.status}${response.intent ? ` → ${response.intent}` : ""} (confidence ${response.confidence})`);
-      response.trace = trace.steps satisfies TraceStep[];
+      response.trace = trace.steps;
     }
     return response;
   }
@@ -168,8 +168,8 @@ export class NpcSession {
         refusal = `${error.message}; nothing will run.`;
       }
     }
-    const notice = [match.kind === "rejected" ? match.notice : refusal].filter((n) => n !== undefined).join(" ");
-    if (notice !== "") response.notice = notice;
+    const notice = match.kind === "rejected" ? match.notice : refusal;
+    if (notice !== undefined) response.notice = notice;
     return response;
   }
 
