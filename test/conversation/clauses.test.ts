@@ -126,6 +126,28 @@ describe("composite answers", () => {
   });
 });
 
+describe("composite invariants (property)", () => {
+  it("parts answer in order; tools are the parts' tools; any rejected part rejects the whole", () => {
+    const piece = fc.constantFrom("list files", "show disk usage", "delete old.log", "create folder x", "move it to /tmp", "zzz qqq", "thanks", 'say "a then b"', "hello");
+    const glue = fc.constantFrom(" then ", " and then ", ". ", "; ", ", and ", " after that ", " next ");
+    fc.assert(
+      fc.property(fc.array(fc.tuple(glue, piece), { minLength: 1, maxLength: 6 }), fc.integer(), (pieces, seed) => {
+        const message = pieces.map(([g, p], i) => (i === 0 ? p : g + p)).join("");
+        const answer = shelly.session({ seed }).process(message);
+        const parts = answer.parts ?? [answer];
+        expect(parts.length).toBeLessThanOrEqual(pieces.length);
+        if (parts.some((p) => p.status === "rejected")) expect(answer.status).toBe("rejected");
+        else {
+          expect(answer.tools).toEqual(parts.flatMap((p) => p.tools));
+          expect(answer.confidence).toBe(Math.min(...parts.map((p) => p.confidence)));
+          if (parts.some((p) => p.permission === "ask")) expect(answer.permission).toBe("ask");
+        }
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe("limits", () => {
   it(`refuses more than 500 characters or ${MAX_CLAUSES} clauses, saying to split, without matching`, () => {
     const long = shelly.session().process(`list files ${"x".repeat(495)}`);
