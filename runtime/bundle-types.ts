@@ -88,6 +88,8 @@ export interface BundleMatching {
   postings: number[][];
   /** Per input: its distinct stem ids, ascending. */
   inputStems: number[][];
+  /** Per input: its distinct lexicon word ids, ascending (a description has none). */
+  inputWords: number[][];
   /** Per input: the sum of its stems' weights. */
   inputWeight: number[];
   /** Per stem: the concepts (synonym sets) it belongs to, ascending. */

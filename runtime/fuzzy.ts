@@ -3,9 +3,20 @@
 // misspelt word generates its own variants, looks their hashes up (binary search) and verifies
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
 
-/** Edits a word of this many characters may carry: 0 up to 3, 1 at 4, 2 from 5. */
+/**
+ * Edits a word of this many characters may carry when a whole message is weighed (the
+ * probabilistic stage, and what the index is built for): 0 up to 3, 1 at 4, 2 from 5.
+ */
 export function editBudget(length: number): number {
   return length <= 3 ? 0 : length <= 4 ? 1 : 2;
+}
+
+/**
+ * Edits allowed when one word alone decides (a template's vocab node, a clause's verb): 0 up to
+ * 3, 1 from 4 to 7, 2 from 8. Stricter, since nothing else in the message can outvote it.
+ */
+export function wordEditBudget(length: number): number {
+  return length <= 3 ? 0 : length <= 7 ? 1 : 2;
 }
 
 /** FNV-1a over UTF-16 code units. */
@@ -90,10 +101,10 @@ export class FuzzyIndex {
     private readonly words: readonly string[],
   ) {}
 
-  /** Vocabulary words within the edit budget of `token` (closest first, then by word id). */
-  lookup(token: string): FuzzyHit[] {
+  /** Vocabulary words within `budget` edits of `token` (closest first, then by word id). */
+  lookup(token: string, budgetOf: (length: number) => number = wordEditBudget): FuzzyHit[] {
     const length = Array.from(token).length;
-    const budget = editBudget(length);
+    const budget = Math.min(budgetOf(length), editBudget(length));
     if (budget === 0) return [];
     const seen = new Set<number>();
     const hits: FuzzyHit[] = [];
@@ -104,7 +115,7 @@ export class FuzzyIndex {
         if (seen.has(word) || word >= this.words.length) continue;
         seen.add(word);
         const target = this.words[word]!;
-        const limit = Math.min(budget, editBudget(Array.from(target).length));
+        const limit = Math.min(budget, budgetOf(Array.from(target).length));
         const distance = osaDistance(token, target, limit);
         if (distance > 0 && distance <= limit) hits.push({ word, distance });
       }

@@ -27,6 +27,8 @@ import type { WordResolver } from "./word-resolver.js";
 const RECALL_WEIGHT = 0.6;
 /** What a word of an entry's description counts, relative to a word of its inputs. */
 const DESCRIPTION_WEIGHT = 0.6;
+/** What another word of the same stem counts ("users" for "user"), relative to the word itself. */
+const OTHER_FORM = 0.95;
 /** A message word weighing less than this share of an unknown word is a function word. */
 const WEAK_SHARE = 0.1;
 /** A literal (file name, number, path) the NPC has never seen weighs this share of an unknown word. */
@@ -38,6 +40,8 @@ interface Candidate {
   stem: number;
   sim: number;
   kind: CandidateKind;
+  /** The lexicon word the message word is (or was corrected to), -1 for none or a synonym. */
+  word: number;
 }
 
 interface IntentScore {
@@ -71,12 +75,16 @@ export interface ProbabilisticResult {
 export class MatchIndex {
   readonly stemId: Map<string, number>;
   readonly conceptMembers: number[][];
+  /** Per stem: how many lexicon words have it. */
+  readonly stemForms: Uint16Array;
   /** Per input: first hit of the current message (index into the hit buffers), or -1. */
   readonly head: Int32Array;
 
   constructor(readonly tables: BundlePayload["matching"]) {
     this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
     this.conceptMembers = tables.conceptWeight.map(() => []);
+    this.stemForms = new Uint16Array(tables.stems.length);
+    for (const s of tables.wordStem) this.stemForms[s]!++;
     tables.concepts.forEach((list, s) => list.forEach((c) => this.conceptMembers[c]!.push(s)));
     this.head = new Int32Array(tables.inputWeight.length).fill(-1);
   }
@@ -99,13 +107,13 @@ function termsOf(model: NpcModel, tokens: readonly Token[], words: WordResolver)
     seen.add(token.norm);
     const direct: Candidate[] = [];
     const own = index.stemId.get(token.kind === "word" ? stem(token.norm) : token.norm);
-    if (own !== undefined) direct.push({ stem: own, sim: 1, kind: "word" });
+    if (own !== undefined) direct.push({ stem: own, sim: 1, kind: "word", word: words.id(token.norm) ?? -1 });
     else if (token.kind === "word") {
       // Literals and quoted text keep their exact text: "note.txt" is never "corrected" to a word.
       const length = token.norm.length;
-      for (const hit of words.corrected(token.norm)) {
+      for (const hit of words.correctedLoosely(token.norm)) {
         const sim = 1 - hit.distance / Math.max(length, model.payload.lexicon.words[hit.word]!.length);
-        if (sim >= wordThreshold) addCandidate(direct, { stem: wordStem[hit.word]!, sim, kind: "fuzzy" });
+        if (sim >= wordThreshold) addCandidate(direct, { stem: wordStem[hit.word]!, sim, kind: "fuzzy", word: hit.word });
       }
     }
     const candidates = [...direct];
@@ -113,7 +121,7 @@ function termsOf(model: NpcModel, tokens: readonly Token[], words: WordResolver)
       for (const c of concepts[d.stem]!) {
         const sim = d.sim * conceptWeight[c]!;
         for (const member of index.conceptMembers[c]!) {
-          if (member !== d.stem) addCandidate(candidates, { stem: member, sim, kind: "synonym" });
+          if (member !== d.stem) addCandidate(candidates, { stem: member, sim, kind: "synonym", word: -1 });
         }
       }
     }
@@ -136,7 +144,7 @@ export function matchProbabilistic(
   activeContext: number | null,
 ): ProbabilisticResult {
   const index = model.matching;
-  const { weight, postings, inputStems, inputWeight, firstDescription } = index.tables;
+  const { weight, postings, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
   const { sentenceThreshold, margin } = model.payload.config;
   const inputIntent = model.payload.inputs.intent;
   const terms = termsOf(model, tokens, words);
@@ -156,7 +164,9 @@ export function matchProbabilistic(
     head[input] = hitTerm.length;
     hitTerm.push(t);
     hitStem.push(c.stem);
-    hitSim.push(c.sim);
+    // "user" meets "users" through their stem, a little below the very word the input uses.
+    const sameWord = c.word < 0 || index.stemForms[c.stem]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, c.word);
+    hitSim.push(sameWord ? c.sim : c.sim * OTHER_FORM);
   };
   // Function words ("the", "to") have the longest posting lists and weigh almost nothing: they
   // only add to inputs a real word found, which changes no ranking and saves most of the work.

@@ -180,6 +180,8 @@ function validate(payload: unknown): void {
   indexLists(matching.postings, "matching.postings", inputIntents.length);
   if (arr(matching.inputStems, "matching.inputStems").length !== inputIntents.length) fail("matching.inputStems", "length differs from inputs.intent");
   indexLists(matching.inputStems, "matching.inputStems", stems.length);
+  if (arr(matching.inputWords, "matching.inputWords").length !== inputIntents.length) fail("matching.inputWords", "length differs from inputs.intent");
+  indexLists(matching.inputWords, "matching.inputWords", words.length);
   if (numbers(matching.inputWeight, "matching.inputWeight").length !== inputIntents.length) {
     fail("matching.inputWeight", "length differs from inputs.intent");
   }

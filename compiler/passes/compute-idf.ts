@@ -73,12 +73,13 @@ export function computeMatching(
   const postings: number[][] = stems.map(() => []);
   const inputIntent: number[] = [];
   const inputStems: number[][] = [];
-  // Function words are no evidence: they stay out of inputs (and so out of the postings).
-  const contentIds = (words: string[]) => [...new Set(words.map((s) => stemId.get(s)!))].sort((a, b) => a - b);
-  const addInput = (intent: number, ids: number[]) => {
+  const inputWords: number[][] = [];
+  const sortedIds = (ids: number[]) => [...new Set(ids)].sort((a, b) => a - b);
+  const addInput = (intent: number, ids: number[], words: number[]) => {
     const inputId = inputIntent.length;
     inputIntent.push(intent);
     inputStems.push(ids);
+    inputWords.push(words);
     for (const id of ids) postings[id]!.push(inputId);
   };
   /** Per entry with inputs: the stems of its document (inputs and description), for the IDF. */
@@ -92,8 +93,9 @@ export function computeMatching(
       const key = normalizeKey(input.value);
       if (key === "" || seenKeys.has(key)) continue;
       seenKeys.add(key);
-      const ids = contentIds(normalizeWords(input.value).map(stem));
-      addInput(index, ids);
+      const words = normalizeWords(input.value);
+      const ids = sortedIds(words.map((w) => stemId.get(stem(w))!));
+      addInput(index, ids, sortedIds(words.map((w) => lexicon.wordId.get(w)!)));
       ids.forEach((id) => document.add(id));
     }
   }
@@ -101,8 +103,8 @@ export function computeMatching(
   // weaker evidence for their entry, never as a match alone.
   const firstDescription = inputIntent.length;
   for (const [index, words] of describing) {
-    const ids = contentIds(words);
-    if (ids.length > 0) addInput(index, ids);
+    const ids = sortedIds(words.map((s) => stemId.get(s)!));
+    if (ids.length > 0) addInput(index, ids, []);
     ids.forEach((id) => documents.get(index)!.add(id));
   }
   const df = new Array<number>(stems.length).fill(0);
@@ -126,6 +128,7 @@ export function computeMatching(
       weight,
       postings,
       inputStems,
+      inputWords,
       inputWeight: inputStems.map((ids) => round6(ids.reduce((sum, id) => sum + weight[id]!, 0))),
       concepts: conceptsOf,
       conceptWeight: concepts.map((c) => round6(c.weight)),
