@@ -3,7 +3,9 @@
 // before everything else at each stage: its exact table first (match-exact.ts), its template paths
 // first (match-template.ts), and here, fuzzily: the best context child of the probabilistic
 // ranking answers when it reaches the sentence threshold and beats the other children by the
-// margin, even if a top-level intent scored higher ("delet it" after "create folder x").
+// margin, even if a top-level intent scored higher ("delet it" after "create folder x"), and
+// before a top-level template that needed a typo correction. A top-level template matched word
+// for word still wins ("delete old.log" deletes old.log, not the folder just created).
 
 import type { RankedIntent } from "./match-probabilistic.js";
 import type { NpcModel } from "./model.js";

@@ -80,6 +80,13 @@ describe("context entries are tried first", () => {
     expect(shelly.session().process("delet it").intent).not.toBe("it_delete");
   });
 
+  it("a top-level template matched word for word outranks a fuzzy follow-up", () => {
+    const s = shelly.session();
+    s.process("create folder demo");
+    expect(s.process("delete old.log")).toMatchObject({ status: "template match", intent: "file_delete", slots: { file: "old.log" } });
+    expect(s.context).toBe("folder_create");
+  });
+
   it("the create → move → delete flow, and composite follow-ups in one message", () => {
     const s = shelly.session();
     expect(s.process("create folder build").tools[0]).toMatchObject({ arguments: { command: "mkdir -p -- 'build'" } });
