@@ -62,8 +62,9 @@ describe.skipIf(!hasTermy)("typos (TERMy training inputs)", async () => {
     console.log(`TERMy typos: ${own}/${total} (${((own / total) * 100).toFixed(2)}%) reach their own entry`);
     if (wrong.length > 0) console.log(`wrong:\n  ${wrong.slice(0, 60).join("\n  ")}`);
     expect(total).toBeGreaterThan(1000);
-    // Target 0.97 (issue 9); measured 0.947: near-ties between entries sharing the misspelt word abstain.
-    expect(own / total).toBeGreaterThanOrEqual(0.94);
+    // Target 0.97 (issue 9); measured 0.958. Most misses are near-ties the margin rule abstains on
+    // (two entries sharing the other words, e.g. "show command history" / "search command history").
+    expect(own / total).toBeGreaterThanOrEqual(0.955);
   });
 
   it("never corrects a literal: a misspelt file name is not taken for a vocabulary word", () => {
