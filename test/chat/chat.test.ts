@@ -81,9 +81,26 @@ describe.skipIf(!hasTmux)("ndfc chat in a pseudo-terminal", () => {
     // After the reset "move it" is no follow-up: the answer after the second "move it" differs.
     shown = await say("move it to /tmp", /you> move it to \/tmp[\s\S]*you> move it to \/tmp\n[^\n]*\n[\s\S]*\[(?!context match)[^\]]*\]/);
     expect(shown.split("you> move it to /tmp")[2]).not.toContain("Moving it to /tmp.");
+    expect(tmux("capture-pane", "-p", "-e", "-t", "chat")).toContain("\u001b["); // colour on a terminal
     tmux("send-keys", "-t", "chat", "C-d");
     shown = await waitFor("chat exited 0");
     expect(shown).toContain("bye");
+  });
+
+  it("has no colour with NO_COLOR", async () => {
+    const command = `NO_COLOR=1 node ${main} chat ${bundle} --no-store; sleep 60`;
+    tmux("new-session", "-d", "-s", "plain", "-x", "160", "-y", "20", "-c", work, command);
+    const plain = () => tmux("capture-pane", "-p", "-e", "-t", "plain");
+    const until = async (text: string) => {
+      const started = Date.now();
+      while (!plain().includes(text) && Date.now() - started < 15_000) await sleep(100);
+    };
+    await until("you>"); // capture-pane trims the prompt's trailing space
+    tmux("send-keys", "-t", "plain", "-l", "hello");
+    tmux("send-keys", "-t", "plain", "Enter");
+    await until("[exact match");
+    expect(plain()).toContain("Shelly> Howdy, user!");
+    expect(plain()).not.toContain("\u001b[");
   });
 });
 
