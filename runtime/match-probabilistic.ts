@@ -238,15 +238,14 @@ export function matchProbabilistic(
 
 /** For the winning input: which stem each message word matched (or that it matched nothing). */
 function witness(model: NpcModel, terms: readonly Term[], input: number): WitnessItem[] {
-  const { inputStems, stems, postings, weight } = model.matching.tables;
+  const { inputStems, stems, unknownWeight } = model.matching.tables;
+  const weak = WEAK_SHARE * unknownWeight;
   const stemsOfInput = inputStems[input]!;
-  return terms.map(({ token, candidates }) => {
+  return terms.map(({ token, candidates, weight }) => {
     let chosen: Candidate | undefined;
     for (const c of candidates) if ((!chosen || c.sim > chosen.sim) && stemsOfInput.includes(c.stem)) chosen = c;
     if (chosen) return { word: token.text, kind: chosen.kind, matched: stems[chosen.stem]! };
-    const own = candidates[0];
-    const functionWord = own?.kind === "word" && postings[own.stem]!.length === 0 && weight[own.stem]! > 0;
-    return { word: token.text, kind: functionWord ? ("stop word" as const) : ("unknown" as const), matched: "" };
+    return { word: token.text, kind: weight < weak ? ("stop word" as const) : ("unknown" as const), matched: "" };
   });
 }
 

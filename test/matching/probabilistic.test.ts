@@ -76,6 +76,8 @@ describe("probabilistic stage", async () => {
     const padded = ask(npc, "show the memory usage for me");
     expect(padded.intent).toBe("show_memory");
     expect(padded.confidence).toBeGreaterThan(0.9);
+    const items = padded.witness.find((w) => w.stage === "probabilistic")!.items;
+    expect(items).toContainEqual({ word: "for", kind: "stop word", matched: "" });
     expect(bare.intent).toBe("show_memory");
   });
 
