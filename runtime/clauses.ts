@@ -111,9 +111,10 @@ export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: s
       pieces.push(current);
       current = [];
     }
-    const connective = current.length > 0 && token.kind === "word" ? connectiveAt(model, tokens, clean, i) : 0;
+    // A connective right after a sentence end ("list files. then show …") is dropped too.
+    const connective = i > 0 && token.kind === "word" ? connectiveAt(model, tokens, clean, i) : 0;
     if (connective > 0 && startsWithAction(model, tokens, i + connective)) {
-      pieces.push(current);
+      if (current.length > 0) pieces.push(current);
       current = [];
       i += connective;
       continue;

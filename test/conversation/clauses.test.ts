@@ -38,6 +38,7 @@ describe("clause splitting", () => {
   it("splits sentences on . ! ? ; and line breaks before an action word, not inside literals", () => {
     expect(clauses("hello! list files. show disk usage?")).toEqual(["hello", "list files", "show disk usage"]);
     expect(clauses("delete old.log; list files")).toEqual(["delete old.log", "list files"]);
+    expect(clauses("list files. Then show disk usage")).toEqual(["list files", "show disk usage"]);
     expect(clauses("copy v1.2.tar.gz to ./backup\nlist files")).toEqual(["copy v1.2.tar.gz to ./backup", "list files"]);
   });
 
