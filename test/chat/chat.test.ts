@@ -61,7 +61,9 @@ describe.skipIf(!hasTmux)("ndfc chat in a pseudo-terminal", () => {
   }
 
   afterAll(() => {
+    const path = spawnSync(TMUX, ["-L", socket, "display-message", "-p", "#{socket_path}"], { encoding: "utf8" }).stdout.trim();
     spawnSync(TMUX, ["-L", socket, "kill-server"]);
+    if (path !== "") rmSync(path, { force: true }); // tmux leaves the socket file behind
   });
 
   it("converses with context follow-ups, /explain, /reset and Ctrl-D", async () => {
