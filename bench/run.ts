@@ -8,7 +8,8 @@
 // Timing: each message is answered in batches; a sample is the batch time / batch size, so timer
 // overhead stays out of microsecond figures. Medians and p99 are over all samples of a stage.
 
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { cpus, loadavg } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -288,12 +289,6 @@ async function runtimeSize(): Promise<RuntimeSize | null> {
   return { bytes, strippedBytes, minifiedBytes: await minifiedSize(entry), modules: seen.size };
 }
 
-function writeAtomically(path: string, text: string): void {
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, text);
-  renameSync(temp, path);
-}
-
 function cell(stage: Latency | undefined): string {
   return stage ? `${stage.medianUs} / ${stage.p99Us} (${stage.messages})` : "—";
 }
@@ -388,12 +383,12 @@ async function main(): Promise<void> {
   };
   mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${String(result.source).toLowerCase()}.json`);
-  writeAtomically(file, `${JSON.stringify(result, null, 2)}\n`);
+  writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
   const all = readdirSync(resultsDir)
     .filter((f) => f.endsWith(".json"))
     .sort()
     .map((f) => ({ file: basename(f, ".json"), ...(JSON.parse(readFileSync(join(resultsDir, f), "utf8")) as Record<string, unknown>) }));
-  writeAtomically(join(resultsDir, "README.md"), readmeFrom(all));
+  writeFileAtomic(join(resultsDir, "README.md"), readmeFrom(all));
   console.log(JSON.stringify({ bundle: result.bundle, build: result.build, load: result.load, stages: result.stages }, null, 2));
   console.log(`bench: wrote ${file} and bench/results/README.md`);
 }
