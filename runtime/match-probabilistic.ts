@@ -44,14 +44,6 @@ interface Candidate {
   word: number;
 }
 
-interface IntentScore {
-  /** Best recall over the intent's inputs, and that input. */
-  recall: number;
-  input: number;
-  /** Per message term: its best similarity anywhere in the intent's inputs. */
-  termBest: Float64Array;
-}
-
 interface Term {
   token: Token;
   candidates: Candidate[];
@@ -79,14 +71,27 @@ export class MatchIndex {
   readonly stemForms: Uint16Array;
   /** Per input: first hit of the current message (index into the hit buffers), or -1. */
   readonly head: Int32Array;
+  /** Scratch, reset after each message: hit buffers, touched inputs, per-intent slot, per-stem best. */
+  readonly next: number[] = [];
+  readonly hitTerm: number[] = [];
+  readonly hitStem: number[] = [];
+  readonly hitSim: number[] = [];
+  readonly touched: number[] = [];
+  readonly intentSlot: Int32Array;
+  readonly stemBest: Float64Array;
 
-  constructor(readonly tables: BundlePayload["matching"]) {
+  constructor(
+    readonly tables: BundlePayload["matching"],
+    intentCount: number,
+  ) {
     this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
     this.conceptMembers = tables.conceptWeight.map(() => []);
     this.stemForms = new Uint16Array(tables.stems.length);
     for (const s of tables.wordStem) this.stemForms[s]!++;
     tables.concepts.forEach((list, s) => list.forEach((c) => this.conceptMembers[c]!.push(s)));
     this.head = new Int32Array(tables.inputWeight.length).fill(-1);
+    this.intentSlot = new Int32Array(intentCount).fill(-1);
+    this.stemBest = new Float64Array(tables.stems.length);
   }
 }
 
@@ -151,13 +156,9 @@ export function matchProbabilistic(
   let messageWeight = 0;
   for (const term of terms) messageWeight += term.weight;
 
-  // Hits (input, term, stem, sim) chained per input through `head` / `next`.
-  const { head } = index;
-  const next: number[] = [];
-  const hitTerm: number[] = [];
-  const hitStem: number[] = [];
-  const hitSim: number[] = [];
-  const touched: number[] = [];
+  // Hits (input, term, stem, sim) chained per input through `head` / `next`, in reused buffers.
+  const { head, next, hitTerm, hitStem, hitSim, touched } = index;
+  next.length = hitTerm.length = hitStem.length = hitSim.length = touched.length = 0;
   const addHit = (input: number, t: number, c: Candidate) => {
     if (head[input] === -1) touched.push(input);
     next.push(head[input]!);
@@ -183,49 +184,59 @@ export function matchProbabilistic(
     }
   });
 
-  const termBest = new Float64Array(terms.length);
-  const stemSeen: number[] = [];
-  const stemBest: number[] = [];
-  const byIntent = new Map<number, IntentScore>();
+  // One slot per eligible intent: its best recall (and input) and, per term, the best similarity
+  // anywhere in its inputs (what makes its precision).
+  const { intentSlot, stemBest } = index;
+  const slotIntent: number[] = [];
   for (const input of touched) {
-    termBest.fill(0);
-    stemSeen.length = 0;
-    stemBest.length = 0;
-    for (let h = head[input]!; h !== -1; h = next[h]!) {
-      const sim = hitSim[h]!;
-      const t = hitTerm[h]!;
-      if (sim > termBest[t]!) termBest[t] = sim;
-      const at = stemSeen.indexOf(hitStem[h]!);
-      if (at === -1) {
-        stemSeen.push(hitStem[h]!);
-        stemBest.push(sim);
-      } else if (sim > stemBest[at]!) stemBest[at] = sim;
-    }
-    head[input] = -1;
     const intent = inputIntent[input]!;
     const parent = model.payload.intents[intent]!.parent;
-    if (parent !== null && parent !== activeContext) continue;
-    let recall = 0;
-    if (input < firstDescription) {
-      let matchedInput = 0;
-      stemSeen.forEach((s, k) => (matchedInput += weight[s]! * stemBest[k]!));
-      recall = inputWeight[input]! > 0 ? matchedInput / inputWeight[input]! : 0;
-    } else for (let t = 0; t < terms.length; t++) termBest[t]! *= DESCRIPTION_WEIGHT;
-    let entry = byIntent.get(intent);
-    if (!entry) byIntent.set(intent, (entry = { recall, input, termBest: Float64Array.from(termBest) }));
-    else {
-      if (recall > entry.recall || (recall === entry.recall && input < entry.input)) Object.assign(entry, { recall, input });
-      for (let t = 0; t < terms.length; t++) if (termBest[t]! > entry.termBest[t]!) entry.termBest[t] = termBest[t]!;
+    if (intentSlot[intent] === -1 && (parent === null || parent === activeContext)) {
+      intentSlot[intent] = slotIntent.length;
+      slotIntent.push(intent);
+    }
+  }
+  const T = terms.length;
+  const slotTerms = new Float64Array(slotIntent.length * T);
+  const slotRecall = new Float64Array(slotIntent.length);
+  const slotInput = new Int32Array(slotIntent.length).fill(-1);
+  const stemsHit: number[] = [];
+  for (const input of touched) {
+    const slot = intentSlot[inputIntent[input]!]!;
+    const scale = input < firstDescription ? 1 : DESCRIPTION_WEIGHT;
+    stemsHit.length = 0;
+    for (let h = head[input]!; h !== -1; h = next[h]!) {
+      if (slot === -1) continue;
+      const sim = hitSim[h]!;
+      const at = slot * T + hitTerm[h]!;
+      if (sim * scale > slotTerms[at]!) slotTerms[at] = sim * scale;
+      const stemOfHit = hitStem[h]!;
+      if (stemBest[stemOfHit] === 0) stemsHit.push(stemOfHit);
+      if (sim > stemBest[stemOfHit]!) stemBest[stemOfHit] = sim;
+    }
+    head[input] = -1;
+    let matchedInput = 0;
+    for (const stemOfHit of stemsHit) {
+      matchedInput += weight[stemOfHit]! * stemBest[stemOfHit]!;
+      stemBest[stemOfHit] = 0;
+    }
+    if (slot === -1 || input >= firstDescription || inputWeight[input]! === 0) continue;
+    const recall = matchedInput / inputWeight[input]!;
+    if (recall > slotRecall[slot]! || (recall === slotRecall[slot]! && (slotInput[slot] === -1 || input < slotInput[slot]!))) {
+      slotRecall[slot] = recall;
+      slotInput[slot] = input;
     }
   }
   const scored: RankedIntent[] = [];
-  for (const [intent, { recall, input, termBest: best }] of byIntent) {
+  slotIntent.forEach((intent, slot) => {
+    intentSlot[intent] = -1;
+    const recall = slotRecall[slot]!;
     let matchedMessage = 0;
-    terms.forEach((term, t) => (matchedMessage += term.weight * best[t]!));
+    for (let t = 0; t < T; t++) matchedMessage += terms[t]!.weight * slotTerms[slot * T + t]!;
     const precision = messageWeight > 0 ? matchedMessage / messageWeight : 0;
-    if (recall === 0 || precision === 0) continue;
-    scored.push({ intent, input, score: 1 / (RECALL_WEIGHT / recall + (1 - RECALL_WEIGHT) / precision) });
-  }
+    if (recall === 0 || precision === 0) return;
+    scored.push({ intent, input: slotInput[slot]!, score: 1 / (RECALL_WEIGHT / recall + (1 - RECALL_WEIGHT) / precision) });
+  });
   const ranking = scored.sort((a, b) => b.score - a.score || a.intent - b.intent);
   const top = ranking[0];
   const runnerUp = ranking[1];

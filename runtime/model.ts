@@ -70,6 +70,6 @@ export class NpcModel {
     this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.wordLists = new Map(payload.wordLists);
-    this.matching = new MatchIndex(payload.matching);
+    this.matching = new MatchIndex(payload.matching, payload.intents.length);
   }
 }
