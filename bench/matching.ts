@@ -3,6 +3,7 @@
 //   - TERMy eval.json (reworded requests) scored by compiler/eval, plain and `--wordnet` bundles;
 //   - off-topic prompts (test/matching/off-topic.txt) answered by each bundle;
 //   - datasets/termy eval.jsonl (our own dataset), plain and `--wordnet`;
+//   - TERMy training inputs with one or two typos (bench/matching-inputs.ts) reaching their entry;
 //   - latency of the probabilistic stage alone (matchProbabilistic) and of whole answers, on the
 //     eval prompts, on training inputs with a typo, and on the off-topic prompts.
 //
@@ -24,6 +25,20 @@ import { NpcModel } from "../runtime/model.js";
 import { tokenize, type Token } from "../runtime/normalize.js";
 import { sanitize } from "../runtime/sanitize.js";
 import { WordResolver } from "../runtime/word-resolver.js";
+import { typoOf, unambiguousInputs } from "./matching-inputs.js";
+
+/**
+ * Before the stage of issue 9 (commit 0e3aa73, same scoring): TERMy eval.json 6 of 491 correct
+ * (8 reachable answered), off-topic prompts 1 of 204 answered, datasets/termy 585/638 in scope and
+ * 146/147 off-topic rejected. The original Python engine: 3 of 491 (REFERENCE-ENGINE.md).
+ */
+const BASELINE = {
+  commit: "0e3aa73",
+  termyEval: { correct: 6, reachableAnswered: 8, reachableCorrect: 6 },
+  offTopicAnswered: 1,
+  ownEval: { inScopeCorrect: 585, inScopeCases: 638, offTopicRejected: 146, offTopicCases: 147 },
+  originalEngineTermyEvalCorrect: 3,
+};
 
 // Run from build/bench/: the repository is two levels up.
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -109,11 +124,24 @@ async function main(): Promise<void> {
     const session = npc.session();
     return latency(messages, (message) => session.process(message));
   };
+  const typoRate = (npc: Npc) => {
+    let total = 0;
+    let own = 0;
+    unambiguousInputs(termyLint).forEach(({ intent, input }, i) => {
+      const typo = typoOf(input, i);
+      if (typo === null) return;
+      total++;
+      if (npc.session().process(typo).intent === intent) own++;
+    });
+    return { messages: total, ownEntry: own, rate: round(own / total) };
+  };
   const answeredOffTopic = (npc: Npc) => offTopic.filter((p) => npc.session().process(p).status !== "rejected").length;
 
   const result = {
     name: "matching",
     description: "Probabilistic stage quality (TERMy eval.json, off-topic prompts, datasets/termy eval.jsonl) and latency",
+    baseline: BASELINE,
+    typos: { plain: typoRate(termy.plain.npc), wordnet: typoRate(termy.wordnet.npc) },
     termyEval: { plain: evalSummary(termy.plain.npc, evalFile), wordnet: evalSummary(termy.wordnet.npc, evalFile) },
     offTopic: { prompts: offTopic.length, answeredPlain: answeredOffTopic(termy.plain.npc), answeredWordnet: answeredOffTopic(termy.wordnet.npc) },
     ownEval: {
