@@ -23,10 +23,16 @@ const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild
 const EXAMPLES = `
 Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or I/O error.
 
-Examples:
-  ndfc lint datasets/termy                 check a dataset (file:line:col diagnostics)
-  ndfc lint datasets/termy --format sarif  for code-scanning UIs
-  ndfc schema --out .schemas               JSON Schemas for editor completion`;
+A typical loop:
+  ndfc create mybot --dir datasets          start from the example NPC
+  ndfc lint datasets/mybot --strict         file:line:col diagnostics (a pre-commit hook)
+  ndfc build datasets/mybot                 → dist-npcs/mybot.npc, reproducible bytes
+  ndfc ask dist-npcs/mybot.npc "hello"      one answer (--json for the whole response, --explain for the trace)
+  ndfc chat dist-npcs/mybot.npc             talk to it in the terminal
+  ndfc eval dist-npcs/mybot.npc cases.jsonl accuracy, rejection rate, latency, failures
+  ndfc serve dist-npcs/mybot.npc            OpenAI-compatible HTTP on 127.0.0.1:5000
+
+Run ndfc <command> --help for a command's options and examples.`;
 
 /** Runs the CLI with `argv` (without node and script) and resolves to the exit code. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
