@@ -1,14 +1,26 @@
-// `session.process(message, { explain: true })`: the trace of how an answer was reached, so a
-// wrong answer can be traced to its cause. Only built when asked for: the normal path never calls
-// into this module. Each step names its stage, the clause it belongs to, a one-line summary and
-// detail lines (the CLI prints them as they are).
+// The explain trace: how an answer was reached, so a wrong answer can be traced to its cause.
+// An optional module, outside the core entry (runtime/index.ts): the session only calls the
+// hooks of a Tracer when one is passed, so a host that never explains does not ship this code.
 //
-// Template candidates are the automaton's paths that share a vocab word with the message, each
-// replayed on its own against the message: it matches, or it fails at a named node (which word
-// did not fit, or which required node the message lacks, or which words were left over).
+//   import { explain } from "ndfc/runtime/explain";
+//   const { trace } = session.process("copy a.txt b.txt", { explain });
+//
+// Each step names its stage, the clause it belongs to, a one-line summary and detail lines (the
+// CLI prints them as they are). Template candidates are the automaton's paths that share a vocab
+// word with the message, each replayed on its own against the message: it matches, or it fails
+// at a named node (which word did not fit, or which required node the message lacks, or which
+// words were left over).
 
+import type { Clause } from "./clauses.js";
+import { lex } from "./lexer.js";
+import type { ExactHit } from "./match-exact.js";
+import type { RankedIntent } from "./match-probabilistic.js";
+import type { TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
+import type { NpcResponse } from "./response.js";
+import type { Sanitized } from "./sanitize.js";
+import type { SentimentHit } from "./sentiment.js";
 import type { WordResolver } from "./word-resolver.js";
 
 export type TraceStage = "lex" | "limits" | "sanitize" | "exact" | "sentiment" | "template" | "probabilistic" | "decision";
@@ -21,14 +33,110 @@ export interface TraceStep {
   lines: string[];
 }
 
-export class Trace {
-  readonly steps: TraceStep[] = [];
+/** What the session reports while it answers one message (runtime/session.ts calls these). */
+export interface Tracer {
+  /** Index of the clause being answered. */
+  part: number;
+  /** A step with its text already written (a stage without a hook of its own). */
+  add(stage: TraceStage, summary: string, lines?: string[]): void;
+  lexed(message: string, tokens: number): void;
+  /** The message was refused unread: too long (characters or clauses), else an open quote. */
+  refused(tooLong: NpcResponse["tooLong"]): void;
+  clauses(clean: string, clauses: readonly Clause[]): void;
+  sanitized(result: Sanitized): void;
+  exact(keys: readonly string[], hit: ExactHit | null, activeContext: number | null): void;
+  sentiment(hit: SentimentHit | null): void;
+  template(tokens: readonly Token[], hit: TemplateHit | null, words: WordResolver, activeContext: number | null): void;
+  probabilistic(ranking: readonly RankedIntent[], accepted: boolean): void;
+  /** The last step; returns every step. */
+  decision(response: NpcResponse): TraceStep[];
+}
+
+/** Makes the tracer of one message: pass it as `process(message, { explain })`. */
+export type Explainer = (model: NpcModel) => Tracer;
+
+const round4 = (x: number) => Math.round(x * 10000) / 10000;
+
+class Trace implements Tracer {
+  private readonly steps: TraceStep[] = [];
   part = 0;
+
+  constructor(private readonly model: NpcModel) {}
 
   add(stage: TraceStage, summary: string, lines: string[] = []): void {
     this.steps.push({ stage, part: this.part, summary, lines });
   }
+
+  private intentId(intent: number): string {
+    return this.model.payload.intents[intent]!.id;
+  }
+
+  lexed(message: string, tokens: number): void {
+    // The typed lexemes (punctuation included) are only needed to show them.
+    this.add("lex", `${tokens} tokens`, [lex(message).lexemes.map((l) => `${l.kind}:${JSON.stringify(l.text)}`).join(" ")]);
+  }
+
+  refused(tooLong: NpcResponse["tooLong"]): void {
+    this.add(
+      "limits",
+      tooLong ? `${tooLong.length} ${tooLong.unit}: over the limit of ${tooLong.limit}, not read` : "an open quote: the message is not read until it is closed",
+    );
+  }
+
+  clauses(clean: string, clauses: readonly Clause[]): void {
+    if (clauses.length > 1) this.add("lex", `${clauses.length} clauses`, clauses.map((c) => clean.slice(c.start, c.end)));
+  }
+
+  sanitized(result: Sanitized): void {
+    this.add(
+      "sanitize",
+      `kept "${result.kept.map((t) => t.text).join(" ")}"`,
+      result.items.map((i) => `${i.kind === "noise" ? "removed" : "counted"} "${i.word}" (${i.matched})`),
+    );
+  }
+
+  exact(keys: readonly string[], hit: ExactHit | null, activeContext: number | null): void {
+    this.add("exact", hit ? `${hit.status}: "${hit.key}" → ${this.intentId(hit.intent)}` : "no exact key", [
+      `keys tried: ${keys.map((k) => JSON.stringify(k)).join(", ")}`,
+      `active context: ${activeContext === null ? "none" : this.intentId(activeContext)}`,
+    ]);
+  }
+
+  sentiment(hit: SentimentHit | null): void {
+    this.add("sentiment", hit ? `"${hit.key}" → ${this.intentId(hit.intent)}` : "no sentiment-only answer");
+  }
+
+  template(tokens: readonly Token[], hit: TemplateHit | null, words: WordResolver, activeContext: number | null): void {
+    this.add(
+      "template",
+      hit ? `path ${hit.path} of ${this.intentId(hit.intent)}` : "no template path matches",
+      explainTemplates(this.model, tokens, words, activeContext),
+    );
+  }
+
+  probabilistic(ranking: readonly RankedIntent[], accepted: boolean): void {
+    const { sentenceThreshold, margin } = this.model.payload.config;
+    const [top, second] = ranking;
+    const gap = top && second ? round4(top.score - second.score) : null;
+    const summary = top
+      ? `top ${this.intentId(top.intent)} ${round4(top.score)}${gap === null ? ", no runner-up" : `, margin ${gap}`} (threshold ${sentenceThreshold}, margin ${margin}): ${accepted ? "accepted" : "abstains"}`
+      : "no candidate shares a word with the message";
+    const lines = ranking.slice(0, 5).map((r) => {
+      const intent = this.model.payload.intents[r.intent]!;
+      return `${round4(r.score)} ${intent.id}${intent.parent !== null ? " (context)" : ""} via input ${r.input}${intent.example ? ` e.g. "${intent.example}"` : ""}`;
+    });
+    this.add("probabilistic", summary, lines);
+  }
+
+  decision(response: NpcResponse): TraceStep[] {
+    this.part = 0;
+    this.add("decision", `${response.status}${response.intent ? ` → ${response.intent}` : ""} (confidence ${response.confidence})`);
+    return this.steps;
+  }
 }
+
+/** The tracer factory the session calls once per message when asked to explain. */
+export const explain: Explainer = (model) => new Trace(model);
 
 type PathNode =
   | { kind: "vocab"; tags: number[]; optional: boolean }
@@ -123,7 +231,7 @@ function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], 
 }
 
 /** Template paths sharing a vocab word with the message (at most `limit`), each replayed. */
-export function explainTemplates(model: NpcModel, tokens: readonly Token[], words: WordResolver, activeContext: number | null, limit = 8): string[] {
+function explainTemplates(model: NpcModel, tokens: readonly Token[], words: WordResolver, activeContext: number | null, limit = 8): string[] {
   const messageTags = new Set<number>();
   tokens.forEach((_, p) => tagsAt(model, tokens, p, words).forEach(([tag]) => messageTags.add(tag)));
   const scored = automatonPaths(model)

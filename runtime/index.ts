@@ -49,6 +49,6 @@ export type { SessionOptions, SessionMetadata, ProcessOptions } from "./session.
 export { emojiFor } from "./sentiment.js";
 export { lex } from "./lexer.js";
 export type { Lexed, Lexeme, LexKind, LiteralKind } from "./lexer.js";
-export type { TraceStep, TraceStage } from "./explain.js";
+export type { TraceStep, TraceStage, Explainer } from "./explain.js";
 export type * from "./response.js";
 export type * from "./bundle-types.js";

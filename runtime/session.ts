@@ -6,9 +6,8 @@ import type { BundleIntent } from "./bundle-types.js";
 import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
 import { mayMatchChild, pickContextChild } from "./context.js";
-import { explainTemplates, Trace } from "./explain.js";
+import type { Explainer, Tracer } from "./explain.js";
 import { applyGuards } from "./guards.js";
-import { lex } from "./lexer.js";
 import { matchExact } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
 import { matchTemplate, type TemplateHit } from "./match-template.js";
@@ -43,8 +42,11 @@ const NEGATED_NOTICE = "This reads as a request not to do something destructive,
 const UNBALANCED_QUOTE_NOTICE = 'A quote was opened and never closed: close it so the quoted text is read as one piece.';
 
 export interface ProcessOptions {
-  /** Return `trace`: every stage tried and why it answered or not (costs time; off by default). */
-  explain?: boolean;
+  /**
+   * Return `trace`: every stage tried and why it answered or not (costs time; off by default).
+   * The explainer lives outside the core: `import { explain } from "ndfc/runtime/explain"`.
+   */
+  explain?: Explainer | false;
 }
 
 interface Match {
@@ -87,7 +89,7 @@ export class NpcSession {
    */
   process(message: string, options: ProcessOptions = {}): NpcResponse {
     const turn = this.turn++;
-    const trace = options.explain ? new Trace() : undefined;
+    const trace = typeof options.explain === "function" ? options.explain(this.model) : undefined;
     let response: NpcResponse;
     try {
       response = this.processMessage(typeof message === "string" ? message : String(message), turn, trace);
@@ -95,61 +97,47 @@ export class NpcSession {
       // A bug must not take the host down: answer with a rejection that says what happened.
       response = this.reject([], [{ stage: "sanitize", items: [], note: `internal error: ${String(error)}` }], turn, 0, emptySentiment());
     }
-    if (trace) {
-      trace.part = 0;
-      trace.add("decision", `${response.status}${response.intent ? ` → ${response.intent}` : ""} (confidence ${response.confidence})`);
-      response.trace = trace.steps;
-    }
+    if (trace) response.trace = trace.decision(response);
     return response;
   }
 
-  private processMessage(message: string, turn: number, trace: Trace | undefined): NpcResponse {
+  private processMessage(message: string, turn: number, trace: Tracer | undefined): NpcResponse {
     const limit = this.model.payload.config.maxMessageChars;
     if (message.length > limit) {
-      trace?.add("limits", `${message.length} characters: over the limit of ${limit}, not read`);
-      return this.refuse(turn, `That message is ${message.length} characters long; I read at most ${limit}. Split it into shorter messages.`, {
+      return this.refuse(turn, `That message is ${message.length} characters long; I read at most ${limit}. Split it into shorter messages.`, trace, {
         unit: "characters",
         limit,
         length: message.length,
       });
     }
     const { clean, tokens, unbalancedQuote } = tokenize(message);
-    // The typed lexemes (punctuation included) are only needed to show them.
-    trace?.add("lex", `${tokens.length} tokens`, [lex(message).lexemes.map((l) => `${l.kind}:${JSON.stringify(l.text)}`).join(" ")]);
-    if (unbalancedQuote) {
-      trace?.add("limits", "an open quote: the message is not read until it is closed");
-      return this.refuse(turn, UNBALANCED_QUOTE_NOTICE);
-    }
+    trace?.lexed(message, tokens.length);
+    if (unbalancedQuote) return this.refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
     // A whole message the dataset lists as one input is never split ("first this then that").
     const whole = matchExact(this.model, [tokens.map((t) => t.norm).join(" ")], this.activeContext);
     const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.model, tokens, clean);
     if (clauses.length > MAX_CLAUSES) {
-      trace?.add("limits", `${clauses.length} clauses: over the limit of ${MAX_CLAUSES}, not read`);
-      return this.refuse(turn, `That message asks for ${clauses.length} things; I take at most ${MAX_CLAUSES} at once. Split it into shorter messages.`, {
+      return this.refuse(turn, `That message asks for ${clauses.length} things; I take at most ${MAX_CLAUSES} at once. Split it into shorter messages.`, trace, {
         unit: "clauses",
         limit: MAX_CLAUSES,
         length: clauses.length,
       });
     }
-    if (clauses.length > 1) trace?.add("lex", `${clauses.length} clauses`, clauses.map((c) => clean.slice(c.start, c.end)));
+    trace?.clauses(clean, clauses);
     if (clauses.length <= 1) return this.answer(clean, clauses[0] ?? { tokens: [], start: 0, end: 0 }, turn, 0, trace);
-    const parts = clauses.map((clause, k) => {
-      if (trace) trace.part = k;
-      return this.answer(clean, clause, turn, k, trace);
-    });
+    const parts = clauses.map((clause, k) => this.answer(clean, clause, turn, k, trace));
     return combineParts(parts, this.totals, emojiFor(this.totals));
   }
 
-  private answer(clean: string, clause: Clause, turn: number, part: number, trace: Trace | undefined): NpcResponse {
+  private answer(clean: string, clause: Clause, turn: number, part: number, trace: Tracer | undefined): NpcResponse {
     const { tokens } = clause;
     const read = clean.slice(clause.start, clause.end);
     const sanitized = sanitize(this.model, tokens);
     addSentiment(this.totals, sanitized.counts);
-    trace?.add(
-      "sanitize",
-      `kept "${sanitized.kept.map((t) => t.text).join(" ")}"`,
-      sanitized.items.map((i) => `${i.kind === "noise" ? "removed" : "counted"} "${i.word}" (${i.matched})`),
-    );
+    if (trace) {
+      trace.part = part;
+      trace.sanitized(sanitized);
+    }
     const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
     const phrases = sanitized.items.filter((i) => i.kind === "word").map((i) => normalizeKey(i.word));
     const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness, { counts: sanitized.counts, phrases }, trace);
@@ -180,18 +168,14 @@ export class NpcSession {
     clean: string,
     witness: Witness[],
     sentiment: { counts: Sentiment; phrases: string[] },
-    trace: Trace | undefined,
+    trace: Tracer | undefined,
   ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
     const keyOf = (list: Token[]) => list.map((t) => t.norm).join(" ");
     // The message as typed first: a dataset phrase containing a noise word ("clear") still matches.
     const typed = keyOf(tokens);
     const keys = kept.length === tokens.length ? [typed] : [typed, keyOf(kept)];
     const exact = matchExact(this.model, keys, this.activeContext);
-    trace?.add(
-      "exact",
-      exact ? `${exact.status}: "${exact.key}" → ${this.model.payload.intents[exact.intent]!.id}` : "no exact key",
-      [`keys tried: ${keys.map((k) => JSON.stringify(k)).join(", ")}`, `active context: ${this.context ?? "none"}`],
-    );
+    trace?.exact(keys, exact, this.activeContext);
     if (exact) {
       witness.push({
         stage: exact.status === "context match" ? "context" : "exact",
@@ -201,7 +185,7 @@ export class NpcSession {
       return { kind: "match", match: { status: exact.status, intent: exact.intent, confidence: 1, slots: {} } };
     }
     const felt = sentimentMatch(this.model, sentiment.counts, sentiment.phrases, content);
-    trace?.add("sentiment", felt ? `"${felt.key}" → ${this.model.payload.intents[felt.intent]!.id}` : "no sentiment-only answer");
+    trace?.sentiment(felt);
     if (felt) {
       witness.push({ stage: "exact", items: tokens.map((t) => ({ word: t.text, kind: "word" as const, matched: t.norm })), note: felt.key });
       return { kind: "match", match: { status: "exact match", intent: felt.intent, confidence: 1, slots: {} } };
@@ -211,7 +195,7 @@ export class NpcSession {
     let template: TemplateHit | null = null;
     for (const candidate of kept.length === tokens.length ? [trimmed] : [trimmed, withoutTrailingFiller(this.model, tokens)]) {
       template = matchTemplate(this.model, candidate, clean, words, this.activeContext);
-      if (trace) trace.add("template", template ? `path ${template.path} of ${this.model.payload.intents[template.intent]!.id}` : "no template path matches", explainTemplates(this.model, candidate, words, this.activeContext));
+      trace?.template(candidate, template, words, this.activeContext);
       if (template) break;
     }
     const templateMatch = (hit: TemplateHit): { kind: "match"; match: Match } => {
@@ -234,7 +218,7 @@ export class NpcSession {
     const child = probabilistic ? pickContextChild(this.model, probabilistic.ranking, this.activeContext, query) : null;
     if (template && !child) return templateMatch(template);
     if (!probabilistic) throw new Error("unreachable: no template and no ranking");
-    if (trace) this.traceProbabilistic(trace, probabilistic.ranking, probabilistic.hit !== null);
+    trace?.probabilistic(probabilistic.ranking, probabilistic.hit !== null);
     const negated = query.some((t) => t.kind !== "quoted" && NEGATIONS.has(t.norm));
     const guess = child ?? probabilistic.hit;
     const ranking = probabilistic.ranking.slice(0, Math.max(suggestions, 2));
@@ -251,22 +235,9 @@ export class NpcSession {
     return { kind: "rejected", related: ranking.filter((r) => r.score >= floor).slice(0, suggestions) };
   }
 
-  private traceProbabilistic(trace: Trace, ranking: readonly RankedIntent[], accepted: boolean): void {
-    const { sentenceThreshold, margin } = this.model.payload.config;
-    const [top, second] = ranking;
-    const gap = top && second ? round4(top.score - second.score) : null;
-    const summary = top
-      ? `top ${this.model.payload.intents[top.intent]!.id} ${round4(top.score)}${gap === null ? ", no runner-up" : `, margin ${gap}`} (threshold ${sentenceThreshold}, margin ${margin}): ${accepted ? "accepted" : "abstains"}`
-      : "no candidate shares a word with the message";
-    const lines = ranking.slice(0, 5).map((r) => {
-      const intent = this.model.payload.intents[r.intent]!;
-      return `${round4(r.score)} ${intent.id}${intent.parent !== null ? " (context)" : ""} via input ${r.input}${intent.example ? ` e.g. "${intent.example}"` : ""}`;
-    });
-    trace.add("probabilistic", summary, lines);
-  }
-
   /** A refusal before any matching (limits, open quote): the response says what to do. */
-  private refuse(turn: number, text: string, tooLong?: NpcResponse["tooLong"]): NpcResponse {
+  private refuse(turn: number, text: string, trace: Tracer | undefined, tooLong?: NpcResponse["tooLong"]): NpcResponse {
+    trace?.refused(tooLong);
     const response = this.reject([], [], turn, 0, this.totals);
     response.response = text;
     response.notice = text;

@@ -1,5 +1,6 @@
 // `ndfc ask`: answer one message with a bundle (a fresh session), as text or as the whole JSON response.
 import { InvalidArgumentError } from "commander";
+import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
 import { formatTrace, formatWitness } from "./format-trace.js";
 import { loadBundleFile } from "./read-bundle.js";
@@ -50,7 +51,7 @@ export const registerAsk: RegisterCommand = (program, io) => {
       if (options.user !== undefined) metadata.username = options.user;
       if (options.host !== undefined) metadata.computer_name = options.host;
       const session = npc.session({ seed: options.seed ?? 0, metadata });
-      const answer = session.process(words.join(" "), { explain: options.explain === true });
+      const answer = session.process(words.join(" "), { explain: options.explain === true && explain });
       if (options.json) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
       else io.stdout(formatAnswer(answer) + (answer.trace ? `${formatTrace(answer.trace)}\n${formatWitness(answer)}` : ""));
     });

@@ -13,6 +13,7 @@ import { spawn } from "node:child_process";
 import { resolve } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import { InvalidArgumentError } from "commander";
+import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
 import { NpcHost, type ServeAnswer } from "../serve/host.js";
 import { defaultStorePath, type Store } from "../store/store.js";
@@ -144,7 +145,7 @@ export async function runChat(options: ChatOptions): Promise<void> {
       write(c.dim(`(unknown command ${message.split(/\s/, 1)[0]}) ${HELP}`));
       continue;
     }
-    const answer: ServeAnswer = host.message(sessionId(), message, { explain: true });
+    const answer: ServeAnswer = host.message(sessionId(), message, { explain });
     if (answer.status === "rejected" || answer.intent !== null) last = answer as NpcResponse;
     showAnswer(answer, name, write, c);
     if (autoExplain && answer.trace) write(c.dim(`${formatTrace(answer.trace)}\n${formatWitness(answer as NpcResponse)}`));

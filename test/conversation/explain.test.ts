@@ -1,9 +1,10 @@
-// `session.process(message, { explain: true })` and `ndfc ask --explain`.
+// `session.process(message, { explain })` and `ndfc ask --explain`.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
+import { explain } from "../../runtime/explain.js";
 import type { Npc } from "../../runtime/index.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { loadShelly, writeShelly } from "./shelly.js";
@@ -20,7 +21,7 @@ describe("explain trace", () => {
   });
 
   it("shows each stage tried, in order, ending with the decision", () => {
-    const { trace } = npc.session().process("shwo dsik usage", { explain: true });
+    const { trace } = npc.session().process("shwo dsik usage", { explain });
     expect(trace!.map((s) => s.stage)).toEqual(["lex", "sanitize", "exact", "sentiment", "template", "probabilistic", "decision"]);
     const exact = trace!.find((s) => s.stage === "exact")!;
     expect(exact.lines.join("\n")).toContain('"shwo dsik usage"');
@@ -31,22 +32,22 @@ describe("explain trace", () => {
   });
 
   it("says why each template candidate matched or failed", () => {
-    const { trace } = npc.session().process("copy a.txt b.txt", { explain: true });
+    const { trace } = npc.session().process("copy a.txt b.txt", { explain });
     const template = trace!.find((s) => s.stage === "template")!;
     expect(template.summary).toBe("no template path matches");
     expect(template.lines).toContainEqual(expect.stringMatching(/^file_copy path 0 \[<\|\|vocab_copy\|\|> <\|\|source\|\|>:path <\|\|vocab_to\|\|> <\|\|destination\|\|>:path\]: fails at node 3 <\|\|vocab_to\|\|>: "b\.txt" does not fit$/));
-    const ok = npc.session().process("copy a.txt to b.txt", { explain: true }).trace!.find((s) => s.stage === "template")!;
+    const ok = npc.session().process("copy a.txt to b.txt", { explain }).trace!.find((s) => s.stage === "template")!;
     expect(ok.summary).toBe("path 0 of file_copy");
     expect(ok.lines).toContainEqual(expect.stringMatching(/^file_copy path 0 .*: matches$/));
-    const short = npc.session().process("copy a.txt to", { explain: true }).trace!.find((s) => s.stage === "template")!;
+    const short = npc.session().process("copy a.txt to", { explain }).trace!.find((s) => s.stage === "template")!;
     expect(short.lines).toContainEqual(expect.stringMatching(/file_copy path 0 .*: fails: the message ends before node 4/));
   });
 
   it("explains each part of a composite message and the limits", () => {
-    const { trace } = npc.session().process("delete old.log then list files", { explain: true });
+    const { trace } = npc.session().process("delete old.log then list files", { explain });
     expect(trace!.filter((s) => s.stage === "exact").map((s) => s.part)).toEqual([0, 1]);
     expect(trace!.find((s) => s.stage === "lex" && s.summary === "2 clauses")!.lines).toEqual(["delete old.log", "list files"]);
-    const long = npc.session().process("x".repeat(600), { explain: true }).trace!;
+    const long = npc.session().process("x".repeat(600), { explain }).trace!;
     expect(long.map((s) => s.stage)).toEqual(["limits", "decision"]);
   });
 });
