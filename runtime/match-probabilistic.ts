@@ -240,11 +240,21 @@ export function matchProbabilistic(
   const ranking = scored.sort((a, b) => b.score - a.score || a.intent - b.intent);
   const top = ranking[0];
   const runnerUp = ranking[1];
-  const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= margin);
+  const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin));
   return {
     hit: accepted ? { ...top, items: witness(model, terms, top.input) } : null,
     ranking: ranking.slice(0, limit),
   };
+}
+
+/**
+ * The lead the winner needs over the runner-up: the full `margin` at the threshold, shrinking
+ * with what the winner leaves unexplained (1 − score). Two partial matches close together are a
+ * coin flip; a near-complete match whose runner-up is a close paraphrase (another entry using a
+ * synonym of one word) is not.
+ */
+function requiredLead(score: number, threshold: number, margin: number): number {
+  return threshold >= 1 ? margin : margin * Math.min(1, Math.max(0, (1 - score) / (1 - threshold)));
 }
 
 /** For the winning input: which stem each message word matched (or that it matched nothing). */

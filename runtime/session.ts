@@ -198,6 +198,13 @@ export class NpcSession {
       trace?.template(candidate, template, words, this.activeContext);
       if (template) break;
     }
+    // A template read through a typo correction yields to the training input the corrections spell.
+    const corrected = template?.items.some((item) => item.kind === "fuzzy") ? words.correctedKey(tokens) : null;
+    const typoExact = corrected && matchExact(this.model, [corrected.key], this.activeContext);
+    if (corrected && typoExact) {
+      witness.push({ stage: typoExact.status === "context match" ? "context" : "probabilistic", items: corrected.items, note: typoExact.key });
+      return { kind: "match", match: { status: "probabilistic match", intent: typoExact.intent, confidence: corrected.similarity, slots: {} } };
+    }
     const templateMatch = (hit: TemplateHit): { kind: "match"; match: Match } => {
       witness.push({ stage: hit.inContext ? "context" : "template", items: hit.items, note: `path ${hit.path}` });
       const status = hit.inContext ? ("context match" as const) : ("template match" as const);

@@ -5,6 +5,8 @@
 
 import { editBudget, wordEditBudget, type FuzzyHit } from "./fuzzy.js";
 import type { NpcModel } from "./model.js";
+import type { Token } from "./normalize.js";
+import type { WitnessItem } from "./response.js";
 
 export class WordResolver {
   private readonly loose = new Map<string, FuzzyHit[]>();
@@ -25,6 +27,32 @@ export class WordResolver {
       this.loose.set(norm, hits);
     }
     return hits;
+  }
+
+  /**
+   * The message with each word the NPC does not know replaced by its single closest strict
+   * correction ("deloete a file" → "delete a file"), and the least similarity (1 − edits/length)
+   * of a correction; null when no word needed one, or a word has none from `wordThreshold`, or
+   * two equally close ones. Literals and quoted text are never corrected.
+   */
+  correctedKey(tokens: readonly Token[]): { key: string; items: WitnessItem[]; similarity: number } | null {
+    const { words } = this.model.payload.lexicon;
+    let similarity = 1;
+    const items: WitnessItem[] = [];
+    const norms: string[] = [];
+    for (const token of tokens) {
+      let norm = token.norm;
+      if (token.kind === "word" && this.id(norm) === undefined) {
+        const [best, second] = this.corrected(norm);
+        if (!best || (second && second.distance === best.distance)) return null;
+        norm = words[best.word]!;
+        similarity = Math.min(similarity, 1 - best.distance / Math.max(Array.from(token.norm).length, Array.from(norm).length));
+        if (similarity < this.model.payload.config.wordThreshold) return null;
+      }
+      norms.push(norm);
+      items.push({ word: token.text, kind: norm === token.norm ? "word" : "fuzzy", matched: norm });
+    }
+    return similarity < 1 ? { key: norms.join(" "), items, similarity: Math.round(similarity * 1e4) / 1e4 } : null;
   }
 
   /** Known words within the strict (one word decides) edit budget of an unknown word. */

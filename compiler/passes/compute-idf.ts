@@ -1,6 +1,7 @@
 // Compute pass: the probabilistic stage's index (BundleMatching), keyed by Porter stem. Weights
 // are IDF over intents, idf(s) = ln(1 + N / df(s)) with N = intents with inputs and df(s) = how
-// many of them use a word of stem s in their inputs or description. Function words ("the",
+// many of them use a word of stem s in their inputs or describing text (description, tools'
+// explanation and goal, category, outputs). Function words ("the",
 // "please", the dataset's stop words) are no evidence: they are left out of inputs, and in a
 // message weigh FUNCTION_FACTOR of the mean IDF, so "show me the files" and "show files" match
 // alike. Context children are indexed too (the runtime lets them answer only while their parent
@@ -33,7 +34,13 @@ export function round6(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
 
-/** What an entry says about itself (description, tools' explanation and goal, category), one text. */
+/** A `<||tag||>` in an output: what it renders to is not known at build time. */
+const TAG = /<\|\|[^|]*\|\|>/g;
+
+/**
+ * What an entry says about itself (description, tools' explanation and goal, category) and what
+ * it answers (its outputs, tags left out), one text.
+ */
 export function describingText(intent: OrderedIntent["intent"]): string {
   const parts: string[] = [];
   if (intent.description) parts.push(intent.description.value);
@@ -44,6 +51,7 @@ export function describingText(intent: OrderedIntent["intent"]): string {
     }
   }
   if (intent.category) parts.push(intent.category.replace(/[_-]+/g, " "));
+  for (const output of intent.outputs) parts.push(output.value.replace(TAG, " "));
   return parts.join(" . ");
 }
 

@@ -93,6 +93,50 @@ describe("probabilistic stage", async () => {
     expect(tie.status).toBe("rejected");
   });
 
+  it("needs less lead for a near-complete match than for a partial one (margin scaled by 1 − score)", async () => {
+    const topics = ["disk usage", "memory", "network cards", "open ports", "processes", "mounted drives"];
+    const spec: NpcSpec = {
+      intents: [
+        { id: "show_history", inputs: ["show command history"], outputs: ["ok"] },
+        { id: "search_history", inputs: ["search command history"], outputs: ["ok"] },
+        ...topics.map((topic, i) => ({ id: `topic_${i}`, inputs: [`show ${topic}`, `search ${topic}`], outputs: ["ok"] })),
+      ],
+    };
+    const margin = 0.3;
+    const message = "show command histroy";
+    // With an unreachable threshold the stage abstains and shows both scores: the lead is below the margin.
+    const ranked = ask(await build({ ...spec, config: { sentenceThreshold: 0.999 } }), message).related;
+    expect(ranked.map((r) => r.intent)).toEqual(["show_history", "search_history"]);
+    expect(ranked[0]!.score).toBeGreaterThan(0.9);
+    expect(ranked[0]!.score - ranked[1]!.score).toBeLessThan(margin);
+    const npc = await build({ ...spec, config: { extra: { margin } } });
+    expect(ask(npc, message)).toMatchObject({ status: "probabilistic match", intent: "show_history" });
+    // Two partial matches as close are still a coin flip.
+    expect(ask(npc, "command history").status).toBe("rejected");
+  });
+
+  it("takes a typo'd training input for that input, not for a template the correction also fits", async () => {
+    const spec: NpcSpec = {
+      synonyms: { vocab_delete: ["delete", "remove"], vocab_file: ["file"] },
+      intents: [
+        { id: "delete_last", paths: ["vocab_delete ?vocab_a vocab_file"], outputs: ["last"] },
+        { id: "delete_file", inputs: ["delete a file"], outputs: ["which"] },
+      ],
+    };
+    const npc = await build(spec);
+    expect(ask(npc, "delete a file")).toMatchObject({ status: "exact match", intent: "delete_file" });
+    expect(ask(npc, "remove a file")).toMatchObject({ status: "template match", intent: "delete_last" });
+    const typo = ask(npc, "deleet a file");
+    expect(typo).toMatchObject({ status: "probabilistic match", intent: "delete_file" });
+    expect(typo.confidence).toBeLessThan(1);
+    expect(typo.witness.flatMap((w) => w.items)).toContainEqual({ word: "deleet", kind: "fuzzy", matched: "delete" });
+    // A typo of a word no input spells that way still goes to the template.
+    expect(ask(npc, "remvoe a file")).toMatchObject({ status: "template match", intent: "delete_last" });
+    // word_threshold bounds the correction as in the probabilistic stage.
+    const strict = await build({ ...spec, config: { wordThreshold: 0.95 } });
+    expect(ask(strict, "deleet a file").intent).not.toBe("delete_file");
+  });
+
   it("does not depend on word order, and is deterministic", () => {
     const words = ["remove", "empty", "the", "directories", "show", "memory", "usage", "make", "new", "folder", "shwo", "xyzzy", "notes.txt"];
     fc.assert(

@@ -25,9 +25,10 @@ describe.skipIf(!hasTermy)("TERMy eval.json and off-topic prompts", async () => 
       );
     }
     expect(cases).toHaveLength(491);
-    // Targets of issue 9: 100 correct at 70% precision. Measured: see the log; floors guard what we reach.
-    expect(results.plain.correct).toBeGreaterThanOrEqual(20);
-    expect(results.wordnet.correct).toBeGreaterThanOrEqual(27);
+    // Target of issue 9: 100 correct at 70% precision — NOT reached. Measured 27 (plain) and 33
+    // (--wordnet) correct at 77% precision; the floors guard what we reach.
+    expect(results.plain.correct, "issue 9 target is 100; floor at what we reach").toBeGreaterThanOrEqual(26);
+    expect(results.wordnet.correct, "issue 9 target is 100; floor at what we reach").toBeGreaterThanOrEqual(32);
     expect(results.plain.reachable.precision).toBeGreaterThanOrEqual(0.7);
     expect(results.wordnet.reachable.precision).toBeGreaterThanOrEqual(0.7);
   });

@@ -8,7 +8,7 @@ describe.skipIf(!hasTermy)("typos (TERMy training inputs)", async () => {
   const { lint, plain } = await termyBundles();
   const inputs = unambiguousInputs(lint);
 
-  it("resolves one or two edits in long words to the input's own entry (target 97%, floor 95.5%)", () => {
+  it("resolves one or two edits in long words to the input's own entry (≥ 97%, issue 9)", () => {
     let total = 0;
     let own = 0;
     const wrong: string[] = [];
@@ -23,9 +23,9 @@ describe.skipIf(!hasTermy)("typos (TERMy training inputs)", async () => {
     console.log(`TERMy typos: ${own}/${total} (${((own / total) * 100).toFixed(2)}%) reach their own entry`);
     if (wrong.length > 0) console.log(`wrong:\n  ${wrong.slice(0, 60).join("\n  ")}`);
     expect(total).toBeGreaterThan(1000);
-    // Target 0.97 (issue 9); measured 0.958. Most misses are near-ties the margin rule abstains on
-    // (two entries sharing the other words, e.g. "show command history" / "search command history").
-    expect(own / total).toBeGreaterThanOrEqual(0.955);
+    // Measured 97.45%. Most remaining misses are near-ties between partial matches and typos that
+    // land on another entry's word ("updat ystem" → "update system").
+    expect(own / total).toBeGreaterThanOrEqual(0.97);
   });
 
   it("never corrects a literal: a misspelt file name is not taken for a vocabulary word", () => {
