@@ -3,7 +3,7 @@
 
 import type { NpcConfig, NpcIR, SourceFileRef } from "./ir/types.js";
 import type { BundleConfig, BundlePayload } from "../runtime/bundle-types.js";
-import { encodeBundle } from "../runtime/format.js";
+import { encodeBundle } from "../runtime/encode.js";
 import { sha256, toHex } from "../runtime/sha256.js";
 import { normalizeWords } from "../runtime/normalize.js";
 import { COMPILER_VERSION } from "./version.js";

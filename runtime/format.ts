@@ -6,11 +6,12 @@
 //   12 32  SHA-256 of the payload
 //   44  …  msgpack payload (BundlePayload)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// Writing is in encode.ts, apart, so that a reader does not ship the synchronous SHA-256.
 
 import { Packr } from "msgpackr";
 import type { BundlePayload } from "./bundle-types.js";
 import { validatePayload } from "./validate-payload.js";
-import { digestSha256, sha256 } from "./sha256.js";
+import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
 export const FORMAT_MAJOR = 1;
@@ -36,24 +37,15 @@ export interface BundleHeader {
   sha256: Uint8Array;
 }
 
-/** Serializes a payload into bundle bytes (header + msgpack). */
-export function encodeBundle(payload: BundlePayload): Uint8Array {
-  const body = Uint8Array.from(packr.pack(payload));
-  const out = new Uint8Array(HEADER_SIZE + body.length);
-  const view = new DataView(out.buffer);
-  out.set(BUNDLE_MAGIC, 0);
-  view.setUint16(4, FORMAT_MAJOR);
-  view.setUint16(6, FORMAT_MINOR);
-  view.setUint32(8, body.length);
-  out.set(sha256(body), 12);
-  out.set(body, HEADER_SIZE);
-  return out;
+/** The msgpack bytes of a payload (or of one of its sections). Bundles are written by encode.ts. */
+export function packPayload(value: unknown): Uint8Array {
+  return Uint8Array.from(packr.pack(value));
 }
 
 /** Encoded size in bytes of each top-level payload section (for `ndfc inspect`). */
 export function sectionSizes(payload: BundlePayload): Record<string, number> {
   const sizes: Record<string, number> = {};
-  for (const [key, value] of Object.entries(payload)) sizes[key] = packr.pack(value).length;
+  for (const [key, value] of Object.entries(payload)) sizes[key] = packPayload(value).length;
   return sizes;
 }
 

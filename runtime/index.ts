@@ -47,8 +47,6 @@ export { InvalidBundleError, readHeader, FORMAT_MAJOR, FORMAT_MINOR } from "./fo
 export { NpcSession } from "./session.js";
 export type { SessionOptions, SessionMetadata, ProcessOptions } from "./session.js";
 export { emojiFor } from "./sentiment.js";
-export { lex } from "./lexer.js";
-export type { Lexed, Lexeme, LexKind, LiteralKind } from "./lexer.js";
 export type { TraceStep, TraceStage, Explainer } from "./explain.js";
 export type * from "./response.js";
 export type * from "./bundle-types.js";

@@ -1,6 +1,5 @@
-// SHA-256 without node: modules. `sha256` is a small synchronous implementation (used when writing
-// bundles, and when no Web Crypto is available); `digestSha256` prefers `crypto.subtle` (Node 20,
-// browsers in secure contexts), which is native and several times faster on large payloads.
+// SHA-256 without node: modules: a small synchronous implementation, used when writing bundles,
+// and by `digestSha256` (digest.ts) when the host has no Web Crypto.
 
 const K = new Uint32Array([
   0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5, 0xd807aa98,
@@ -69,23 +68,6 @@ export function sha256(data: Uint8Array): Uint8Array {
 
 function rotr(x: number, n: number): number {
   return (x >>> n) | (x << (32 - n));
-}
-
-interface SubtleDigest {
-  digest(algorithm: string, data: Uint8Array): Promise<ArrayBuffer>;
-}
-
-/** SHA-256 through Web Crypto when present, else the synchronous implementation. */
-export async function digestSha256(data: Uint8Array): Promise<Uint8Array> {
-  const subtle = (globalThis as { crypto?: { subtle?: SubtleDigest } }).crypto?.subtle;
-  if (subtle) {
-    try {
-      return new Uint8Array(await subtle.digest("SHA-256", data));
-    } catch {
-      // Some hosts expose `subtle` but refuse it (insecure browser contexts): fall through.
-    }
-  }
-  return sha256(data);
 }
 
 export function toHex(bytes: Uint8Array): string {

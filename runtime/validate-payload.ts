@@ -1,273 +1,261 @@
 // Shape validation of a decoded bundle payload: a bundle with a valid hash can still have been
 // written by a buggy or hostile tool, and the runtime indexes arrays with these numbers.
 // Returns the first problem as "path: what is wrong", or null.
+//
+// The shape is a table (PAYLOAD below) built from small checks. An index is checked against the
+// length of the array it points into (BOUNDS, read before the walk), and a list that runs in
+// parallel with another must have its length.
 
 class ShapeError extends Error {}
 
-function fail(path: string, what: string): never {
-  throw new ShapeError(`${path}: ${what}`);
+/**
+ * Where a value sits: a check gets its parent's path and its own key, and spells the path out
+ * ("intents[3].tools[0]") only for an error message. A load validates hundreds of thousands of
+ * values; building a path for each would cost more than the checks.
+ */
+type Path = string | { up: Path; key: string | number };
+
+function join(up: Path, key?: string | number): Path {
+  return key === undefined ? up : { up, key };
 }
 
-function obj(value: unknown, path: string): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array) {
-    fail(path, "expected an object");
-  }
+function show(path: Path): string {
+  if (typeof path === "string") return path;
+  const up = show(path.up);
+  return typeof path.key === "number" ? `${up}[${path.key}]` : up ? `${up}.${path.key}` : path.key;
+}
+
+function fail(path: Path, what: string): never {
+  throw new ShapeError(`${show(path)}: ${what}`);
+}
+
+/** Checks `value`, found at `key` of `up`; throws ShapeError. */
+type Check = (value: unknown, up: Path, key?: string | number) => void;
+
+/** A check of one value; an index check also exposes its limit, so lists of indices test it inline. */
+interface Leaf extends Check {
+  ok(value: unknown): boolean;
+  cell?: { limit: number };
+}
+
+/** Lengths of the arrays that indices point into, by path; filled before each walk. */
+let bounds: Record<string, number> = {};
+const BOUNDS = ["intents", "automaton", "types", "vocab.tags", "lexicon.words", "matching.stems", "matching.conceptWeight", "inputs.intent"];
+
+function leaf(ok: (value: unknown) => boolean, what: () => string): Leaf {
+  return Object.assign((value: unknown, up: Path, key?: string | number) => void (ok(value) || fail(join(up, key), what())), { ok });
+}
+
+function record(value: unknown, path: Path): Record<string, unknown> {
+  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array) fail(path, "expected an object");
   return value as Record<string, unknown>;
 }
 
-function arr(value: unknown, path: string): unknown[] {
+function array(value: unknown, path: Path): unknown[] {
   if (!Array.isArray(value)) fail(path, "expected an array");
   return value;
 }
 
-function str(value: unknown, path: string): string {
-  if (typeof value !== "string") fail(path, "expected a string");
-  return value;
+const isIndex = (value: unknown, length: number) => typeof value === "number" && Number.isInteger(value) && value >= 0 && value < length;
+
+const STR = leaf((v) => typeof v === "string", () => "expected a string");
+const NUM = leaf((v) => typeof v === "number" && Number.isFinite(v), () => "expected a finite number");
+const BOOL = leaf((v) => typeof v === "boolean", () => "expected a boolean");
+const U32 = leaf((v) => v instanceof Uint8Array && v.length % 4 === 0, () => "expected bytes (u32 array)");
+const PERMISSION = leaf((v) => v === "ask" || v === "yolo" || v === "auto", () => "expected ask, yolo or auto");
+
+/** Limits of the index checks into BOUNDS arrays, set before each walk (read per element, so kept in a plain field). */
+const indexCells: { bound: string; extra: number; limit: number }[] = [];
+
+/** An index into the array at path `bound` (its length + `extra` is the limit), or below a fixed number. */
+function index(bound: string | number, extra = 0): Leaf {
+  const cell = { bound: String(bound), extra, limit: Number(bound) };
+  if (typeof bound === "string") indexCells.push(cell);
+  return Object.assign(
+    leaf((v) => isIndex(v, cell.limit), () => `expected an index below ${cell.limit}`),
+    { cell },
+  );
 }
 
-function num(value: unknown, path: string): number {
-  if (typeof value !== "number" || !Number.isFinite(value)) fail(path, "expected a finite number");
-  return value;
+function nullable(check: Check): Check {
+  return (value, up, key) => value === null || check(value, up, key);
 }
 
-function index(value: unknown, path: string, length: number): number {
-  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value >= length) {
-    fail(path, `expected an index below ${length}`);
-  }
-  return value;
+/** Whether `value` is an array of indices below `limit`. */
+function isIndexList(value: unknown, limit: number): boolean {
+  if (!Array.isArray(value)) return false;
+  for (let i = 0; i < value.length; i++) if (!isIndex(value[i], limit)) return false;
+  return true;
 }
 
-// The element loops below build a path string only for the element that fails: validation runs
-// on every load, over tens of thousands of numbers.
-function strings(value: unknown, path: string): string[] {
-  const list = arr(value, path);
-  for (let i = 0; i < list.length; i++) if (typeof list[i] !== "string") str(list[i], `${path}[${i}]`);
-  return list as string[];
+/** A list of `item`s; with `sameAs`, as long as the array at that path. */
+function list(item: Check, sameAs?: string): Check {
+  const check = (value: unknown, up: Path, key?: string | number) => {
+    const path = join(up, key);
+    const items = array(value, path);
+    if (sameAs !== undefined && items.length !== bounds[sameAs]) fail(path, `length differs from ${sameAs}`);
+    for (let i = 0; i < items.length; i++) if (!passes(item, items[i])) item(items[i], path, i);
+  };
+  return Object.assign(check, { indices: (item as Partial<Leaf>).cell });
 }
 
-function isIndex(value: unknown, length: number): boolean {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value < length;
+/** Whether `value` passes `check` for sure, tested inline for strings, indices and lists of indices (most of a payload); false: run `check` itself. */
+function passes(check: Check, value: unknown): boolean | undefined {
+  const { ok, cell, indices } = check as Partial<Leaf> & { indices?: { limit: number } };
+  return cell ? isIndex(value, cell.limit) : check === STR ? typeof value === "string" : indices ? isIndexList(value, indices.limit) : ok?.(value);
 }
 
-function indices(value: unknown, path: string, length: number): number[] {
-  const list = arr(value, path);
-  for (let i = 0; i < list.length; i++) if (!isIndex(list[i], length)) index(list[i], `${path}[${i}]`, length);
-  return list as number[];
+function tuple(...items: Check[]): Check {
+  return (value, up, key) => {
+    const path = join(up, key);
+    const entries = array(value, path);
+    items.forEach((item, i) => item(entries[i], path, i));
+  };
 }
 
-/** A list of index lists (postings, tags per word, words per input). */
-function indexLists(value: unknown, path: string, length: number): void {
-  const list = arr(value, path);
-  for (let i = 0; i < list.length; i++) {
-    const inner = list[i];
-    if (!Array.isArray(inner)) arr(inner, `${path}[${i}]`);
-    const items = inner as unknown[];
-    for (let j = 0; j < items.length; j++) if (!isIndex(items[j], length)) index(items[j], `${path}[${i}][${j}]`, length);
-  }
+function object(fields: Record<string, Check>, then?: (o: Record<string, unknown>, path: Path) => void): Check {
+  return (value, up, key) => {
+    const path = join(up, key);
+    const o = record(value, path || "payload");
+    for (const name in fields) {
+      const check = fields[name]!;
+      if (!passes(check, o[name])) check(o[name], path, name);
+    }
+    then?.(o, path);
+  };
 }
 
-function numbers(value: unknown, path: string): number[] {
-  const list = arr(value, path);
-  for (let i = 0; i < list.length; i++) {
-    const v = list[i];
-    if (typeof v !== "number" || !Number.isFinite(v)) num(v, `${path}[${i}]`);
-  }
-  return list as number[];
-}
+const TEXT = list(STR);
+const VARIANTS = list(TEXT);
+const INTENT = index("intents");
+const STATE = index("automaton");
+const TAG = index("vocab.tags");
 
-function bytes(value: unknown, path: string): Uint8Array {
-  if (!(value instanceof Uint8Array) || value.length % 4 !== 0) fail(path, "expected bytes (u32 array)");
-  return value;
-}
-
-function nullable<T>(value: unknown, path: string, check: (v: unknown, p: string) => T): T | null {
-  return value === null ? null : check(value, path);
-}
-
-function toolTree(value: unknown, path: string, depth: number): void {
+const toolTree = (depth: number): Check => (value, up, key) => {
+  const path = join(up, key);
   if (depth > 64) fail(path, "tool nesting too deep");
-  if (Array.isArray(value)) {
-    strings(value, path);
-    return;
-  }
-  const o = obj(value, path);
-  if ("a" in o) arr(o.a, `${path}.a`).forEach((item, i) => toolTree(item, `${path}.a[${i}]`, depth + 1));
-  else if ("o" in o) {
-    arr(o.o, `${path}.o`).forEach((entry, i) => {
-      const pair = arr(entry, `${path}.o[${i}]`);
-      str(pair[0], `${path}.o[${i}][0]`);
-      toolTree(pair[1], `${path}.o[${i}][1]`, depth + 1);
-    });
-  } else if ("v" in o) {
-    const v = o.v;
-    if (v !== null && typeof v !== "number" && typeof v !== "boolean") fail(`${path}.v`, "expected a scalar");
+  if (Array.isArray(value)) return TEXT(value, path);
+  const o = record(value, path);
+  if ("a" in o) list(toolTree(depth + 1))(o.a, path, "a");
+  else if ("o" in o) list(tuple(STR, toolTree(depth + 1)))(o.o, path, "o");
+  else if ("v" in o) {
+    if (o.v !== null && typeof o.v !== "number" && typeof o.v !== "boolean") fail(join(path, "v"), "expected a scalar");
   } else fail(path, "unknown tool value");
+};
+
+const EXACT_TABLE = { keys: TEXT, targets: list(INTENT) };
+const sameKeysAndTargets = (t: Record<string, unknown>, path: Path) => {
+  if ((t.keys as unknown[]).length !== (t.targets as unknown[]).length) fail(path, "keys and targets differ in length");
+};
+
+/** A type's Pike VM program: operands of each opcode [op, a, b] index classes or instructions. */
+function typeProgram(t: Record<string, unknown>, path: Path): void {
+  const classes = (t.classes as unknown[]).length;
+  const ops = t.ops as unknown[];
+  if (ops.length % 3 !== 0) fail(join(path, "ops"), "expected opcode triples");
+  const n = ops.length / 3;
+  // Operand limits per opcode: CHAR [class, next], SPLIT [x, y], JMP, BOL, EOL, ANY [next], MATCH none.
+  const operands = [[classes, n], [n, n], [n], [], [n], [n], [n]];
+  for (let k = 0; k < ops.length; k += 3) {
+    const op = ops[k];
+    const limits = typeof op === "number" && Number.isInteger(op) ? operands[op] : undefined;
+    const where = join(join(path, "ops"), k);
+    if (!limits) fail(where, "unknown opcode");
+    limits.forEach((limit, i) => index(limit)(ops[k + 1 + i], where));
+  }
 }
 
-function exactTable(value: unknown, path: string, intents: number): void {
-  const t = obj(value, path);
-  const keys = strings(t.keys, `${path}.keys`);
-  const targets = indices(t.targets, `${path}.targets`, intents);
-  if (keys.length !== targets.length) fail(path, "keys and targets differ in length");
-}
+const PAYLOAD = object({
+  name: STR,
+  compilerVersion: STR,
+  sourceHash: STR,
+  counts: (value, up, key) => {
+    const path = join(up, key);
+    Object.entries(record(value, path)).forEach(([name, n]) => NUM(n, path, name));
+  },
+  config: object({
+    npcName: STR,
+    creator: nullable(STR),
+    sentenceThreshold: NUM,
+    wordThreshold: NUM,
+    margin: NUM,
+    synonymContribution: NUM,
+    suggestions: NUM,
+    maxMessageChars: NUM,
+    connectives: list(TEXT),
+  }),
+  intents: list(
+    object({
+      id: STR,
+      category: nullable(STR),
+      outputs: VARIANTS,
+      thinking: VARIANTS,
+      description: nullable(TEXT),
+      tools: list(toolTree(0)),
+      permission: PERMISSION,
+      destructive: BOOL,
+      parent: nullable(INTENT),
+      context: nullable(list(INTENT)),
+      extra: list(tuple(STR, VARIANTS)),
+      example: nullable(STR),
+    }),
+  ),
+  exact: object(EXACT_TABLE, sameKeysAndTargets),
+  contextExact: list(object({ ...EXACT_TABLE, parent: INTENT }, sameKeysAndTargets)),
+  inputs: object({ intent: list(INTENT) }),
+  lexicon: object({ words: TEXT, tags: list(list(TAG), "lexicon.words") }),
+  matching: object({
+    stems: TEXT,
+    wordStem: list(index("matching.stems"), "lexicon.words"),
+    weight: list(NUM, "matching.stems"),
+    postings: list(list(index("inputs.intent")), "matching.stems"),
+    concepts: list(list(index("matching.conceptWeight")), "matching.stems"),
+    inputStems: list(list(index("matching.stems")), "inputs.intent"),
+    inputWords: list(list(index("lexicon.words")), "inputs.intent"),
+    inputWeight: list(NUM, "inputs.intent"),
+    conceptWeight: list(NUM),
+    unknownWeight: NUM,
+    firstDescription: index("inputs.intent", 1),
+  }),
+  vocab: object({ tags: TEXT, phrases: list(tuple(TAG, TEXT)) }),
+  fuzzy: object({ hashes: U32, words: U32 }, (f) => {
+    if ((f.hashes as Uint8Array).length !== (f.words as Uint8Array).length) fail("fuzzy", "hashes and words differ in length");
+  }),
+  types: list(object({ name: STR, unusable: nullable(STR), classes: list(list(NUM)), ops: array }, typeProgram)),
+  automaton: list(
+    object({
+      vocab: list(tuple(list(TAG), STATE)),
+      typed: list(tuple(index("types"), STR, STATE)),
+      strings: list(tuple(STR, STATE)),
+      skip: list(STATE),
+      accept: list(tuple(INTENT, NUM)),
+    }),
+  ),
+  sanitizer: object({ phrases: list(tuple(TEXT, index(5))), stopWords: TEXT }),
+  wordLists: list(tuple(STR, VARIANTS)),
+});
 
 function validate(payload: unknown): void {
-  const p = obj(payload, "payload");
-  str(p.name, "name");
-  str(p.compilerVersion, "compilerVersion");
-  str(p.sourceHash, "sourceHash");
-  const counts = obj(p.counts, "counts");
-  for (const [key, value] of Object.entries(counts)) num(value, `counts.${key}`);
-  const config = obj(p.config, "config");
-  str(config.npcName, "config.npcName");
-  nullable(config.creator, "config.creator", str);
-  for (const key of ["sentenceThreshold", "wordThreshold", "margin", "synonymContribution", "suggestions", "maxMessageChars"]) {
-    num(config[key], `config.${key}`);
-  }
-  arr(config.connectives, "config.connectives").forEach((words, i) => strings(words, `config.connectives[${i}]`));
-
-  const intents = arr(p.intents, "intents");
-  const automaton = arr(p.automaton, "automaton");
-  const types = arr(p.types, "types");
-  const vocab = obj(p.vocab, "vocab");
-  const tagCount = strings(vocab.tags, "vocab.tags").length;
-  intents.forEach((value, i) => {
-    const at = `intents[${i}]`;
-    const intent = obj(value, at);
-    str(intent.id, `${at}.id`);
-    nullable(intent.category, `${at}.category`, str);
-    arr(intent.outputs, `${at}.outputs`).forEach((s, j) => strings(s, `${at}.outputs[${j}]`));
-    arr(intent.thinking, `${at}.thinking`).forEach((s, j) => strings(s, `${at}.thinking[${j}]`));
-    nullable(intent.description, `${at}.description`, strings);
-    arr(intent.tools, `${at}.tools`).forEach((t, j) => toolTree(t, `${at}.tools[${j}]`, 0));
-    if (intent.permission !== "ask" && intent.permission !== "yolo" && intent.permission !== "auto") {
-      fail(`${at}.permission`, "expected ask, yolo or auto");
+  bounds = {};
+  for (const path of BOUNDS) {
+    let value: unknown = payload;
+    let at = "";
+    for (const key of path.split(".")) {
+      value = record(value, at || "payload")[key];
+      at = at ? `${at}.${key}` : key;
     }
-    if (typeof intent.destructive !== "boolean") fail(`${at}.destructive`, "expected a boolean");
-    nullable(intent.parent, `${at}.parent`, (v, q) => index(v, q, intents.length));
-    nullable(intent.context, `${at}.context`, (v, q) => indices(v, q, intents.length));
-    arr(intent.extra, `${at}.extra`).forEach((entry, j) => {
-      const pair = arr(entry, `${at}.extra[${j}]`);
-      str(pair[0], `${at}.extra[${j}][0]`);
-      arr(pair[1], `${at}.extra[${j}][1]`).forEach((s, k) => strings(s, `${at}.extra[${j}][1][${k}]`));
-    });
-    nullable(intent.example, `${at}.example`, str);
-  });
-
-  exactTable(p.exact, "exact", intents.length);
-  arr(p.contextExact, "contextExact").forEach((value, i) => {
-    exactTable(value, `contextExact[${i}]`, intents.length);
-    index(obj(value, `contextExact[${i}]`).parent, `contextExact[${i}].parent`, intents.length);
-  });
-
-  const inputs = obj(p.inputs, "inputs");
-  const inputIntents = indices(inputs.intent, "inputs.intent", intents.length);
-
-  const lexicon = obj(p.lexicon, "lexicon");
-  const words = strings(lexicon.words, "lexicon.words");
-  if (arr(lexicon.tags, "lexicon.tags").length !== words.length) fail("lexicon.tags", "length differs from words");
-  indexLists(lexicon.tags, "lexicon.tags", tagCount);
-
-  const matching = obj(p.matching, "matching");
-  const stems = strings(matching.stems, "matching.stems");
-  if (indices(matching.wordStem, "matching.wordStem", stems.length).length !== words.length) {
-    fail("matching.wordStem", "length differs from lexicon.words");
+    bounds[path] = array(value, at).length;
   }
-  for (const key of ["weight", "postings", "concepts"]) {
-    if (arr(matching[key], `matching.${key}`).length !== stems.length) fail(`matching.${key}`, "length differs from stems");
-  }
-  numbers(matching.weight, "matching.weight");
-  indexLists(matching.postings, "matching.postings", inputIntents.length);
-  if (arr(matching.inputStems, "matching.inputStems").length !== inputIntents.length) fail("matching.inputStems", "length differs from inputs.intent");
-  indexLists(matching.inputStems, "matching.inputStems", stems.length);
-  if (arr(matching.inputWords, "matching.inputWords").length !== inputIntents.length) fail("matching.inputWords", "length differs from inputs.intent");
-  indexLists(matching.inputWords, "matching.inputWords", words.length);
-  if (numbers(matching.inputWeight, "matching.inputWeight").length !== inputIntents.length) {
-    fail("matching.inputWeight", "length differs from inputs.intent");
-  }
-  const conceptCount = numbers(matching.conceptWeight, "matching.conceptWeight").length;
-  indexLists(matching.concepts, "matching.concepts", conceptCount);
-  num(matching.unknownWeight, "matching.unknownWeight");
-  index(matching.firstDescription, "matching.firstDescription", inputIntents.length + 1);
-
-  arr(vocab.phrases, "vocab.phrases").forEach((entry, i) => {
-    const pair = arr(entry, `vocab.phrases[${i}]`);
-    index(pair[0], `vocab.phrases[${i}][0]`, tagCount);
-    strings(pair[1], `vocab.phrases[${i}][1]`);
-  });
-
-  const fuzzy = obj(p.fuzzy, "fuzzy");
-  const hashes = bytes(fuzzy.hashes, "fuzzy.hashes");
-  const fuzzyWords = bytes(fuzzy.words, "fuzzy.words");
-  if (hashes.length !== fuzzyWords.length) fail("fuzzy", "hashes and words differ in length");
-
-  types.forEach((value, i) => {
-    const at = `types[${i}]`;
-    const t = obj(value, at);
-    str(t.name, `${at}.name`);
-    nullable(t.unusable, `${at}.unusable`, str);
-    const classes = arr(t.classes, `${at}.classes`);
-    classes.forEach((c, j) => numbers(c, `${at}.classes[${j}]`));
-    const ops = arr(t.ops, `${at}.ops`);
-    if (ops.length % 3 !== 0) fail(`${at}.ops`, "expected opcode triples");
-    const opCount = ops.length / 3;
-    for (let k = 0; k < ops.length; k += 3) {
-      const op = ops[k];
-      const where = `${at}.ops[${k}]`;
-      if (op === 0) {
-        index(ops[k + 1], where, classes.length);
-        index(ops[k + 2], where, opCount);
-      } else if (op === 1) {
-        index(ops[k + 1], where, opCount);
-        index(ops[k + 2], where, opCount);
-      } else if (op === 2 || op === 4 || op === 5 || op === 6) index(ops[k + 1], where, opCount);
-      else if (op !== 3) fail(where, "unknown opcode");
-    }
-  });
-
-  automaton.forEach((value, i) => {
-    const at = `automaton[${i}]`;
-    const s = obj(value, at);
-    arr(s.vocab, `${at}.vocab`).forEach((e, j) => {
-      const edge = arr(e, `${at}.vocab[${j}]`);
-      indices(edge[0], `${at}.vocab[${j}][0]`, tagCount);
-      index(edge[1], `${at}.vocab[${j}][1]`, automaton.length);
-    });
-    arr(s.typed, `${at}.typed`).forEach((e, j) => {
-      const edge = arr(e, `${at}.typed[${j}]`);
-      index(edge[0], `${at}.typed[${j}][0]`, types.length);
-      str(edge[1], `${at}.typed[${j}][1]`);
-      index(edge[2], `${at}.typed[${j}][2]`, automaton.length);
-    });
-    arr(s.strings, `${at}.strings`).forEach((e, j) => {
-      const edge = arr(e, `${at}.strings[${j}]`);
-      str(edge[0], `${at}.strings[${j}][0]`);
-      index(edge[1], `${at}.strings[${j}][1]`, automaton.length);
-    });
-    // Skip edges point forward: the matcher relies on it to visit states in one ascending pass.
-    indices(s.skip, `${at}.skip`, automaton.length).forEach((child, j) => {
-      if (child <= i) fail(`${at}.skip[${j}]`, "skip edges must point to a later state");
-    });
-    arr(s.accept, `${at}.accept`).forEach((e, j) => {
-      const pair = arr(e, `${at}.accept[${j}]`);
-      index(pair[0], `${at}.accept[${j}][0]`, intents.length);
-      num(pair[1], `${at}.accept[${j}][1]`);
-    });
-  });
+  for (const cell of indexCells) cell.limit = bounds[cell.bound]! + cell.extra;
+  PAYLOAD(payload, "");
+  const automaton = (payload as { automaton: { skip: number[] }[] }).automaton;
   if (automaton.length === 0) fail("automaton", "needs at least the start state");
-
-  const sanitizer = obj(p.sanitizer, "sanitizer");
-  arr(sanitizer.phrases, "sanitizer.phrases").forEach((entry, i) => {
-    const pair = arr(entry, `sanitizer.phrases[${i}]`);
-    strings(pair[0], `sanitizer.phrases[${i}][0]`);
-    index(pair[1], `sanitizer.phrases[${i}][1]`, 5);
-  });
-  strings(sanitizer.stopWords, "sanitizer.stopWords");
-  arr(p.wordLists, "wordLists").forEach((entry, i) => {
-    const pair = arr(entry, `wordLists[${i}]`);
-    str(pair[0], `wordLists[${i}][0]`);
-    arr(pair[1], `wordLists[${i}][1]`).forEach((s, j) => strings(s, `wordLists[${i}][1][${j}]`));
-  });
+  // Skip edges point forward: the matcher relies on it to visit states in one ascending pass.
+  automaton.forEach((state, i) =>
+    state.skip.forEach((child, j) => {
+      if (child <= i) fail(`automaton[${i}].skip[${j}]`, "skip edges must point to a later state");
+    }),
+  );
 }
 
 /** The first shape problem of `payload`, or null when it is a well-formed BundlePayload. */

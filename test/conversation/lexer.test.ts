@@ -1,7 +1,8 @@
 // Stage 0: typed tokens, exact literal text, punctuation, open quotes.
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { lex, type Npc } from "../../runtime/index.js";
+import type { Npc } from "../../runtime/index.js";
+import { lex } from "../../runtime/lexer.js";
 import { loadShelly } from "./shelly.js";
 
 const kinds = (message: string) => lex(message).lexemes.map((l) => [l.kind, l.text]);

@@ -1,9 +1,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
-import { encodeBundle, HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
+import { encodeBundle } from "../../runtime/encode.js";
+import { HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
 import { InvalidBundleError, loadNpc } from "../../runtime/index.js";
-import { sha256, digestSha256, toHex } from "../../runtime/sha256.js";
+import { digestSha256 } from "../../runtime/digest.js";
+import { sha256, toHex } from "../../runtime/sha256.js";
 import { shellNpc } from "./ir-fixture.js";
 
 const built = compileNpc({ ir: shellNpc() });
