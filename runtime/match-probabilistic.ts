@@ -14,7 +14,8 @@
 // nothing on both sides (compiler/passes/compute-idf.ts); a word the NPC has never seen weighs
 // the mean IDF (it counts against). An intent scores its best input plus a small bonus for other
 // inputs that support it. The winner needs `sentenceThreshold` and must beat the runner-up by
-// `margin`; otherwise the stage abstains and the ranking becomes `related`.
+// `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
+// abstains and the ranking becomes `related`.
 
 import type { BundlePayload } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
