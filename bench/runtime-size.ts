@@ -1,0 +1,78 @@
+// Minified size of the runtime (DESIGN §9: the runtime alone, minified, without msgpack, ≤ 50 KB),
+// bundled with rolldown as an app would: the core entry (ndfc/runtime), the chunks it loads only
+// on demand, and the optional entries (ndfc/runtime/explain, ndfc/runtime/lexer) counted beyond
+// the core. Used by bench/run.ts (on build/runtime/*.js) and by the size test (on runtime/*.ts).
+//
+// rolldown comes with vite (a dev dependency), not as a dependency of ndfc: it is imported through
+// a variable specifier so that building ndfc does not need it.
+
+import { dirname, join, resolve } from "node:path";
+
+/** DESIGN §9, in bytes (1 KB = 1000 bytes, the stricter reading). */
+export const CORE_BUDGET_BYTES = 50_000;
+
+/** Entries of package.json `exports` that a host imports only if it uses them. */
+export const OPTIONAL_ENTRIES = ["explain", "lexer"] as const;
+
+export interface RuntimeBundleSize {
+  /** The entry chunk of ndfc/runtime, minified: what every host loads. */
+  core: number;
+  /** File names of the modules in the core chunk. */
+  coreModules: string[];
+  /** Chunks the core imports only on demand (the synchronous SHA-256, for hosts without Web Crypto). */
+  lazy: number;
+  /** Each optional entry's minified bytes beyond the core (the core's modules left out). */
+  optional: Record<(typeof OPTIONAL_ENTRIES)[number], number>;
+}
+
+interface Chunk {
+  code?: string;
+  isEntry?: boolean;
+  modules?: Record<string, unknown>;
+}
+
+type External = (id: string, importer: string | undefined) => boolean;
+
+interface Bundler {
+  rolldown(options: { input: string; external: External; logLevel: string; resolve?: { extensionAlias: Record<string, string[]> } }): Promise<{
+    generate(options: { format: string; minify: boolean }): Promise<{ output: Chunk[] }>;
+    close(): Promise<void>;
+  }>;
+}
+
+const bytesOf = (chunks: Chunk[]) => chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk.code ?? ""), 0);
+
+/**
+ * Sizes of the runtime in `runtimeDir`, from its `.js` (build output) or `.ts` (sources) modules.
+ * null when rolldown cannot be loaded.
+ */
+export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): Promise<RuntimeBundleSize | null> {
+  const specifier = "rolldown";
+  let bundler: Bundler;
+  try {
+    bundler = (await import(specifier)) as Bundler;
+  } catch {
+    return null;
+  }
+  // Sources import "./x.js": resolved to x.ts.
+  const resolveOptions = ext === "ts" ? { resolve: { extensionAlias: { ".js": [".ts", ".js"] } } } : {};
+  const build = async (entry: string, external: External): Promise<Chunk[]> => {
+    const bundle = await bundler.rolldown({ input: join(runtimeDir, `${entry}.${ext}`), external, logLevel: "silent", ...resolveOptions });
+    const { output } = await bundle.generate({ format: "esm", minify: true });
+    await bundle.close();
+    return output;
+  };
+  const core = await build("index", (id) => id === "msgpackr");
+  const entry = core.filter((chunk) => chunk.isEntry);
+  const coreIds = new Set(entry.flatMap((chunk) => Object.keys(chunk.modules ?? {})));
+  const inCore: External = (id, importer) =>
+    id === "msgpackr" || (importer !== undefined && id.startsWith(".") && coreIds.has(resolve(dirname(importer), id).replace(/\.js$/, `.${ext}`)));
+  const optional = {} as RuntimeBundleSize["optional"];
+  for (const name of OPTIONAL_ENTRIES) optional[name] = bytesOf(await build(name, inCore));
+  return {
+    core: bytesOf(entry),
+    coreModules: [...coreIds].map((id) => id.slice(id.lastIndexOf("/") + 1)).sort(),
+    lazy: bytesOf(core.filter((chunk) => !chunk.isEntry)),
+    optional,
+  };
+}

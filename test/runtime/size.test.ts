@@ -1,0 +1,33 @@
+// DESIGN §9: the runtime alone (minified, without msgpack) ≤ 50 KB. Bytes are deterministic, so
+// this is asserted (speed never is). The runtime sources are bundled and minified with rolldown,
+// as bench/run.ts does with the build output.
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { beforeAll, describe, expect, it } from "vitest";
+import { CORE_BUDGET_BYTES, runtimeBundleSize, type RuntimeBundleSize } from "../../bench/runtime-size.js";
+
+const runtimeDir = resolve(dirname(fileURLToPath(import.meta.url)), "../../runtime");
+let size: RuntimeBundleSize | null;
+
+beforeAll(async () => {
+  size = await runtimeBundleSize(runtimeDir, "ts");
+});
+
+describe("runtime size", () => {
+  it("rolldown is available (it ships with vite)", () => {
+    expect(size).not.toBeNull();
+  });
+
+  it(`the core entry, minified, is at most ${CORE_BUDGET_BYTES} bytes`, () => {
+    expect(size!.core).toBeGreaterThan(10_000); // a real bundle, not an empty one
+    expect(size!.core).toBeLessThanOrEqual(CORE_BUDGET_BYTES);
+  });
+
+  it("keeps the optional modules and the fallback SHA-256 out of the core", () => {
+    expect(size!.coreModules).toContain("session.ts");
+    for (const optional of ["explain.ts", "lexer.ts", "sha256.ts", "encode.ts"]) expect(size!.coreModules).not.toContain(optional);
+    expect(size!.lazy).toBeGreaterThan(0);
+    expect(size!.optional.explain).toBeGreaterThan(0);
+    expect(size!.optional.lexer).toBeGreaterThan(0);
+  });
+});
