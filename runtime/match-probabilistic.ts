@@ -12,8 +12,8 @@
 //   score     = 1 / (RECALL_WEIGHT / R + (1 − RECALL_WEIGHT) / P)
 // so a missing input word costs more than an extra message word. Function words weigh almost
 // nothing on both sides (compiler/passes/compute-idf.ts); a word the NPC has never seen weighs
-// the mean IDF (it counts against). An intent scores its best input plus a small bonus for other
-// inputs that support it. The winner needs `sentenceThreshold` and must beat the runner-up by
+// the mean IDF (it counts against). An intent scores its best input's recall with the precision of
+// all its inputs and describing text together. The winner needs `sentenceThreshold` and must beat the runner-up by
 // `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
 // abstains and the ranking becomes `related`.
 
