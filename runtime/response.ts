@@ -71,6 +71,6 @@ export interface NpcResponse {
   negated?: boolean;
   /** A composite message ("delete a.log then list files"): each part's own response, in order. */
   parts?: NpcResponse[];
-  /** With `process(message, { explain: true })`: how the answer was reached, stage by stage. */
+  /** With `process(message, { explain })` (ndfc/runtime/explain): how the answer was reached, stage by stage. */
   trace?: TraceStep[];
 }
