@@ -4,6 +4,7 @@
 //
 //   npm run bench                         TERMy from ../shared/corpus/npc-forge/termy
 //   node --expose-gc build/bench/run.js <npc-dir> [--quick]
+//   node build/bench/run.js [<npc-dir>] --size   only the runtime size, into the NPC's existing results
 //
 // Timing: each message is answered in batches; a sample is the batch time / batch size, so timer
 // overhead stays out of microsecond figures. Medians and p99 are over all samples of a stage.
@@ -53,6 +54,7 @@ function findRepoRoot(from: string): string {
 const repoRoot = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
+const sizeOnly = args.includes("--size");
 const npcDir = resolve(args.find((a) => !a.startsWith("--")) ?? resolve(repoRoot, "../shared/corpus/npc-forge/termy"));
 const resultsDir = join(repoRoot, "bench/results");
 
@@ -359,6 +361,20 @@ async function main(): Promise<void> {
     process.exitCode = 2;
     return;
   }
+  mkdirSync(resultsDir, { recursive: true });
+  if (sizeOnly) {
+    const file = join(resultsDir, `${basename(npcDir).toLowerCase()}.json`);
+    if (!existsSync(file)) {
+      console.error(`bench --size: no results at ${file} yet (run the whole bench first)`);
+      process.exitCode = 2;
+      return;
+    }
+    const runtime = await runtimeSize();
+    const previous = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
+    writeResults(file, { ...previous, runtime });
+    console.log(JSON.stringify({ runtime }, null, 2));
+    return;
+  }
   if (!(globalThis as { gc?: unknown }).gc) console.warn("bench: run node with --expose-gc to measure heap growth");
   console.log(`bench: ${npcDir}${quick ? " (quick)" : ""}`);
   const result: Record<string, unknown> = {
@@ -375,15 +391,19 @@ async function main(): Promise<void> {
       loadAverage1m: round(loadavg()[0]!),
     },
   };
-  mkdirSync(resultsDir, { recursive: true });
   const file = join(resultsDir, `${String(result.source).toLowerCase()}.json`);
+  writeResults(file, result);
+  console.log(JSON.stringify({ bundle: result.bundle, build: result.build, load: result.load, stages: result.stages }, null, 2));
+}
+
+/** Writes one NPC's results and regenerates bench/results/README.md from every result file. */
+function writeResults(file: string, result: Record<string, unknown>): void {
   writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
   const all = readdirSync(resultsDir)
     .filter((f) => f.endsWith(".json"))
     .sort()
     .map((f) => ({ file: basename(f, ".json"), ...(JSON.parse(readFileSync(join(resultsDir, f), "utf8")) as Record<string, unknown>) }));
   writeFileAtomic(join(resultsDir, "README.md"), readmeFrom(all));
-  console.log(JSON.stringify({ bundle: result.bundle, build: result.build, load: result.load, stages: result.stages }, null, 2));
   console.log(`bench: wrote ${file} and bench/results/README.md`);
 }
 
