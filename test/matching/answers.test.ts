@@ -1,0 +1,32 @@
+// Speed-ups of the probabilistic stage must change no answer: the answers on fixed messages
+// (test/matching/answers.ts) are compared, digest by digest, with the recorded fixture.
+// RECORD_ANSWERS=1 rewrites the fixture (only when an answer is meant to change).
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { writeFileAtomic } from "../../compiler/write-atomic.js";
+import { collectAnswers, type AnswerSet } from "./answers.js";
+import { hasTermy } from "./support.js";
+
+const fixtureFile = resolve(import.meta.dirname, "answers.json");
+
+describe("probabilistic answers are those recorded", async () => {
+  const current = await collectAnswers();
+
+  if (process.env.RECORD_ANSWERS === "1") {
+    const previous: Record<string, AnswerSet> = existsSync(fixtureFile) ? JSON.parse(readFileSync(fixtureFile, "utf8")) : {};
+    writeFileAtomic(fixtureFile, JSON.stringify({ ...previous, ...current }, null, 1) + "\n");
+  }
+  const recorded = JSON.parse(readFileSync(fixtureFile, "utf8")) as Record<string, AnswerSet>;
+
+  it.each(Object.keys(recorded).filter((name) => hasTermy || !name.startsWith("corpus-")))("%s", (name) => {
+    const now = current[name]!;
+    const then = recorded[name]!;
+    expect(now.messages, "the message list changed: re-record").toBe(then.messages);
+    const at = (answers: string, i: number) => answers.slice(i * 6, i * 6 + 6);
+    const changed: number[] = [];
+    for (let i = 0; i * 6 < now.answers.length; i++) if (at(now.answers, i) !== at(then.answers, i)) changed.push(i);
+    expect(changed, "indices of messages whose answer changed (the long session's follow the fresh ones)").toEqual([]);
+    expect(now.answers.length).toBe(then.answers.length);
+  });
+});
