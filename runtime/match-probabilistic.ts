@@ -70,16 +70,15 @@ export class MatchIndex {
   readonly conceptMembers: number[][];
   /** Per stem: how many lexicon words have it. */
   readonly stemForms: Uint16Array;
-  /** Per input: first hit of the current message (index into the hit buffers), or -1. */
-  readonly head: Int32Array;
-  /** Scratch, reset after each message: hit buffers, touched inputs, per-intent slot, per-stem best. */
-  readonly next: number[] = [];
+  /** Per intent: whether the current message found it (reset after each message). */
+  readonly found: Uint8Array;
+  /** Scratch: the hits (term, stem, similarity) of the input being scored, in the order they are found. */
   readonly hitTerm: number[] = [];
   readonly hitStem: number[] = [];
   readonly hitSim: number[] = [];
-  readonly touched: number[] = [];
-  readonly intentSlot: Int32Array;
   readonly stemBest: Float64Array;
+  private inputsOfIntent: number[][] | null = null;
+  private recallBound = 0;
 
   constructor(
     readonly tables: BundlePayload["matching"],
@@ -90,9 +89,34 @@ export class MatchIndex {
     this.stemForms = new Uint16Array(tables.stems.length);
     for (const s of tables.wordStem) this.stemForms[s]!++;
     tables.concepts.forEach((list, s) => list.forEach((c) => this.conceptMembers[c]!.push(s)));
-    this.head = new Int32Array(tables.inputWeight.length).fill(-1);
-    this.intentSlot = new Int32Array(intentCount).fill(-1);
+    this.found = new Uint8Array(intentCount);
     this.stemBest = new Float64Array(tables.stems.length);
+  }
+
+  /** Per intent: its inputs, then its description (built on the first message, not at load). */
+  intentInputs(inputIntent: readonly number[]): number[][] {
+    if (!this.inputsOfIntent) {
+      this.inputsOfIntent = Array.from(this.found, () => []);
+      inputIntent.forEach((intent, input) => this.inputsOfIntent![intent]!.push(input));
+    }
+    return this.inputsOfIntent;
+  }
+
+  /**
+   * The most an input's recall can be per unit of similarity: 1, or a little more where rounding
+   * the stored input weight (to 1e-6) made it smaller than the sum of its stems' weights.
+   */
+  recallPerSimilarity(): number {
+    if (this.recallBound === 0) {
+      const { inputStems, inputWeight, weight } = this.tables;
+      this.recallBound = 1;
+      inputStems.forEach((stems, input) => {
+        let sum = 0;
+        for (const s of stems) sum += weight[s]!;
+        if (inputWeight[input]! > 0) this.recallBound = Math.max(this.recallBound, sum / inputWeight[input]!);
+      });
+    }
+    return this.recallBound;
   }
 }
 
@@ -150,94 +174,59 @@ export function matchProbabilistic(
   activeContext: number | null,
 ): ProbabilisticResult {
   const index = model.matching;
-  const { weight, postings, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
+  const { postings } = index.tables;
   const { sentenceThreshold, margin } = model.payload.config;
+  const { intents } = model.payload;
   const inputIntent = model.payload.inputs.intent;
   const terms = termsOf(model, tokens, words);
   let messageWeight = 0;
   for (const term of terms) messageWeight += term.weight;
 
-  // Hits (input, term, stem, sim) chained per input through `head` / `next`, in reused buffers.
-  const { head, next, hitTerm, hitStem, hitSim, touched } = index;
-  next.length = hitTerm.length = hitStem.length = hitSim.length = touched.length = 0;
-  const addHit = (input: number, t: number, c: Candidate) => {
-    if (head[input] === -1) touched.push(input);
-    next.push(head[input]!);
-    head[input] = hitTerm.length;
-    hitTerm.push(t);
-    hitStem.push(c.stem);
-    // "user" meets "users" through their stem, a little below the very word the input uses.
-    const sameWord = c.word < 0 || index.stemForms[c.stem]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, c.word);
-    hitSim.push(sameWord ? c.sim : c.sim * OTHER_FORM);
-  };
   // Function words ("the", "to") have the longest posting lists and weigh almost nothing: they
-  // only add to inputs a real word found, which changes no ranking and saves most of the work.
+  // never find an intent, only add to inputs a real word found.
   const weak = WEAK_SHARE * index.tables.unknownWeight;
-  terms.forEach((term, t) => {
-    if (term.weight < weak) return;
-    for (const c of term.candidates) for (const input of postings[c.stem]!) addHit(input, t, c);
-  });
-  const found = touched.length;
-  terms.forEach((term, t) => {
-    if (term.weight >= weak) return;
-    for (const c of term.candidates) {
-      for (let k = 0; k < found; k++) if (includesSorted(inputStems[touched[k]!]!, c.stem)) addHit(touched[k]!, t, c);
-    }
-  });
+  // What each word can add to an intent's precision at most (its weight × its best similarity);
+  // words are tried by that, largest first (MaxScore): once the words left could not lift an
+  // intent the message has not found yet over the `limit`-th best score, the ranking is final.
+  const most = terms.map((term) => term.weight * term.candidates.reduce((m, c) => Math.max(m, c.sim), 0));
+  const order = terms.flatMap((term, t) => (term.weight >= weak ? [t] : [])).sort((a, b) => most[b]! - most[a]! || a - b);
+  const left: number[] = [];
+  for (let k = order.length, sum = most.reduce((a, b, t) => (terms[t]!.weight < weak ? a + b : a), 0); k >= 0; k--) {
+    left[k] = sum;
+    if (k > 0) sum += most[order[k - 1]!]!;
+  }
+  const bestSim = Math.max(1, ...most.map((m, t) => (terms[t]!.weight > 0 ? m / terms[t]!.weight : 0)));
+  const recallCap = index.recallPerSimilarity() * bestSim;
+  // Above any score an intent found only by the words left can reach (a hair above, for rounding).
+  const ceiling = (weightLeft: number) =>
+    weightLeft <= 0 || messageWeight <= 0 ? 0 : (1 + 1e-9) / (RECALL_WEIGHT / recallCap + (1 - RECALL_WEIGHT) / (weightLeft / messageWeight));
+  const prune = limit < intents.length;
 
-  // One slot per eligible intent: its best recall (and input) and, per term, the best similarity
-  // anywhere in its inputs (what makes its precision).
-  const { intentSlot, stemBest } = index;
-  const slotIntent: number[] = [];
-  for (const input of touched) {
-    const intent = inputIntent[input]!;
-    const parent = model.payload.intents[intent]!.parent;
-    if (intentSlot[intent] === -1 && (parent === null || parent === activeContext)) {
-      intentSlot[intent] = slotIntent.length;
-      slotIntent.push(intent);
-    }
-  }
-  const T = terms.length;
-  const slotTerms = new Float64Array(slotIntent.length * T);
-  const slotRecall = new Float64Array(slotIntent.length);
-  const slotInput = new Int32Array(slotIntent.length).fill(-1);
-  const stemsHit: number[] = [];
-  for (const input of touched) {
-    const slot = intentSlot[inputIntent[input]!]!;
-    const scale = input < firstDescription ? 1 : DESCRIPTION_WEIGHT;
-    stemsHit.length = 0;
-    for (let h = head[input]!; h !== -1; h = next[h]!) {
-      if (slot === -1) continue;
-      const sim = hitSim[h]!;
-      const at = slot * T + hitTerm[h]!;
-      if (sim * scale > slotTerms[at]!) slotTerms[at] = sim * scale;
-      const stemOfHit = hitStem[h]!;
-      if (stemBest[stemOfHit] === 0) stemsHit.push(stemOfHit);
-      if (sim > stemBest[stemOfHit]!) stemBest[stemOfHit] = sim;
-    }
-    head[input] = -1;
-    let matchedInput = 0;
-    for (const stemOfHit of stemsHit) {
-      matchedInput += weight[stemOfHit]! * stemBest[stemOfHit]!;
-      stemBest[stemOfHit] = 0;
-    }
-    if (slot === -1 || input >= firstDescription || inputWeight[input]! === 0) continue;
-    const recall = matchedInput / inputWeight[input]!;
-    if (recall > slotRecall[slot]! || (recall === slotRecall[slot]! && (slotInput[slot] === -1 || input < slotInput[slot]!))) {
-      slotRecall[slot] = recall;
-      slotInput[slot] = input;
-    }
-  }
+  const { found } = index;
+  const foundIntents: number[] = [];
   const scored: RankedIntent[] = [];
-  slotIntent.forEach((intent, slot) => {
-    intentSlot[intent] = -1;
-    const recall = slotRecall[slot]!;
-    let matchedMessage = 0;
-    for (let t = 0; t < T; t++) matchedMessage += terms[t]!.weight * slotTerms[slot * T + t]!;
-    const precision = messageWeight > 0 ? matchedMessage / messageWeight : 0;
-    if (recall === 0 || precision === 0) return;
-    scored.push({ intent, input: slotInput[slot]!, score: 1 / (RECALL_WEIGHT / recall + (1 - RECALL_WEIGHT) / precision) });
-  });
+  /** The `limit` best scores so far, descending. */
+  const best: number[] = [];
+  const termBest = new Float64Array(terms.length);
+  const inputsOfIntent = index.intentInputs(inputIntent);
+  for (let k = 0; k < order.length; k++) {
+    if (prune && best.length === limit && ceiling(left[k]!) < best[limit - 1]!) break;
+    for (const c of terms[order[k]!]!.candidates) {
+      for (const input of postings[c.stem]!) {
+        const intent = inputIntent[input]!;
+        if (found[intent] !== 0) continue;
+        found[intent] = 1;
+        foundIntents.push(intent);
+        const parent = intents[intent]!.parent;
+        if (parent !== null && parent !== activeContext) continue;
+        const ranked = scoreIntent(model, terms, weak, messageWeight, intent, inputsOfIntent[intent]!, termBest);
+        if (!ranked) continue;
+        scored.push(ranked);
+        if (prune) keepBest(best, ranked.score, limit);
+      }
+    }
+  }
+  for (const intent of foundIntents) found[intent] = 0;
   const ranking = scored.sort((a, b) => b.score - a.score || a.intent - b.intent);
   const top = ranking[0];
   const runnerUp = ranking[1];
@@ -246,6 +235,87 @@ export function matchProbabilistic(
     hit: accepted ? { ...top, items: witness(model, terms, top.input) } : null,
     ranking: ranking.slice(0, limit),
   };
+}
+
+/** Inserts a score into the descending list of the `limit` best. */
+function keepBest(best: number[], score: number, limit: number): void {
+  if (best.length === limit && score <= best[limit - 1]!) return;
+  let at = best.length === limit ? limit - 1 : best.length;
+  while (at > 0 && best[at - 1]! < score) {
+    best[at] = best[at - 1]!;
+    at--;
+  }
+  best[at] = score;
+}
+
+/**
+ * An intent's score: its best input's recall, and the precision of all its inputs and its
+ * description together (per message word, the best similarity anywhere), or null when either is 0.
+ */
+function scoreIntent(
+  model: NpcModel,
+  terms: readonly Term[],
+  weak: number,
+  messageWeight: number,
+  intent: number,
+  inputs: readonly number[],
+  termBest: Float64Array,
+): RankedIntent | null {
+  const index = model.matching;
+  const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
+  const { hitTerm, hitStem, hitSim, stemBest } = index;
+  termBest.fill(0);
+  let bestRecall = 0;
+  let bestInput = -1;
+  const stemsHit: number[] = [];
+  for (const input of inputs) {
+    // The input's hits in the order the words find them: real words first, then function words
+    // (only on an input a real word found). They are folded from the last, as they always were,
+    // so the sums (and the scores to the last bit) do not depend on how the input was reached.
+    hitTerm.length = hitStem.length = hitSim.length = 0;
+    const stems = inputStems[input]!;
+    for (const pass of [false, true]) {
+      if (pass && hitTerm.length === 0) break;
+      terms.forEach((term, t) => {
+        if (term.weight < weak !== pass) return;
+        for (const c of term.candidates) {
+          if (!includesSorted(stems, c.stem)) continue;
+          hitTerm.push(t);
+          hitStem.push(c.stem);
+          // "user" meets "users" through their stem, a little below the very word the input uses.
+          const sameWord = c.word < 0 || index.stemForms[c.stem]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, c.word);
+          hitSim.push(sameWord ? c.sim : c.sim * OTHER_FORM);
+        }
+      });
+    }
+    if (hitTerm.length === 0) continue;
+    const scale = input < firstDescription ? 1 : DESCRIPTION_WEIGHT;
+    stemsHit.length = 0;
+    for (let h = hitTerm.length - 1; h >= 0; h--) {
+      const sim = hitSim[h]!;
+      const t = hitTerm[h]!;
+      if (sim * scale > termBest[t]!) termBest[t] = sim * scale;
+      const stemOfHit = hitStem[h]!;
+      if (stemBest[stemOfHit] === 0) stemsHit.push(stemOfHit);
+      if (sim > stemBest[stemOfHit]!) stemBest[stemOfHit] = sim;
+    }
+    let matchedInput = 0;
+    for (const stemOfHit of stemsHit) {
+      matchedInput += weight[stemOfHit]! * stemBest[stemOfHit]!;
+      stemBest[stemOfHit] = 0;
+    }
+    if (input >= firstDescription || inputWeight[input]! === 0) continue;
+    const recall = matchedInput / inputWeight[input]!;
+    if (recall > bestRecall || (recall === bestRecall && (bestInput === -1 || input < bestInput))) {
+      bestRecall = recall;
+      bestInput = input;
+    }
+  }
+  let matchedMessage = 0;
+  for (let t = 0; t < terms.length; t++) matchedMessage += terms[t]!.weight * termBest[t]!;
+  const precision = messageWeight > 0 ? matchedMessage / messageWeight : 0;
+  if (bestRecall === 0 || precision === 0) return null;
+  return { intent, input: bestInput, score: 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision) };
 }
 
 /**
