@@ -72,11 +72,12 @@ export class MatchIndex {
   readonly stemForms: Uint16Array;
   /** Per intent: whether the current message found it (reset after each message). */
   readonly found: Uint8Array;
-  /** Scratch: the hits (term, stem, similarity) of the input being scored, in the order they are found. */
-  readonly hitTerm: number[] = [];
-  readonly hitStem: number[] = [];
-  readonly hitSim: number[] = [];
+  /** Scratch for one message: per stem, its last entry in the candidate list (-1: none), and per stem, the best similarity of a hit. */
+  readonly stemLast: Int32Array;
   readonly stemBest: Float64Array;
+  /** Scratch: the candidate-list entries that hit the input being scored, and the stems they hit. */
+  readonly hits: number[] = [];
+  readonly stemsHit: number[] = [];
   private inputsOfIntent: number[][] | null = null;
   private recallBound = 0;
 
@@ -91,6 +92,7 @@ export class MatchIndex {
     tables.concepts.forEach((list, s) => list.forEach((c) => this.conceptMembers[c]!.push(s)));
     this.found = new Uint8Array(intentCount);
     this.stemBest = new Float64Array(tables.stems.length);
+    this.stemLast = new Int32Array(tables.stems.length).fill(-1);
   }
 
   /** Per intent: its inputs, then its description (built on the first message, not at load). */
@@ -209,6 +211,7 @@ export function matchProbabilistic(
   const best: number[] = [];
   const termBest = new Float64Array(terms.length);
   const inputsOfIntent = index.intentInputs(inputIntent);
+  const list = candidateList(index, terms, weak);
   for (let k = 0; k < order.length; k++) {
     if (prune && best.length === limit && ceiling(left[k]!) < best[limit - 1]!) break;
     for (const c of terms[order[k]!]!.candidates) {
@@ -219,7 +222,7 @@ export function matchProbabilistic(
         foundIntents.push(intent);
         const parent = intents[intent]!.parent;
         if (parent !== null && parent !== activeContext) continue;
-        const ranked = scoreIntent(model, terms, weak, messageWeight, intent, inputsOfIntent[intent]!, termBest);
+        const ranked = scoreIntent(model, terms, list, messageWeight, intent, inputsOfIntent[intent]!, termBest);
         if (!ranked) continue;
         scored.push(ranked);
         if (prune) keepBest(best, ranked.score, limit);
@@ -227,6 +230,7 @@ export function matchProbabilistic(
     }
   }
   for (const intent of foundIntents) found[intent] = 0;
+  for (const c of list.candidate) index.stemLast[c.stem] = -1;
   const ranking = scored.sort((a, b) => b.score - a.score || a.intent - b.intent);
   const top = ranking[0];
   const runnerUp = ranking[1];
@@ -249,13 +253,42 @@ function keepBest(best: number[], score: number, limit: number): void {
 }
 
 /**
+ * The message's candidates in one list, in the order the words find an input: every candidate of
+ * every real word (message order), then those of function words (from `weakFrom`); chained per
+ * stem (`stemLast`, `previous`) so an input's few stems find their hits without a search.
+ */
+interface CandidateList {
+  term: number[];
+  candidate: Candidate[];
+  previous: number[];
+  weakFrom: number;
+}
+
+function candidateList(index: MatchIndex, terms: readonly Term[], weak: number): CandidateList {
+  const list: CandidateList = { term: [], candidate: [], previous: [], weakFrom: 0 };
+  for (const pass of [false, true]) {
+    if (pass) list.weakFrom = list.term.length;
+    terms.forEach((term, t) => {
+      if (term.weight < weak !== pass) return;
+      for (const c of term.candidates) {
+        list.previous.push(index.stemLast[c.stem]!);
+        index.stemLast[c.stem] = list.term.length;
+        list.term.push(t);
+        list.candidate.push(c);
+      }
+    });
+  }
+  return list;
+}
+
+/**
  * An intent's score: its best input's recall, and the precision of all its inputs and its
  * description together (per message word, the best similarity anywhere), or null when either is 0.
  */
 function scoreIntent(
   model: NpcModel,
   terms: readonly Term[],
-  weak: number,
+  list: CandidateList,
   messageWeight: number,
   intent: number,
   inputs: readonly number[],
@@ -263,41 +296,35 @@ function scoreIntent(
 ): RankedIntent | null {
   const index = model.matching;
   const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
-  const { hitTerm, hitStem, hitSim, stemBest } = index;
+  const { stemLast, stemBest, hits, stemsHit } = index;
   termBest.fill(0);
   let bestRecall = 0;
   let bestInput = -1;
-  const stemsHit: number[] = [];
   for (const input of inputs) {
-    // The input's hits in the order the words find them: real words first, then function words
-    // (only on an input a real word found). They are folded from the last, as they always were,
-    // so the sums (and the scores to the last bit) do not depend on how the input was reached.
-    hitTerm.length = hitStem.length = hitSim.length = 0;
-    const stems = inputStems[input]!;
-    for (const pass of [false, true]) {
-      if (pass && hitTerm.length === 0) break;
-      terms.forEach((term, t) => {
-        if (term.weight < weak !== pass) return;
-        for (const c of term.candidates) {
-          if (!includesSorted(stems, c.stem)) continue;
-          hitTerm.push(t);
-          hitStem.push(c.stem);
-          // "user" meets "users" through their stem, a little below the very word the input uses.
-          const sameWord = c.word < 0 || index.stemForms[c.stem]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, c.word);
-          hitSim.push(sameWord ? c.sim : c.sim * OTHER_FORM);
-        }
-      });
+    hits.length = 0;
+    let real = false;
+    for (const s of inputStems[input]!) {
+      for (let j = stemLast[s]!; j !== -1; j = list.previous[j]!) {
+        hits.push(j);
+        if (j < list.weakFrom) real = true;
+      }
     }
-    if (hitTerm.length === 0) continue;
+    // Function words only add to an input a real word found.
+    if (!real) continue;
+    // Folded in the reverse of the list's order, as they always were: the sums, and so the
+    // scores to the last bit, do not depend on how the input was reached.
+    hits.sort((a, b) => b - a);
     const scale = input < firstDescription ? 1 : DESCRIPTION_WEIGHT;
     stemsHit.length = 0;
-    for (let h = hitTerm.length - 1; h >= 0; h--) {
-      const sim = hitSim[h]!;
-      const t = hitTerm[h]!;
+    for (const j of hits) {
+      const c = list.candidate[j]!;
+      const t = list.term[j]!;
+      // "user" meets "users" through their stem, a little below the very word the input uses.
+      const sameWord = c.word < 0 || index.stemForms[c.stem]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, c.word);
+      const sim = sameWord ? c.sim : c.sim * OTHER_FORM;
       if (sim * scale > termBest[t]!) termBest[t] = sim * scale;
-      const stemOfHit = hitStem[h]!;
-      if (stemBest[stemOfHit] === 0) stemsHit.push(stemOfHit);
-      if (sim > stemBest[stemOfHit]!) stemBest[stemOfHit] = sim;
+      if (stemBest[c.stem] === 0) stemsHit.push(c.stem);
+      if (sim > stemBest[c.stem]!) stemBest[c.stem] = sim;
     }
     let matchedInput = 0;
     for (const stemOfHit of stemsHit) {
