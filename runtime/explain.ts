@@ -37,8 +37,6 @@ export interface TraceStep {
 export interface Tracer {
   /** Index of the clause being answered. */
   part: number;
-  /** A step with its text already written (a stage without a hook of its own). */
-  add(stage: TraceStage, summary: string, lines?: string[]): void;
   lexed(message: string, tokens: number): void;
   /** The message was refused unread: too long (characters or clauses), else an open quote. */
   refused(tooLong: NpcResponse["tooLong"]): void;
@@ -63,7 +61,7 @@ class Trace implements Tracer {
 
   constructor(private readonly model: NpcModel) {}
 
-  add(stage: TraceStage, summary: string, lines: string[] = []): void {
+  private add(stage: TraceStage, summary: string, lines: string[] = []): void {
     this.steps.push({ stage, part: this.part, summary, lines });
   }
 
