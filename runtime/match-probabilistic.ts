@@ -79,7 +79,6 @@ export class MatchIndex {
   readonly hits: number[] = [];
   readonly stemsHit: number[] = [];
   private inputsOfIntent: number[][] | null = null;
-  private recallBound = 0;
 
   constructor(
     readonly tables: BundlePayload["matching"],
@@ -102,23 +101,6 @@ export class MatchIndex {
       inputIntent.forEach((intent, input) => this.inputsOfIntent![intent]!.push(input));
     }
     return this.inputsOfIntent;
-  }
-
-  /**
-   * The most an input's recall can be per unit of similarity: 1, or a little more where rounding
-   * the stored input weight (to 1e-6) made it smaller than the sum of its stems' weights.
-   */
-  recallPerSimilarity(): number {
-    if (this.recallBound === 0) {
-      const { inputStems, inputWeight, weight } = this.tables;
-      this.recallBound = 1;
-      inputStems.forEach((stems, input) => {
-        let sum = 0;
-        for (const s of stems) sum += weight[s]!;
-        if (inputWeight[input]! > 0) this.recallBound = Math.max(this.recallBound, sum / inputWeight[input]!);
-      });
-    }
-    return this.recallBound;
   }
 }
 
@@ -192,16 +174,17 @@ export function matchProbabilistic(
   // intent the message has not found yet over the `limit`-th best score, the ranking is final.
   const most = terms.map((term) => term.weight * term.candidates.reduce((m, c) => Math.max(m, c.sim), 0));
   const order = terms.flatMap((term, t) => (term.weight >= weak ? [t] : [])).sort((a, b) => most[b]! - most[a]! || a - b);
-  const left: number[] = [];
-  for (let k = order.length, sum = most.reduce((a, b, t) => (terms[t]!.weight < weak ? a + b : a), 0); k >= 0; k--) {
-    left[k] = sum;
-    if (k > 0) sum += most[order[k - 1]!]!;
-  }
-  const bestSim = Math.max(1, ...most.map((m, t) => (terms[t]!.weight > 0 ? m / terms[t]!.weight : 0)));
-  const recallCap = index.recallPerSimilarity() * bestSim;
-  // Above any score an intent found only by the words left can reach (a hair above, for rounding).
-  const ceiling = (weightLeft: number) =>
-    weightLeft <= 0 || messageWeight <= 0 ? 0 : (1 + 1e-9) / (RECALL_WEIGHT / recallCap + (1 - RECALL_WEIGHT) / (weightLeft / messageWeight));
+  // What the words from the k-th of `order` on (and every function word) can add together.
+  let rest = 0;
+  terms.forEach((term, t) => (rest += term.weight < weak ? most[t]! : 0));
+  const left = order.map(() => 0);
+  for (let k = order.length; k-- > 0; ) left[k] = rest += most[order[k]!]!;
+  // Recall is at most the best similarity: an input's stored weight is its stems' sum rounded to
+  // 1e-6, and a stem weighs at least FUNCTION_FACTOR · ln 2 (compute-idf.ts), hence the 1e-3.
+  let recallCap = 1.001;
+  for (const term of terms) for (const c of term.candidates) recallCap = Math.max(recallCap, c.sim * 1.001);
+  // Above any score an intent found only by the words left can reach.
+  const ceiling = (weightLeft: number) => (weightLeft > 0 ? 1 / (RECALL_WEIGHT / recallCap + ((1 - RECALL_WEIGHT) * messageWeight) / weightLeft) : 0);
   const prune = limit < intents.length;
 
   const { found } = index;
@@ -225,7 +208,10 @@ export function matchProbabilistic(
         const ranked = scoreIntent(model, terms, list, messageWeight, intent, inputsOfIntent[intent]!, termBest);
         if (!ranked) continue;
         scored.push(ranked);
-        if (prune) keepBest(best, ranked.score, limit);
+        if (prune) {
+          best.push(ranked.score);
+          best.sort((x, y) => y - x).length = Math.min(best.length, limit);
+        }
       }
     }
   }
@@ -239,17 +225,6 @@ export function matchProbabilistic(
     hit: accepted ? { ...top, items: witness(model, terms, top.input) } : null,
     ranking: ranking.slice(0, limit),
   };
-}
-
-/** Inserts a score into the descending list of the `limit` best. */
-function keepBest(best: number[], score: number, limit: number): void {
-  if (best.length === limit && score <= best[limit - 1]!) return;
-  let at = best.length === limit ? limit - 1 : best.length;
-  while (at > 0 && best[at - 1]! < score) {
-    best[at] = best[at - 1]!;
-    at--;
-  }
-  best[at] = score;
 }
 
 /**
