@@ -208,9 +208,11 @@ export function matchProbabilistic(
         const ranked = scoreIntent(model, terms, list, messageWeight, intent, inputsOfIntent[intent]!, termBest);
         if (!ranked) continue;
         scored.push(ranked);
-        if (prune) {
-          best.push(ranked.score);
-          best.sort((x, y) => y - x).length = Math.min(best.length, limit);
+        // The `limit` best scores, descending.
+        if (prune && !(best.length === limit && ranked.score <= best[limit - 1]!)) {
+          let at = Math.min(best.length, limit - 1);
+          for (; at > 0 && best[at - 1]! < ranked.score; at--) best[at] = best[at - 1]!;
+          best[at] = ranked.score;
         }
       }
     }
