@@ -4,6 +4,7 @@
 //
 //   npm run bench                         TERMy from ../shared/corpus/npc-forge/termy
 //   node --expose-gc build/bench/run.js <npc-dir> [--quick]
+//   node --expose-gc build/bench/run.js [<npc-dir>] --curve-only   the cost curve alone, into existing results
 //   node build/bench/run.js [<npc-dir>] --size   only the runtime size, into the NPC's existing results
 //
 // Timing: each message is answered in batches; a sample is the batch time / batch size, so timer
@@ -55,6 +56,7 @@ const repoRoot = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const sizeOnly = args.includes("--size");
+const curveOnly = args.includes("--curve-only");
 const npcDir = resolve(args.find((a) => !a.startsWith("--")) ?? resolve(repoRoot, "../shared/corpus/npc-forge/termy"));
 const resultsDir = join(repoRoot, "bench/results");
 
@@ -317,7 +319,7 @@ function readmeFrom(all: Record<string, unknown>[]): string {
     if (!curve) continue;
     lines.push(
       "",
-      `## Cost curve (synthetic datasets, run with ${r.name})`,
+      `## Cost curve (synthetic datasets, run with ${r.name}${r.curveLoadAverage1m === undefined ? "" : `; load average ${r.curveLoadAverage1m} after it`})`,
       "",
       "| inputs | intents | build ms | bundle bytes | load ms | exact | probabilistic | rejected |",
       "|---|---|---|---|---|---|---|---|",
@@ -362,17 +364,19 @@ async function main(): Promise<void> {
     return;
   }
   mkdirSync(resultsDir, { recursive: true });
-  if (sizeOnly) {
+  if (sizeOnly || curveOnly) {
+    // One part re-measured into the NPC's existing results: the runtime size, or the cost curve.
+    const flag = sizeOnly ? "--size" : "--curve-only";
     const file = join(resultsDir, `${basename(npcDir).toLowerCase()}.json`);
     if (!existsSync(file)) {
-      console.error(`bench --size: no results at ${file} yet (run the whole bench first)`);
+      console.error(`bench ${flag}: no results at ${file} yet (run the whole bench first)`);
       process.exitCode = 2;
       return;
     }
-    const runtime = await runtimeSize();
+    const part = sizeOnly ? { runtime: await runtimeSize() } : { costCurve: await costCurve(), curveLoadAverage1m: round(loadavg()[0]!) };
     const previous = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
-    writeResults(file, { ...previous, runtime });
-    console.log(JSON.stringify({ runtime }, null, 2));
+    writeResults(file, { ...previous, ...part });
+    console.log(JSON.stringify(part, null, 2));
     return;
   }
   if (!(globalThis as { gc?: unknown }).gc) console.warn("bench: run node with --expose-gc to measure heap growth");
@@ -381,6 +385,7 @@ async function main(): Promise<void> {
     ...(await benchNpc()),
     runtime: await runtimeSize(),
     costCurve: await costCurve(),
+    curveLoadAverage1m: round(loadavg()[0]!),
     environment: {
       node: process.version,
       platform: process.platform,
