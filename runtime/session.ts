@@ -14,7 +14,7 @@ import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { normalizeKey, tokenize, type Token } from "./normalize.js";
 import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
-import type { MatchStatus, NpcResponse, RelatedSuggestion, Sentiment, Witness } from "./response.js";
+import type { MatchStatus, NpcResponse, RelatedSuggestion, Sentiment, Witness, WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
 import { emojiFor, sentimentMatch, withoutTrailingFiller } from "./sentiment.js";
@@ -171,25 +171,21 @@ export class NpcSession {
     trace: Tracer | undefined,
   ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
     const keyOf = (list: Token[]) => list.map((t) => t.norm).join(" ");
+    /** A match, with its evidence added to the witness. */
+    const found = (stage: Witness["stage"], items: WitnessItem[], note: string, status: MatchStatus, intent: number, confidence = 1, slots: Record<string, string> = {}) => {
+      witness.push({ stage, items, note });
+      return { kind: "match" as const, match: { status, intent, confidence, slots } };
+    };
+    const asTyped = () => tokens.map((t): WitnessItem => ({ word: t.text, kind: "word", matched: t.norm }));
     // The message as typed first: a dataset phrase containing a noise word ("clear") still matches.
     const typed = keyOf(tokens);
     const keys = kept.length === tokens.length ? [typed] : [typed, keyOf(kept)];
     const exact = matchExact(this.model, keys, this.activeContext);
     trace?.exact(keys, exact, this.activeContext);
-    if (exact) {
-      witness.push({
-        stage: exact.status === "context match" ? "context" : "exact",
-        items: tokens.map((t) => ({ word: t.text, kind: "word" as const, matched: t.norm })),
-        note: exact.key,
-      });
-      return { kind: "match", match: { status: exact.status, intent: exact.intent, confidence: 1, slots: {} } };
-    }
+    if (exact) return found(exact.status === "context match" ? "context" : "exact", asTyped(), exact.key, exact.status, exact.intent);
     const felt = sentimentMatch(this.model, sentiment.counts, sentiment.phrases, content);
     trace?.sentiment(felt);
-    if (felt) {
-      witness.push({ stage: "exact", items: tokens.map((t) => ({ word: t.text, kind: "word" as const, matched: t.norm })), note: felt.key });
-      return { kind: "match", match: { status: "exact match", intent: felt.intent, confidence: 1, slots: {} } };
-    }
+    if (felt) return found("exact", asTyped(), felt.key, "exact match", felt.intent);
     const words = new WordResolver(this.model);
     const trimmed = withoutTrailingFiller(this.model, kept);
     let template: TemplateHit | null = null;
@@ -202,14 +198,11 @@ export class NpcSession {
     const corrected = template?.items.some((item) => item.kind === "fuzzy") ? words.correctedKey(tokens) : null;
     const typoExact = corrected && matchExact(this.model, [corrected.key], this.activeContext);
     if (corrected && typoExact) {
-      witness.push({ stage: typoExact.status === "context match" ? "context" : "probabilistic", items: corrected.items, note: typoExact.key });
-      return { kind: "match", match: { status: "probabilistic match", intent: typoExact.intent, confidence: corrected.similarity, slots: {} } };
+      const stage = typoExact.status === "context match" ? "context" : "probabilistic";
+      return found(stage, corrected.items, typoExact.key, "probabilistic match", typoExact.intent, corrected.similarity);
     }
-    const templateMatch = (hit: TemplateHit): { kind: "match"; match: Match } => {
-      witness.push({ stage: hit.inContext ? "context" : "template", items: hit.items, note: `path ${hit.path}` });
-      const status = hit.inContext ? ("context match" as const) : ("template match" as const);
-      return { kind: "match", match: { status, intent: hit.intent, confidence: 1, slots: hit.slots } };
-    };
+    const templateMatch = (hit: TemplateHit) =>
+      found(hit.inContext ? "context" : "template", hit.items, `path ${hit.path}`, hit.inContext ? "context match" : "template match", hit.intent, 1, hit.slots);
     if (template?.inContext) return templateMatch(template);
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
@@ -233,10 +226,7 @@ export class NpcSession {
       // "don't delete x" resembles "delete x": a guess must never turn it into a destructive call.
       return { kind: "rejected", related: ranking.slice(0, suggestions), notice: NEGATED_NOTICE };
     }
-    if (guess) {
-      witness.push({ stage: child ? "context" : "probabilistic", items: guess.items, note: `input ${guess.input}` });
-      return { kind: "match", match: { status: "probabilistic match", intent: guess.intent, confidence: round4(guess.score), slots: {} } };
-    }
+    if (guess) return found(child ? "context" : "probabilistic", guess.items, `input ${guess.input}`, "probabilistic match", guess.intent, round4(guess.score));
     // Suggestions must share real evidence with the message: half the threshold at least.
     const floor = this.model.payload.config.sentenceThreshold / 2;
     return { kind: "rejected", related: ranking.filter((r) => r.score >= floor).slice(0, suggestions) };
