@@ -63,10 +63,6 @@ export class TypeMatcher {
     this.next = new Int32Array(size);
   }
 
-  get name(): string {
-    return this.program.name;
-  }
-
   get usable(): boolean {
     return this.program.unusable === null && this.ops.length > 0;
   }
