@@ -4,7 +4,10 @@
 // corrections from the fuzzy index (similarity 1 − edits/length, at least `wordThreshold`, never
 // for literals or quoted text), plus every stem sharing a concept with those (dataset synonyms
 // count `synonymContribution`, WordNet relatives from `ndfc build --wordnet` less). The inverted
-// index over stems yields the inputs sharing a candidate: only those are scored.
+// index over stems yields the intents sharing a candidate: only those are scored, and not all of
+// them (MaxScore): words are tried by the most they can add, and once the words left could not
+// lift an intent not yet found over the `limit`-th best score, no more intents are looked for.
+// Common words thus only add to intents rarer words found; the ranking is the same as scoring all.
 //
 // Scoring is IDF-weighted and asymmetric. For an input I and the message M:
 //   recall    R = Σ_{s ∈ I} w(s)·best sim of a message word to s  / Σ_{s ∈ I} w(s)

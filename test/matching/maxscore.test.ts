@@ -1,0 +1,55 @@
+// The probabilistic stage stops looking for intents once the words left cannot lift one over the
+// `limit`-th best score (MaxScore). Invariant: its ranking and its answer are those of scoring
+// every intent a word finds (what it does when asked for the whole ranking).
+import { resolve } from "node:path";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { syntheticNpc } from "../../bench/synthetic.js";
+import { compileNpc } from "../../compiler/compile.js";
+import { lintSources } from "../../compiler/lint.js";
+import { loadNpc } from "../../runtime/index.js";
+import { matchProbabilistic } from "../../runtime/match-probabilistic.js";
+import { NpcModel } from "../../runtime/model.js";
+import { tokenize } from "../../runtime/normalize.js";
+import { WordResolver } from "../../runtime/word-resolver.js";
+import { repoRoot } from "../compile/termy-corpus.js";
+
+async function modelOf(ir: Parameters<typeof compileNpc>[0]): Promise<NpcModel> {
+  return new NpcModel((await loadNpc(compileNpc(ir).bytes)).payload);
+}
+
+/** Messages of words from `vocabulary`, function words, an unknown word and one-letter typos. */
+function messageArb(vocabulary: readonly string[]): fc.Arbitrary<string> {
+  const word = fc.oneof(
+    { weight: 6, arbitrary: fc.constantFrom(...vocabulary) },
+    { weight: 1, arbitrary: fc.constantFrom("the", "to", "please", "zorbly") },
+    { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...vocabulary), fc.nat()).map(([w, at]) => w.slice(0, at % w.length) + w.slice((at % w.length) + 1)) },
+  );
+  return fc.array(word, { minLength: 1, maxLength: 8 }).map((words) => words.join(" "));
+}
+
+function checkSameAsExhaustive(model: NpcModel, vocabulary: readonly string[], numRuns: number): void {
+  const everything = model.payload.intents.length;
+  fc.assert(
+    fc.property(messageArb(vocabulary), fc.integer({ min: 2, max: 8 }), (message, limit) => {
+      const { tokens } = tokenize(message);
+      const pruned = matchProbabilistic(model, tokens, limit, new WordResolver(model), null);
+      const full = matchProbabilistic(model, tokens, everything, new WordResolver(model), null);
+      expect(pruned.ranking).toEqual(full.ranking.slice(0, limit));
+      expect(pruned.hit).toEqual(full.hit);
+    }),
+    { seed: 2026, numRuns },
+  );
+}
+
+describe("MaxScore pruning changes no ranking", () => {
+  it("on a synthetic NPC (Zipf vocabulary, 3,000 inputs)", async () => {
+    const synthetic = syntheticNpc(3_000, 7);
+    checkSameAsExhaustive(await modelOf({ ir: synthetic.ir }), synthetic.vocabulary.slice(0, 400), 300);
+  });
+
+  it("on datasets/termy (synonyms, descriptions, function words)", async () => {
+    const model = await modelOf(lintSources([resolve(repoRoot, "datasets/termy")]));
+    checkSameAsExhaustive(model, model.payload.lexicon.words, 300);
+  });
+});
