@@ -86,16 +86,14 @@ export interface LexedCommand {
 
 const PLACEHOLDER_PATTERN = /<\|\|([\w.-]+)\|\|>/y;
 
-const OPERATORS = [
-  ";;&", "&>>", "<<<", "<<-",
-  "&&", "||", ";;", ";&", "|&", "&>", "<<", ">>", "<>", "<&", ">&", ">|",
-  "<", ">", "|", "&", ";", "(", ")",
-];
+/** Longest first: the first that fits is the operator. */
+const OPERATORS = ";;& &>> <<< <<- && || ;; ;& |& &> << >> <> <& >& >| < > | & ; ( )".split(" ");
 const HEREDOC_OPERATORS = new Set(["<<", "<<-"]);
-/** Characters that end an unquoted word. */
-const WORD_BREAK = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
+/** Characters that end an unquoted word (tested one character at a time). */
+const WORD_BREAK = " \t\n;&|()<>";
 const DOUBLE_QUOTE_ESCAPABLE = new Set(["$", "`", '"', "\\", "\n"]);
-const SPECIAL_PARAMS = new Set(["@", "*", "#", "?", "$", "!", "-", "0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+/** What may follow `$` in a parameter expansion: a special parameter or the start of a name. */
+const PARAM_START = /[@*#?$!\-0-9A-Za-z_]/;
 
 class LexFailure extends Error {
   constructor(readonly offset: number, message: string) {
@@ -217,7 +215,7 @@ class ShellLexer {
   private expectHeredocDelimiter(script: Script, operator: OperatorToken): void {
     this.skipBlanks();
     const c = this.src[this.pos];
-    if (c === undefined || WORD_BREAK.has(c)) throw new LexFailure(operator.start, `${operator.op} needs a delimiter word`);
+    if (c === undefined || WORD_BREAK.includes(c)) throw new LexFailure(operator.start, `${operator.op} needs a delimiter word`);
     const word = this.lexWord(script);
     script.tokens.push(word);
     const quoted = word.parts.some((part) => part.kind !== "literal");
@@ -294,7 +292,7 @@ class ShellLexer {
         parts.push({ kind: "process", start, end: this.pos, script: inner });
         continue;
       }
-      if (WORD_BREAK.has(c)) break;
+      if (WORD_BREAK.includes(c)) break;
       if (c === "`" && this.closers[this.closers.length - 1] === "`") break;
       if (c === "'") {
         closeLiteral();
@@ -433,7 +431,7 @@ class ShellLexer {
       this.pos = end;
       return { kind: "param", start, end };
     }
-    if (next !== undefined && (SPECIAL_PARAMS.has(next) || /[A-Za-z_]/.test(next))) {
+    if (next !== undefined && PARAM_START.test(next)) {
       let end = start + 2;
       if (/[A-Za-z_]/.test(next)) while (end < src.length && /\w/.test(src[end]!)) end++;
       this.pos = end;
