@@ -222,7 +222,8 @@ export function matchProbabilistic(
   }
   for (const intent of foundIntents) found[intent] = 0;
   for (const c of list.candidate) index.stemLast[c.stem] = -1;
-  const ranking = scored.sort((a, b) => b.score - a.score || a.intent - b.intent);
+  // Only what can make the first `limit` is sorted.
+  const ranking = scored.filter((r) => best.length < limit || r.score >= best[limit - 1]!).sort((a, b) => b.score - a.score || a.intent - b.intent);
   const top = ranking[0];
   const runnerUp = ranking[1];
   const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin));
@@ -281,35 +282,37 @@ function scoreIntent(
   let bestRecall = 0;
   let bestInput = -1;
   for (const input of inputs) {
-    hits.length = 0;
+    // The input's hits, kept in the reverse of the list's order (the order they were always
+    // folded in: the sums, and so the scores to the last bit, do not depend on how it was reached).
+    let count = 0;
     let real = false;
     for (const s of inputStems[input]!) {
       for (let j = stemLast[s]!; j !== -1; j = list.previous[j]!) {
-        hits.push(j);
+        let at = count++;
+        for (; at > 0 && hits[at - 1]! < j; at--) hits[at] = hits[at - 1]!;
+        hits[at] = j;
         if (j < list.weakFrom) real = true;
       }
     }
     // Function words only add to an input a real word found.
     if (!real) continue;
-    // Folded in the reverse of the list's order, as they always were: the sums, and so the
-    // scores to the last bit, do not depend on how the input was reached.
-    hits.sort((a, b) => b - a);
     const scale = input < firstDescription ? 1 : DESCRIPTION_WEIGHT;
-    stemsHit.length = 0;
-    for (const j of hits) {
+    let stemCount = 0;
+    for (let h = 0; h < count; h++) {
+      const j = hits[h]!;
       const c = list.candidate[j]!;
       const t = list.term[j]!;
       // "user" meets "users" through their stem, a little below the very word the input uses.
       const sameWord = c.word < 0 || index.stemForms[c.stem]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, c.word);
       const sim = sameWord ? c.sim : c.sim * OTHER_FORM;
       if (sim * scale > termBest[t]!) termBest[t] = sim * scale;
-      if (stemBest[c.stem] === 0) stemsHit.push(c.stem);
+      if (stemBest[c.stem] === 0) stemsHit[stemCount++] = c.stem;
       if (sim > stemBest[c.stem]!) stemBest[c.stem] = sim;
     }
     let matchedInput = 0;
-    for (const stemOfHit of stemsHit) {
-      matchedInput += weight[stemOfHit]! * stemBest[stemOfHit]!;
-      stemBest[stemOfHit] = 0;
+    for (let h = 0; h < stemCount; h++) {
+      matchedInput += weight[stemsHit[h]!]! * stemBest[stemsHit[h]!]!;
+      stemBest[stemsHit[h]!] = 0;
     }
     if (input >= firstDescription || inputWeight[input]! === 0) continue;
     const recall = matchedInput / inputWeight[input]!;
