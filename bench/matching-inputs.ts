@@ -79,3 +79,18 @@ export function unambiguousInputs(lint: LintResult): { intent: string; input: st
       .map((input) => ({ intent: intent.id, input: input.value })),
   );
 }
+
+/**
+ * A deterministic typo: the two middle letters of the longest word swapped. null when no word has
+ * five letters or more, or when the swap changes nothing ("committee").
+ */
+export function swapMiddleOfLongestWord(text: string): string | null {
+  const words = text.split(" ");
+  const at = words.reduce((best, w, i) => (w.length > words[best]!.length ? i : best), 0);
+  const word = words[at]!;
+  if (word.length < 5) return null;
+  const mid = Math.floor(word.length / 2);
+  words[at] = word.slice(0, mid - 1) + word[mid] + word[mid - 1] + word.slice(mid + 1);
+  const typo = words.join(" ");
+  return typo === text ? null : typo;
+}

@@ -25,7 +25,7 @@ import { NpcModel } from "../runtime/model.js";
 import { tokenize, type Token } from "../runtime/normalize.js";
 import { sanitize } from "../runtime/sanitize.js";
 import { WordResolver } from "../runtime/word-resolver.js";
-import { typoOf, unambiguousInputs } from "./matching-inputs.js";
+import { swapMiddleOfLongestWord, typoOf, unambiguousInputs } from "./matching-inputs.js";
 
 /**
  * Before the stage of issue 9 (commit 0e3aa73, same scoring): TERMy eval.json 6 of 491 correct
@@ -67,17 +67,6 @@ function latency<T>(items: readonly T[], run: (item: T) => void): { messages: nu
   return { messages: items.length, medianUs: round(percentile(samples, 50), 2), p99Us: round(percentile(samples, 99), 2) };
 }
 
-/** The two middle letters of the longest word swapped (words of five letters or more). */
-function withTypo(text: string): string | null {
-  const words = text.split(" ");
-  const at = words.reduce((best, w, i) => (w.length > words[best]!.length ? i : best), 0);
-  const word = words[at]!;
-  if (word.length < 5) return null;
-  const mid = Math.floor(word.length / 2);
-  words[at] = word.slice(0, mid - 1) + word[mid] + word[mid - 1] + word.slice(mid + 1);
-  return words.join(" ");
-}
-
 async function bundles(lint: LintResult): Promise<{ plain: { npc: Npc; model: NpcModel }; wordnet: { npc: Npc; model: NpcModel } }> {
   const plain = compileNpc(lint);
   const wordnet = compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) });
@@ -114,7 +103,7 @@ async function main(): Promise<void> {
   const own = await bundles(ownLint);
 
   const evalPrompts = (JSON.parse(readFileSync(evalFile, "utf8")) as { input: string | string[] }[]).flatMap((b) => [b.input].flat());
-  const typos = termyLint.ir.intents.flatMap((i) => i.inputs.map((input) => withTypo(input.value))).filter((t): t is string => t !== null);
+  const typos = termyLint.ir.intents.flatMap((i) => i.inputs.map((input) => swapMiddleOfLongestWord(input.value))).filter((t): t is string => t !== null);
   const query = (model: NpcModel, message: string): Token[] => sanitize(model, tokenize(message).tokens).content;
   const stage = (entry: { model: NpcModel }, messages: string[]) => {
     const prepared = messages.map((m) => query(entry.model, m)).filter((tokens) => tokens.length > 0);

@@ -6,6 +6,7 @@ import { CODES } from "../../compiler/passes/codes.js";
 import type { Intent } from "../../compiler/ir/types.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { normalizeKey } from "../../runtime/normalize.js";
+import { swapMiddleOfLongestWord } from "../../bench/matching-inputs.js";
 import { hasTermy, repoRoot, termyDir } from "./termy-corpus.js";
 
 describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", async () => {
@@ -110,21 +111,11 @@ describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", async () => {
   });
 
   it("answers training inputs with a typo (two letters swapped in the longest word) with their own entry", () => {
-    const swapMiddle = (text: string): string | null => {
-      const words = text.split(" ");
-      const at = words.reduce((best, w, i) => (w.length > words[best]!.length ? i : best), 0);
-      const word = words[at]!;
-      if (word.length < 5) return null;
-      const mid = Math.floor(word.length / 2);
-      words[at] = word.slice(0, mid - 1) + word[mid] + word[mid - 1] + word.slice(mid + 1);
-      const typo = words.join(" ");
-      return typo === text ? null : typo;
-    };
     let total = 0;
     let own = 0;
     for (const intent of lint.ir.intents) {
       for (const input of intent.inputs) {
-        const typo = swapMiddle(input.value);
+        const typo = swapMiddleOfLongestWord(input.value);
         if (typo === null) continue;
         total++;
         if (npc.session().process(typo).intent === intent.id) own++;
