@@ -188,18 +188,25 @@ export function matchProbabilistic(
   for (const term of terms) for (const c of term.candidates) recallCap = Math.max(recallCap, c.sim * 1.001);
   // Above any score an intent found only by the words left can reach.
   const ceiling = (weightLeft: number) => (weightLeft > 0 ? 1 / (RECALL_WEIGHT / recallCap + ((1 - RECALL_WEIGHT) * messageWeight) / weightLeft) : 0);
-  const prune = limit < intents.length;
+  // While a context is active the session asks for the whole ranking, yet reads only its first
+  // `suggestions` (the explain trace 5) and the best two children of the context: only those
+  // need to be exact, the rest of the ranking may be left out.
+  const childMode = limit >= intents.length && activeContext !== null;
+  const keep = childMode ? Math.max(model.payload.config.suggestions, 5) : limit;
+  const prune = keep < intents.length;
 
   const { found } = index;
   const foundIntents: number[] = [];
   const scored: RankedIntent[] = [];
-  /** The `limit` best scores so far, descending. */
+  /** The `keep` best scores so far, and the two best of the context's children, descending. */
   const best: number[] = [];
+  const bestChildren: number[] = [];
   const termBest = new Float64Array(terms.length);
   const inputsOfIntent = index.intentInputs(inputIntent);
   const list = candidateList(index, terms, weak);
   for (let k = 0; k < order.length; k++) {
-    if (prune && best.length === limit && ceiling(left[k]!) < best[limit - 1]!) break;
+    const cap = ceiling(left[k]!);
+    if (prune && best.length === keep && cap < best[keep - 1]! && (!childMode || (bestChildren.length === 2 && cap < bestChildren[1]!))) break;
     for (const c of terms[order[k]!]!.candidates) {
       for (const input of postings[c.stem]!) {
         const intent = inputIntent[input]!;
@@ -211,19 +218,15 @@ export function matchProbabilistic(
         const ranked = scoreIntent(model, terms, list, messageWeight, intent, inputsOfIntent[intent]!, termBest);
         if (!ranked) continue;
         scored.push(ranked);
-        // The `limit` best scores, descending.
-        if (prune && !(best.length === limit && ranked.score <= best[limit - 1]!)) {
-          let at = Math.min(best.length, limit - 1);
-          for (; at > 0 && best[at - 1]! < ranked.score; at--) best[at] = best[at - 1]!;
-          best[at] = ranked.score;
-        }
+        if (prune) keepBest(best, ranked.score, keep);
+        if (childMode && parent === activeContext) keepBest(bestChildren, ranked.score, 2);
       }
     }
   }
   for (const intent of foundIntents) found[intent] = 0;
   for (const c of list.candidate) index.stemLast[c.stem] = -1;
-  // Only what can make the first `limit` is sorted.
-  const ranking = scored.filter((r) => best.length < limit || r.score >= best[limit - 1]!).sort((a, b) => b.score - a.score || a.intent - b.intent);
+  // Only what can make the first `keep` (or is a child of the context) is sorted.
+  const ranking = scored.filter((r) => best.length < keep || r.score >= best[keep - 1]! || (childMode && intents[r.intent]!.parent === activeContext)).sort((a, b) => b.score - a.score || a.intent - b.intent);
   const top = ranking[0];
   const runnerUp = ranking[1];
   const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin));
@@ -231,6 +234,14 @@ export function matchProbabilistic(
     hit: accepted ? { ...top, items: witness(model, terms, top.input) } : null,
     ranking: ranking.slice(0, limit),
   };
+}
+
+/** Inserts a score into a descending list of the `size` best. */
+function keepBest(best: number[], score: number, size: number): void {
+  if (best.length === size && score <= best[size - 1]!) return;
+  let at = Math.min(best.length, size - 1);
+  for (; at > 0 && best[at - 1]! < score; at--) best[at] = best[at - 1]!;
+  best[at] = score;
 }
 
 /**

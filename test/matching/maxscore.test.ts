@@ -8,7 +8,7 @@ import { syntheticNpc } from "../../bench/synthetic.js";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
 import { loadNpc } from "../../runtime/index.js";
-import { matchProbabilistic } from "../../runtime/match-probabilistic.js";
+import { matchProbabilistic, type RankedIntent } from "../../runtime/match-probabilistic.js";
 import { NpcModel } from "../../runtime/model.js";
 import { tokenize } from "../../runtime/normalize.js";
 import { WordResolver } from "../../runtime/word-resolver.js";
@@ -42,6 +42,33 @@ function checkSameAsExhaustive(model: NpcModel, vocabulary: readonly string[], n
   );
 }
 
+/**
+ * While a context is active the whole ranking is asked for, but only its first `suggestions` (5
+ * for explain) and the context's best two children must be exact: compared with the same NPC
+ * told to keep every suggestion (so nothing is pruned).
+ */
+function checkContextMode(model: NpcModel, vocabulary: readonly string[], numRuns: number): void {
+  const everything = model.payload.intents.length;
+  const unpruned = new NpcModel({ ...model.payload, config: { ...model.payload.config, suggestions: everything } });
+  const parents = model.payload.intents.flatMap((intent, i) => ((intent.context ?? []).length > 0 ? [i] : []));
+  expect(parents.length).toBeGreaterThan(0);
+  const shown = Math.max(model.payload.config.suggestions, 5);
+  const read = (ranking: readonly RankedIntent[], parent: number) => ({
+    first: ranking.slice(0, shown),
+    children: ranking.filter((r) => model.payload.intents[r.intent]!.parent === parent).slice(0, 2),
+  });
+  fc.assert(
+    fc.property(messageArb(vocabulary), fc.constantFrom(...parents), (message, parent) => {
+      const { tokens } = tokenize(message);
+      const pruned = matchProbabilistic(model, tokens, everything, new WordResolver(model), parent);
+      const full = matchProbabilistic(unpruned, tokens, everything, new WordResolver(unpruned), parent);
+      expect(read(pruned.ranking, parent)).toEqual(read(full.ranking, parent));
+      expect(pruned.hit).toEqual(full.hit);
+    }),
+    { seed: 2027, numRuns },
+  );
+}
+
 describe("MaxScore pruning changes no ranking", () => {
   it("on a synthetic NPC (Zipf vocabulary, 3,000 inputs)", async () => {
     const synthetic = syntheticNpc(3_000, 7);
@@ -51,5 +78,10 @@ describe("MaxScore pruning changes no ranking", () => {
   it("on datasets/termy (synonyms, descriptions, function words)", async () => {
     const model = await modelOf(lintSources([resolve(repoRoot, "datasets/termy")]));
     checkSameAsExhaustive(model, model.payload.lexicon.words, 300);
+  });
+
+  it("on datasets/termy while a context is active (its best children stay exact)", async () => {
+    const model = await modelOf(lintSources([resolve(repoRoot, "datasets/termy")]));
+    checkContextMode(model, model.payload.lexicon.words, 300);
   });
 });
