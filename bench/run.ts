@@ -12,6 +12,7 @@
 
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
+import { swapMiddleOfLongestWord } from "./matching-inputs.js";
 import { cpus, loadavg } from "node:os";
 import { basename, dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,6 +61,9 @@ const curveOnly = args.includes("--curve-only");
 const npcDir = resolve(args.find((a) => !a.startsWith("--")) ?? resolve(repoRoot, "../shared/corpus/npc-forge/termy"));
 const resultsDir = join(repoRoot, "bench/results");
 
+/** A deterministic typo of a message (the message itself when it has no word to misspell). */
+const typoOrSame = (text: string) => swapMiddleOfLongestWord(text) ?? text;
+
 function percentile(values: number[], p: number): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
@@ -101,20 +105,6 @@ function bucketByStatus(npc: Npc, candidates: string[], cap: number): Record<Sta
     if (bucket && bucket.length < cap) bucket.push(message);
   }
   return buckets;
-}
-
-/** A deterministic typo: the two middle letters of the longest word swapped. */
-function withTypo(text: string): string {
-  const words = text.split(" ");
-  let longest = 0;
-  words.forEach((w, i) => {
-    if (w.length > words[longest]!.length) longest = i;
-  });
-  const word = words[longest]!;
-  if (word.length < 5) return text;
-  const mid = Math.floor(word.length / 2);
-  words[longest] = word.slice(0, mid - 1) + word[mid] + word[mid - 1] + word.slice(mid + 1);
-  return words.join(" ");
 }
 
 const SAMPLE_VALUES = ["notes.txt", "42", "/tmp/demo", "example.com", "a", "hello", "192.168.1.10", "8080", "me@example.com", "10mb", "docs"];
@@ -191,7 +181,7 @@ async function benchNpc(): Promise<Record<string, unknown>> {
     ? (JSON.parse(readFileSync(evalFile, "utf8")) as { input?: string | string[] }[]).flatMap((e) => e.input ?? [])
     : [];
   const training = lint.ir.intents.flatMap((i) => i.inputs.map((input) => input.value));
-  const candidates = [...training, ...templateMessages(lint.ir, npc), ...training.map(withTypo), ...evalInputs, ...gibberish(100)];
+  const candidates = [...training, ...templateMessages(lint.ir, npc), ...training.map(typoOrSame), ...evalInputs, ...gibberish(100)];
   const buckets = bucketByStatus(npc, candidates, quick ? 60 : 300);
   const stages: Partial<Record<Stage, Latency>> = {};
   for (const status of STATUSES) {
@@ -225,7 +215,7 @@ async function costCurve(): Promise<CurvePoint[]> {
     const load = await loadStats(built.bytes, 20);
     const npc = await loadNpc(built.bytes);
     const sample = synthetic.inputs.filter((_, i) => i % Math.ceil(synthetic.inputs.length / 200) === 0).map((x) => x.text);
-    const candidates = [...sample, ...sample.map(withTypo), ...sample.map((t) => `${t} ${synthetic.vocabulary.at(-1)} zorbly`), ...gibberish(50)];
+    const candidates = [...sample, ...sample.map(typoOrSame), ...sample.map((t) => `${t} ${synthetic.vocabulary.at(-1)} zorbly`), ...gibberish(50)];
     const buckets = bucketByStatus(npc, candidates, 100);
     const stages: Partial<Record<Stage, Latency>> = {};
     for (const status of STATUSES) {
