@@ -1,0 +1,36 @@
+// The project's own NPCs lint clean under --strict, and the committed bundles in dist-npcs/ are
+// exactly what their sources build to: users ship these bytes to devices, so they must reproduce.
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { compileNpc } from "../../compiler/compile.js";
+import { bundleSlug } from "../../compiler/emit/write-bundle.js";
+import { lintSources } from "../../compiler/lint.js";
+import { repoRoot } from "../compile/termy-corpus.js";
+import { runCaptured } from "../support/cli.js";
+
+const datasetsDir = join(repoRoot, "datasets");
+const datasets = readdirSync(datasetsDir)
+  .filter((name) => statSync(join(datasetsDir, name)).isDirectory())
+  .sort();
+
+describe("the project's datasets", () => {
+  it("include termy, example and shell", () => {
+    expect(datasets).toEqual(expect.arrayContaining(["example", "shell", "termy"]));
+  });
+
+  it.each(datasets)("datasets/%s lints with zero errors and zero warnings (--strict)", async (name) => {
+    const run = await runCaptured(["lint", join("datasets", name), "--strict"], repoRoot);
+    expect(run.out).toBe("");
+    expect(run.code).toBe(0);
+  });
+
+  it.each(datasets)("dist-npcs bundle of datasets/%s is byte-identical to a fresh build", (name) => {
+    const lint = lintSources([join(datasetsDir, name)]);
+    const { bytes, summary } = compileNpc(lint);
+    const committed = join(repoRoot, "dist-npcs", `${bundleSlug(summary.name)}.npc`);
+    expect(existsSync(committed), `${committed} is missing: run \`npm run demo\` and commit dist-npcs/`).toBe(true);
+    const same = Buffer.from(bytes).equals(readFileSync(committed));
+    expect(same, `dist-npcs/${bundleSlug(summary.name)}.npc differs from what datasets/${name} builds to: rebuild (npm run demo) and commit it`).toBe(true);
+  });
+});
