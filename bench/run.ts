@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { swapMiddleOfLongestWord } from "./matching-inputs.js";
 import { cpus, loadavg } from "node:os";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileNpc } from "../compiler/compile.js";
 import { lintSources } from "../compiler/lint.js";
@@ -60,6 +60,8 @@ const sizeOnly = args.includes("--size");
 const curveOnly = args.includes("--curve-only");
 const npcDir = resolve(args.find((a) => !a.startsWith("--")) ?? resolve(repoRoot, "../shared/corpus/npc-forge/termy"));
 const resultsDir = join(repoRoot, "bench/results");
+/** Results file name: the NPC directory relative to the repository ("datasets-termy", "shared-corpus-npc-forge-termy"), so two NPCs named alike never overwrite each other. */
+const resultName = relative(repoRoot, npcDir).replace(/^(\.\.[\\/])+/, "").replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").toLowerCase();
 
 /** A deterministic typo of a message (the message itself when it has no word to misspell). */
 const typoOrSame = (text: string) => swapMiddleOfLongestWord(text) ?? text;
@@ -189,7 +191,7 @@ async function benchNpc(): Promise<Record<string, unknown>> {
   }
   return {
     name: built.summary.name,
-    source: basename(npcDir),
+    source: resultName,
     bundle: {
       bytes: built.bytes.length,
       intents: built.summary.intents,
@@ -300,7 +302,7 @@ function readmeFrom(all: Record<string, unknown>[]): string {
     const build = r.build as { lintMs: number; compileMs: number };
     const load = r.load as { medianMs: number; heapGrowthMB: number | null };
     lines.push(
-      `| ${r.name} | ${bundle.bytes} | ${build.lintMs} | ${build.compileMs} | ${load.medianMs} | ${load.heapGrowthMB ?? "n/a"} | ` +
+      `| ${r.name} (${r.source}) | ${bundle.bytes} | ${build.lintMs} | ${build.compileMs} | ${load.medianMs} | ${load.heapGrowthMB ?? "n/a"} | ` +
         `${cell(stages["exact match"])} | ${cell(stages["template match"])} | ${cell(stages["probabilistic match"])} | ${cell(stages.rejected)} |`,
     );
   }
@@ -309,7 +311,7 @@ function readmeFrom(all: Record<string, unknown>[]): string {
     if (!curve) continue;
     lines.push(
       "",
-      `## Cost curve (synthetic datasets, run with ${r.name}${r.curveLoadAverage1m === undefined ? "" : `; load average ${r.curveLoadAverage1m} after it`})`,
+      `## Cost curve (synthetic datasets, run with ${r.name} (${r.source})${r.curveLoadAverage1m === undefined ? "" : `; load average ${r.curveLoadAverage1m} after it`})`,
       "",
       "Target (DESIGN §9): probabilistic ≤ 300 µs median on the 20,000-input dataset.",
       "",
@@ -359,7 +361,7 @@ async function main(): Promise<void> {
   if (sizeOnly || curveOnly) {
     // One part re-measured into the NPC's existing results: the runtime size, or the cost curve.
     const flag = sizeOnly ? "--size" : "--curve-only";
-    const file = join(resultsDir, `${basename(npcDir).toLowerCase()}.json`);
+    const file = join(resultsDir, `${resultName}.json`);
     if (!existsSync(file)) {
       console.error(`bench ${flag}: no results at ${file} yet (run the whole bench first)`);
       process.exitCode = 2;
@@ -388,7 +390,7 @@ async function main(): Promise<void> {
       loadAverage1m: round(loadavg()[0]!),
     },
   };
-  const file = join(resultsDir, `${String(result.source).toLowerCase()}.json`);
+  const file = join(resultsDir, `${resultName}.json`);
   writeResults(file, result);
   console.log(JSON.stringify({ bundle: result.bundle, build: result.build, load: result.load, stages: result.stages }, null, 2));
 }
