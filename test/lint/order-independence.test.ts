@@ -16,6 +16,7 @@ function diagnosticsOf(dir: string): string[] {
 }
 
 describe.skipIf(!hasTermy)("diagnostics do not depend on file order", () => {
+  if (!hasTermy) return; // vitest still runs a skipped suite's body to collect it
   const files = listFilesSorted(termyDir).map((f) => ({ relPath: f.relPath, text: readFileSync(f.path) }));
   const baseline = diagnosticsOf(termyDir);
 

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { hasTermy, termyBundles, typoOf, unambiguousInputs } from "./support.js";
 
 describe.skipIf(!hasTermy)("typos (TERMy training inputs)", async () => {
+  if (!hasTermy) return; // vitest still runs a skipped suite's body to collect it
   const { lint, plain } = await termyBundles();
   const inputs = unambiguousInputs(lint);
 
