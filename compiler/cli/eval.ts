@@ -34,7 +34,7 @@ export const registerEval: RegisterCommand = (program, io, exitCode) => {
     .argument("<cases>", 'eval.json ([{input, output, description}]) or .jsonl ({"input", "expect": {intent|output|status|slots}})')
     .option("--json", "print the whole report as JSON")
     .option("--min-accuracy <x>", "exit 1 when the accuracy is below x (0..1)", parseFraction)
-    .option("--show-failures <n>", "failures to list (default 20)", parseCount, 20)
+    .option("--show-failures <n>", "failures to list", parseCount, 20)
     .action(async (file: string, casesFile: string, options: EvalOptions) => {
       const { npc } = await loadBundleFile(file, io.cwd);
       let text: string;

@@ -33,4 +33,12 @@ describe("the project's datasets", () => {
     const same = Buffer.from(bytes).equals(readFileSync(committed));
     expect(same, `dist-npcs/${bundleSlug(summary.name)}.npc differs from what datasets/${name} builds to: rebuild (npm run demo) and commit it`).toBe(true);
   });
+
+  it("ndfc eval holds Termy's floor on its eval.jsonl (what CI enforces) and fails under a floor it misses", async () => {
+    const args = ["eval", "dist-npcs/termy.npc", "datasets/termy/eval.jsonl", "--min-accuracy"];
+    const held = await runCaptured([...args, "0.93"], repoRoot);
+    expect(held.out).toMatch(/^off-topic\s+\d+\.\d % \(\d+\/\d+\) rejected$/m);
+    expect(held.code).toBe(0);
+    expect((await runCaptured([...args, "0.999"], repoRoot)).code).toBe(1);
+  });
 });
