@@ -2,6 +2,7 @@
 // sanitizing changes because they contain a word of the noise lists.
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, LocatedText, NpcIR } from "../ir/types.js";
+import { normalizeKey, normalizeWords } from "../../runtime/normalize.js";
 import { CODES } from "./codes.js";
 
 /** Word lists whose words sanitizing removes from every message before matching. */
@@ -12,24 +13,21 @@ export function checkConflicts(ir: NpcIR, bag: DiagnosticBag): void {
   reportSanitizedInputs(ir, bag);
 }
 
-/** Comparison key for inputs: case, surrounding and repeated whitespace do not make phrases differ. */
-export function inputKey(text: string): string {
-  return text.toLowerCase().trim().replace(/\s+/g, " ");
-}
 
 /** Within one list of sibling intents (top level, or one context list), an input belongs to one intent. */
 function reportDuplicateInputs(siblings: Intent[], bag: DiagnosticBag): void {
   const owner = new Map<string, { intent: Intent; input: LocatedText }>();
   for (const intent of siblings) {
     for (const input of intent.inputs) {
-      const key = inputKey(input.value);
+      // The runtime's own key: two inputs it cannot tell apart are one input.
+      const key = normalizeKey(input.value);
       const first = owner.get(key);
       if (!first) {
         owner.set(key, { intent, input });
         continue;
       }
       if (first.intent === intent) {
-        bag.info(CODES.repeatedInput, `input "${input.value}" is listed twice in this entry`, input.loc, [{ message: "first listed here", loc: first.input.loc }]);
+        bag.info(CODES.repeatedInput, `input "${input.value}" is listed twice in this entry${sameOnceNormalized(first.input, input)}`, input.loc, [{ message: "first listed here", loc: first.input.loc }]);
         continue;
       }
       const categories =
@@ -38,7 +36,7 @@ function reportDuplicateInputs(siblings: Intent[], bag: DiagnosticBag): void {
           : "";
       bag.warning(
         CODES.duplicateInput,
-        `input "${input.value}" is also an input of intent "${first.intent.id}"${categories}; only the first one answers it — remove one or reword it`,
+        `input "${input.value}" is also an input of intent "${first.intent.id}"${sameOnceNormalized(first.input, input)}${categories}; only the first one answers it — remove one or reword it`,
         input.loc,
         [{ message: `first given to "${first.intent.id}" here`, loc: first.input.loc }],
       );
@@ -51,13 +49,16 @@ function reportSanitizedInputs(ir: NpcIR, bag: DiagnosticBag): void {
   // Noise phrase → the list it comes from; phrases are matched as whole word sequences.
   const noise = new Map<string, string>();
   for (const list of ir.wordLists.filter((l) => NOISE_LISTS.includes(l.name))) {
-    for (const word of list.words) if (inputKey(word) !== "") noise.set(inputKey(word), list.name);
+    for (const word of list.words) {
+      const key = normalizeKey(word);
+      if (key !== "") noise.set(key, list.name);
+    }
   }
   if (noise.size === 0) return;
   const longest = Math.max(...[...noise.keys()].map((phrase) => phrase.split(" ").length));
   const visit = (intent: Intent) => {
     for (const input of intent.inputs) {
-      const hit = findPhrase(wordsOf(input.value), noise, longest);
+      const hit = findPhrase(normalizeWords(input.value), noise, longest);
       if (hit) {
         bag.warning(
           CODES.sanitizedInput,
@@ -71,9 +72,6 @@ function reportSanitizedInputs(ir: NpcIR, bag: DiagnosticBag): void {
   ir.intents.forEach(visit);
 }
 
-function wordsOf(text: string): string[] {
-  return inputKey(text).replace(/[^\p{L}\p{N}\s']/gu, " ").split(" ").filter(Boolean);
-}
 
 function findPhrase(words: string[], phrases: Map<string, string>, longest: number): { phrase: string; list: string } | undefined {
   for (let start = 0; start < words.length; start++) {
@@ -84,4 +82,9 @@ function findPhrase(words: string[], phrases: Map<string, string>, longest: numb
     }
   }
   return undefined;
+}
+
+/** Names the other spelling when two inputs differ only in what normalization removes. */
+function sameOnceNormalized(first: LocatedText, input: LocatedText): string {
+  return first.value === input.value ? "" : ` (as "${first.value}", the same once normalized)`;
 }
