@@ -12,5 +12,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 120_000,
     env: { NDFC_CACHE_DIR: cacheDir },
+    // Reserves the directory that test/support/built-cli.ts compiles the CLI into, once per run.
+    globalSetup: ["test/support/built-cli-setup.ts"],
   },
 });

@@ -1,39 +1,29 @@
 // `ndfc chat` in a real pseudo-terminal (tmux), and piped (no TTY: no colour, --exec, the store).
-// The CLI is compiled from the sources into a fresh directory first, so no stale build/ is used;
-// the directory sits under node_modules/.cache so the compiled files resolve the packages.
+// The CLI is compiled from the current sources once per run (builtCli), so no stale build/ is used.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../compiler/store/store.js";
+import { builtCli } from "../support/built-cli.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { writeShelly } from "../conversation/shelly.js";
 
-const repo = resolve(import.meta.dirname, "../..");
 const TMUX = "/usr/bin/tmux";
 const hasTmux = existsSync(TMUX);
 if (!hasTmux) console.warn(`${TMUX} not found: the pseudo-terminal chat test is skipped`);
 
-let outDir: string;
 let main: string;
 let bundle: string;
 let work: string;
 
 beforeAll(async () => {
-  const cache = join(repo, "node_modules", ".cache");
-  execFileSync("mkdir", ["-p", cache]);
-  outDir = mkdtempSync(join(cache, "ndfc-chat-test-"));
-  execFileSync(process.execPath, [join(repo, "node_modules/typescript/bin/tsc"), "-p", join(repo, "tsconfig.json"), "--outDir", outDir], { stdio: "pipe" });
-  main = join(outDir, "compiler/cli/main.js");
+  main = builtCli();
   work = tempDir("chat");
   bundle = join(work, "shelly.npc");
   const built = await runCaptured(["build", writeShelly(), "--output", bundle], work);
   expect(built.code, built.err).toBe(0);
 }, 180_000);
-
-afterAll(() => {
-  if (outDir) rmSync(outDir, { recursive: true, force: true });
-});
 
 function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));

@@ -1,30 +1,22 @@
 // `ndfc serve` as a child process, killed with SIGKILL in the middle of a load: after a restart
 // every request that got a 200 has its audit row and the database passes integrity_check; a
-// SIGTERM then stops it cleanly. The child runs the CLI compiled from the current sources into a
-// temp directory (build/ may be stale while others work), with node_modules linked beside it.
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, symlinkSync, writeFileSync } from "node:fs";
+// SIGTERM then stops it cleanly. The child runs the CLI compiled from the current sources (builtCli).
+import { spawn, type ChildProcess } from "node:child_process";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeAll, expect, it } from "vitest";
 import { runServeLoad } from "../../bench/serve-load.js";
+import { builtCli } from "../support/built-cli.js";
 import { tempDir } from "../support/cli.js";
-import { datasetBundle, repoRoot } from "./support.js";
+import { datasetBundle } from "./support.js";
 
 let mainJs: string;
 let bundle: string;
 const children: ChildProcess[] = [];
 
 beforeAll(() => {
-  const out = tempDir("serve-js");
-  symlinkSync(join(repoRoot, "node_modules"), join(out, "node_modules"), "dir");
-  writeFileSync(join(out, "package.json"), '{ "type": "module" }\n');
-  // Type errors elsewhere in the tree do not stop tsc from emitting; the check is that main.js exists.
-  const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(repoRoot, "tsconfig.json"), "--outDir", out], {
-    encoding: "utf8",
-  });
-  mainJs = join(out, "compiler/cli/main.js");
-  if (!existsSync(mainJs)) throw new Error(`tsc emitted no CLI: ${tsc.stdout}${tsc.stderr}`);
+  mainJs = builtCli();
   bundle = join(tempDir("serve-bundle"), "termy.npc");
   writeFileSync(bundle, datasetBundle("termy"));
 });

@@ -1,0 +1,18 @@
+// Vitest globalSetup: reserves one temp directory per run into which builtCli() compiles the CLI
+// (lazily, by the first test file that needs it), and removes it after the run.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { TestProject } from "vitest/node";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    builtCliDir: string;
+  }
+}
+
+export default function setup(project: TestProject): () => void {
+  const dir = mkdtempSync(join(tmpdir(), "ndfc-built-cli-"));
+  project.provide("builtCliDir", dir);
+  return () => rmSync(dir, { recursive: true, force: true });
+}
