@@ -63,7 +63,7 @@ export interface RankedIntent {
 export interface ProbabilisticResult {
   /** The accepted intent, or null when below the threshold or too close to the runner-up. */
   hit: (RankedIntent & { items: WitnessItem[] }) | null;
-  /** Eligible intents by descending score (best input each), at most `limit`. */
+  /** Eligible intents by descending score (best input each): at most `limit`, all while a context is active. */
   ranking: RankedIntent[];
 }
 
@@ -188,10 +188,10 @@ export function matchProbabilistic(
   for (const term of terms) for (const c of term.candidates) recallCap = Math.max(recallCap, c.sim * 1.001);
   // Above any score an intent found only by the words left can reach.
   const ceiling = (weightLeft: number) => (weightLeft > 0 ? 1 / (RECALL_WEIGHT / recallCap + ((1 - RECALL_WEIGHT) * messageWeight) / weightLeft) : 0);
-  // While a context is active the session asks for the whole ranking, yet reads only its first
+  // While a context is active the whole ranking is returned, yet the session reads only its first
   // `suggestions` (the explain trace 5) and the best two children of the context: only those
   // need to be exact, the rest of the ranking may be left out.
-  const childMode = limit >= intents.length && activeContext !== null;
+  const childMode = activeContext !== null;
   const keep = childMode ? Math.max(model.payload.config.suggestions, 5) : limit;
   const prune = keep < intents.length;
 
@@ -232,7 +232,7 @@ export function matchProbabilistic(
   const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin));
   return {
     hit: accepted ? { ...top, items: witness(model, terms, top.input) } : null,
-    ranking: ranking.slice(0, limit),
+    ranking: childMode ? ranking : ranking.slice(0, limit),
   };
 }
 

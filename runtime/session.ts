@@ -206,15 +206,13 @@ export class NpcSession {
     if (template?.inContext) return templateMatch(template);
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
-    const children = this.activeContext === null ? [] : (this.model.payload.intents[this.activeContext]!.context ?? []);
     // While a context is active its children are tried first, fuzzily too (before top-level
-    // templates that needed a typo correction): the whole ranking is needed for that.
-    const limit = children.length > 0 ? this.model.payload.intents.length : Math.max(suggestions, 2);
+    // templates that needed a typo correction): the matcher then returns the whole ranking.
     // A top-level template read without typos is firm evidence ("delete old.log"); only one that
     // needed a typo correction ("delet it") yields to a follow-up that fits.
     const firm = template !== null && !template.items.some((item) => item.kind === "fuzzy");
-    const skip = template !== null && (firm || children.length === 0 || !mayMatchChild(this.model, this.activeContext!, query, words));
-    const probabilistic = skip ? null : matchProbabilistic(this.model, query, limit, words, this.activeContext);
+    const skip = template !== null && (firm || this.activeContext === null || !mayMatchChild(this.model, this.activeContext, query, words));
+    const probabilistic = skip ? null : matchProbabilistic(this.model, query, Math.max(suggestions, 2), words, this.activeContext);
     const child = probabilistic ? pickContextChild(this.model, probabilistic.ranking, this.activeContext, query) : null;
     if (template && !child) return templateMatch(template);
     if (!probabilistic) throw new Error("unreachable: no template and no ranking");
