@@ -134,6 +134,15 @@ export class Store {
   private readonly insertAudit: Database.Statement;
   private readonly insertUse: Database.Statement;
   private readonly countUse: Database.Statement;
+  private readonly markAudit: Database.Statement;
+  private readonly pendingUses: Database.Statement;
+  private readonly markUse: Database.Statement;
+  private readonly confirmTeaching: Database.Statement;
+  private readonly teachingByWord: Database.Statement;
+  private readonly insertTeaching: Database.Statement;
+  private readonly allTeachings: Database.Statement;
+  private readonly npcTeachings: Database.Statement;
+  private readonly teachingRow: Database.Statement;
 
   constructor(
     readonly path: string,
@@ -147,6 +156,22 @@ export class Store {
     );
     this.insertUse = db.prepare(`INSERT OR IGNORE INTO teach_use (teach_id, audit_id) VALUES (?, ?)`);
     this.countUse = db.prepare(`UPDATE teach SET uses = uses + 1, updated = ? WHERE id = ?`);
+    this.markAudit = db.prepare(`UPDATE audit SET confirmed = ? WHERE id = ?`);
+    this.pendingUses = db.prepare(`SELECT teach_id AS id FROM teach_use WHERE audit_id = ? AND confirmed IS NULL ORDER BY teach_id`);
+    this.markUse = db.prepare(`UPDATE teach_use SET confirmed = ? WHERE teach_id = ? AND audit_id = ?`);
+    this.confirmTeaching = db.prepare(
+      `UPDATE teach SET confirmations = confirmations + 1, updated = ?,
+         state = CASE WHEN confirmations + 1 >= ? THEN 'trusted' ELSE state END
+       WHERE id = ?`,
+    );
+    this.teachingByWord = db.prepare(`SELECT * FROM teach WHERE npc = ? AND word = ?`);
+    this.insertTeaching = db.prepare(
+      `INSERT INTO teach (npc, kind, word, meaning, state, source, session, created, updated)
+       VALUES (?, ?, ?, ?, 'provisional', ?, ?, ?, ?)`,
+    );
+    this.allTeachings = db.prepare(`SELECT * FROM teach ORDER BY npc, word`);
+    this.npcTeachings = db.prepare(`SELECT * FROM teach WHERE npc = ? ORDER BY word`);
+    this.teachingRow = db.prepare(`SELECT * FROM teach WHERE id = ?`);
   }
 
   /** Writes one audit row (and the uses of taught words) in one transaction; returns its id. */
@@ -182,22 +207,14 @@ export class Store {
    */
   confirm(auditId: number, correct: boolean): Teaching[] {
     return this.db.transaction(() => {
-      const changed = this.db.prepare(`UPDATE audit SET confirmed = ? WHERE id = ?`).run(correct ? 1 : 0, auditId).changes;
+      const changed = this.markAudit.run(correct ? 1 : 0, auditId).changes;
       if (changed === 0) throw new StoreError(`no audit row ${auditId}`);
-      const pending = this.db
-        .prepare(`SELECT teach_id AS id FROM teach_use WHERE audit_id = ? AND confirmed IS NULL ORDER BY teach_id`)
-        .all(auditId) as { id: number }[];
+      const pending = this.pendingUses.all(auditId) as { id: number }[];
       const time = this.now().toISOString();
       for (const { id } of pending) {
-        this.db.prepare(`UPDATE teach_use SET confirmed = ? WHERE teach_id = ? AND audit_id = ?`).run(correct ? 1 : 0, id, auditId);
+        this.markUse.run(correct ? 1 : 0, id, auditId);
         if (!correct) continue;
-        this.db
-          .prepare(
-            `UPDATE teach SET confirmations = confirmations + 1, updated = ?,
-               state = CASE WHEN confirmations + 1 >= ? THEN 'trusted' ELSE state END
-             WHERE id = ?`,
-          )
-          .run(time, TRUST_AFTER, id);
+        this.confirmTeaching.run(time, TRUST_AFTER, id);
       }
       return pending.map(({ id }) => this.teachingById(id)!);
     })();
@@ -217,9 +234,7 @@ export class Store {
       return { kind: "refused", message: `a taught word and its meaning have at most ${MAX_TAUGHT_WORDS} words each` };
     }
     return this.db.transaction((): TeachOutcome => {
-      const existing = this.db.prepare(`SELECT * FROM teach WHERE npc = ? AND word = ?`).get(request.npc, word) as
-        | TeachRow
-        | undefined;
+      const existing = this.teachingByWord.get(request.npc, word) as TeachRow | undefined;
       if (existing) {
         const teaching = toTeaching(existing);
         if (teaching.meaning === meaning) return { kind: "exists", teaching };
@@ -243,12 +258,7 @@ export class Store {
       const time = this.now().toISOString();
       const kind: TeachKind = word.includes(" ") || meaning.includes(" ") ? "rule" : "synonym";
       const id = Number(
-        this.db
-          .prepare(
-            `INSERT INTO teach (npc, kind, word, meaning, state, source, session, created, updated)
-             VALUES (?, ?, ?, ?, 'provisional', ?, ?, ?, ?)`,
-          )
-          .run(request.npc, kind, word, meaning, request.source, request.session ?? null, time, time).lastInsertRowid,
+        this.insertTeaching.run(request.npc, kind, word, meaning, request.source, request.session ?? null, time, time).lastInsertRowid,
       );
       return { kind: "added", teaching: this.teachingById(id)! };
     })();
@@ -256,11 +266,7 @@ export class Store {
 
   /** Teachings, by NPC then word; only one NPC's when `npc` is given. */
   teachings(npc?: string): Teaching[] {
-    const rows = (
-      npc === undefined
-        ? this.db.prepare(`SELECT * FROM teach ORDER BY npc, word`).all()
-        : this.db.prepare(`SELECT * FROM teach WHERE npc = ? ORDER BY word`).all(npc)
-    ) as TeachRow[];
+    const rows = (npc === undefined ? this.allTeachings.all() : this.npcTeachings.all(npc)) as TeachRow[];
     return rows.map(toTeaching);
   }
 
@@ -303,7 +309,7 @@ export class Store {
   }
 
   private teachingById(id: number): Teaching | undefined {
-    const row = this.db.prepare(`SELECT * FROM teach WHERE id = ?`).get(id) as TeachRow | undefined;
+    const row = this.teachingRow.get(id) as TeachRow | undefined;
     return row && toTeaching(row);
   }
 }
