@@ -13,6 +13,7 @@
 
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
+import type { WordResolver } from "./word-resolver.js";
 
 /** At most this many clauses per message; more and the message is refused (say to split it). */
 export const MAX_CLAUSES = 10;
@@ -89,31 +90,28 @@ function connectiveAt(model: NpcModel, tokens: readonly Token[], clean: string, 
   return 0;
 }
 
-function startsWithAction(model: NpcModel, tokens: readonly Token[], from: number): boolean {
+function startsWithAction(model: NpcModel, tokens: readonly Token[], from: number, words: WordResolver): boolean {
   let j = from;
   while (j < tokens.length && isWord(tokens[j]) && model.stopWords.has(tokens[j]!.norm)) j++;
   const token = tokens[j];
   if (!isWord(token)) return false;
-  const actions = actionWords(model);
-  if (actions.has(token!.norm)) return true;
   // A typo of an action word ("lst files") still starts a request, if the word is unknown.
-  if (model.wordId.has(token!.norm)) return false;
-  return model.fuzzy.lookup(token!.norm).some((hit) => actions.has(model.payload.lexicon.words[hit.word]!));
+  return words.fits(token!.norm, actionWords(model));
 }
 
 /** Splits the tokens of a message into clauses (at least one when there is any token). */
-export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: string): Clause[] {
+export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver): Clause[] {
   const pieces: Token[][] = [];
   let current: Token[] = [];
   for (let i = 0; i < tokens.length; ) {
     const token = tokens[i]!;
-    if (current.length > 0 && SENTENCE_END.test(gap(clean, tokens[i - 1]!, token)) && startsWithAction(model, tokens, i)) {
+    if (current.length > 0 && SENTENCE_END.test(gap(clean, tokens[i - 1]!, token)) && startsWithAction(model, tokens, i, words)) {
       pieces.push(current);
       current = [];
     }
     // A connective right after a sentence end ("list files. then show …") is dropped too.
     const connective = i > 0 && token.kind === "word" ? connectiveAt(model, tokens, clean, i) : 0;
-    if (connective > 0 && startsWithAction(model, tokens, i + connective)) {
+    if (connective > 0 && startsWithAction(model, tokens, i + connective, words)) {
       if (current.length > 0) pieces.push(current);
       current = [];
       i += connective;

@@ -35,7 +35,7 @@ function wordsOfChildren(model: NpcModel, parent: number): Set<string> {
 export function mayMatchChild(model: NpcModel, activeContext: number, query: readonly Token[], words: WordResolver): boolean {
   const known = wordsOfChildren(model, activeContext);
   if (known.size === 0) return true; // template children only: let the ranking decide
-  return query.some((t) => known.has(t.norm) || (words.id(t.norm) === undefined && words.corrected(t.norm).some((hit) => known.has(model.payload.lexicon.words[hit.word]!))));
+  return query.some((t) => words.fits(t.norm, known));
 }
 
 export interface ContextGuess extends RankedIntent {

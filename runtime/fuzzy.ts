@@ -101,10 +101,9 @@ export class FuzzyIndex {
     private readonly words: readonly string[],
   ) {}
 
-  /** Vocabulary words within `budget` edits of `token` (closest first, then by word id). */
-  lookup(token: string, budgetOf: (length: number) => number = wordEditBudget): FuzzyHit[] {
-    const length = Array.from(token).length;
-    const budget = Math.min(budgetOf(length), editBudget(length));
+  /** Vocabulary words within the edit budget of both `token` and the word (closest first, then by word id). */
+  lookup(token: string): FuzzyHit[] {
+    const budget = editBudget(Array.from(token).length);
     if (budget === 0) return [];
     const seen = new Set<number>();
     const hits: FuzzyHit[] = [];
@@ -115,7 +114,7 @@ export class FuzzyIndex {
         if (seen.has(word) || word >= this.words.length) continue;
         seen.add(word);
         const target = this.words[word]!;
-        const limit = Math.min(budget, budgetOf(Array.from(target).length));
+        const limit = Math.min(budget, editBudget(Array.from(target).length));
         const distance = osaDistance(token, target, limit);
         if (distance > 0 && distance <= limit) hits.push({ word, distance });
       }

@@ -115,7 +115,9 @@ export class NpcSession {
     if (unbalancedQuote) return this.refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
     // A whole message the dataset lists as one input is never split ("first this then that").
     const whole = matchExact(this.model, [tokens.map((t) => t.norm).join(" ")], this.activeContext);
-    const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.model, tokens, clean);
+    // One resolver per message: the clause split and every clause's stages share its corrections.
+    const words = new WordResolver(this.model);
+    const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.model, tokens, clean, words);
     if (clauses.length > MAX_CLAUSES) {
       return this.refuse(turn, `That message asks for ${clauses.length} things; I take at most ${MAX_CLAUSES} at once. Split it into shorter messages.`, trace, {
         unit: "clauses",
@@ -124,12 +126,12 @@ export class NpcSession {
       });
     }
     trace?.clauses(clean, clauses);
-    if (clauses.length <= 1) return this.answer(clean, clauses[0] ?? { tokens: [], start: 0, end: 0 }, turn, 0, trace);
-    const parts = clauses.map((clause, k) => this.answer(clean, clause, turn, k, trace));
+    if (clauses.length <= 1) return this.answer(clean, clauses[0] ?? { tokens: [], start: 0, end: 0 }, turn, 0, words, trace);
+    const parts = clauses.map((clause, k) => this.answer(clean, clause, turn, k, words, trace));
     return combineParts(parts, this.totals, emojiFor(this.totals));
   }
 
-  private answer(clean: string, clause: Clause, turn: number, part: number, trace: Tracer | undefined): NpcResponse {
+  private answer(clean: string, clause: Clause, turn: number, part: number, words: WordResolver, trace: Tracer | undefined): NpcResponse {
     const { tokens } = clause;
     const read = clean.slice(clause.start, clause.end);
     const sanitized = sanitize(this.model, tokens);
@@ -140,7 +142,7 @@ export class NpcSession {
     }
     const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
     const phrases = sanitized.items.filter((i) => i.kind === "word").map((i) => normalizeKey(i.word));
-    const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness, { counts: sanitized.counts, phrases }, trace);
+    const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness, { counts: sanitized.counts, phrases }, words, trace);
     let response: NpcResponse;
     let refusal: string | undefined;
     if (match.kind === "rejected") response = this.reject(match.related, witness, turn, part, this.totals);
@@ -168,6 +170,7 @@ export class NpcSession {
     clean: string,
     witness: Witness[],
     sentiment: { counts: Sentiment; phrases: string[] },
+    words: WordResolver,
     trace: Tracer | undefined,
   ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
     const keyOf = (list: Token[]) => list.map((t) => t.norm).join(" ");
@@ -186,7 +189,6 @@ export class NpcSession {
     const felt = sentimentMatch(this.model, sentiment.counts, sentiment.phrases, content);
     trace?.sentiment(felt);
     if (felt) return found("exact", asTyped(), felt.key, "exact match", felt.intent);
-    const words = new WordResolver(this.model);
     const trimmed = withoutTrailingFiller(this.model, kept);
     let template: TemplateHit | null = null;
     for (const candidate of kept.length === tokens.length ? [trimmed] : [trimmed, withoutTrailingFiller(this.model, tokens)]) {

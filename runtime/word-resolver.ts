@@ -3,7 +3,7 @@
 // A stage where one word decides alone (template vocab nodes) gets the strict edit budget; the
 // probabilistic stage, where the rest of the message can outvote a bad guess, the generous one.
 
-import { editBudget, wordEditBudget, type FuzzyHit } from "./fuzzy.js";
+import { wordEditBudget, type FuzzyHit } from "./fuzzy.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import type { WitnessItem } from "./response.js";
@@ -23,7 +23,7 @@ export class WordResolver {
   correctedLoosely(norm: string): FuzzyHit[] {
     let hits = this.loose.get(norm);
     if (!hits) {
-      hits = this.model.fuzzy.lookup(norm, editBudget);
+      hits = this.model.fuzzy.lookup(norm);
       this.loose.set(norm, hits);
     }
     return hits;
@@ -53,6 +53,14 @@ export class WordResolver {
       items.push({ word: token.text, kind: norm === token.norm ? "word" : "fuzzy", matched: norm });
     }
     return similarity < 1 ? { key: norms.join(" "), items, similarity: Math.round(similarity * 1e4) / 1e4 } : null;
+  }
+
+  /** Whether the word is in `set`, or, if the NPC does not know it, one of its strict corrections is. */
+  fits(norm: string, set: ReadonlySet<string>): boolean {
+    if (set.has(norm)) return true;
+    if (this.id(norm) !== undefined) return false;
+    const { words } = this.model.payload.lexicon;
+    return this.corrected(norm).some((hit) => set.has(words[hit.word]!));
   }
 
   /** Known words within the strict (one word decides) edit budget of an unknown word. */

@@ -7,6 +7,7 @@ import { MAX_CLAUSES, splitClauses } from "../../runtime/clauses.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { NpcModel } from "../../runtime/model.js";
 import { tokenize } from "../../runtime/normalize.js";
+import { WordResolver } from "../../runtime/word-resolver.js";
 import { tempDir, writeTree } from "../support/cli.js";
 import { loadShelly } from "./shelly.js";
 
@@ -19,7 +20,7 @@ beforeAll(async () => {
 
 function clauses(message: string, on: NpcModel = model): string[] {
   const { clean, tokens } = tokenize(message);
-  return splitClauses(on, tokens, clean).map((c) => clean.slice(c.start, c.end));
+  return splitClauses(on, tokens, clean, new WordResolver(on)).map((c) => clean.slice(c.start, c.end));
 }
 
 describe("clause splitting", () => {
@@ -78,7 +79,7 @@ end
     fc.assert(
       fc.property(fc.array(words, { maxLength: 14 }), (parts) => {
         const { clean, tokens } = tokenize(parts.join(" "));
-        const split = splitClauses(model, tokens, clean);
+        const split = splitClauses(model, tokens, clean, new WordResolver(model));
         const kept = split.flatMap((c) => c.tokens);
         const connectiveWords = new Set(["then", "and", "after", "that", "next"]);
         expect(tokens.filter((t) => !kept.includes(t)).every((t) => connectiveWords.has(t.norm))).toBe(true);

@@ -21,6 +21,7 @@ describe("fuzzy index", () => {
     expect(found("diks")).toEqual(["disk"]);
     expect(found("dirctroy")).toEqual(["directory"]);
     expect(found("cta")).toEqual([]); // 3 letters: no typo tolerance
+    expect(found("arhcvie")).toEqual(["archive"]); // 7 letters: two edits (the generous budget)
     expect(found("shoe")).toEqual(["show"]);
     expect(found("xxxx")).toEqual([]);
   });
