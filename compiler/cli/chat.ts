@@ -10,17 +10,15 @@
 // With --exec, `run_in_terminal` commands run with /bin/sh -c (their output shown), after a y/N
 // confirmation whenever the answer's permission is `ask`.
 import { spawn } from "node:child_process";
-import { resolve } from "node:path";
 import { createInterface, type Interface } from "node:readline";
 import { InvalidArgumentError } from "commander";
 import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
 import { NpcHost, type ServeAnswer } from "../serve/host.js";
-import { defaultStorePath, type Store } from "../store/store.js";
 import { formatTrace, formatWitness } from "./format-trace.js";
 import type { RegisterCommand } from "./program.js";
 import { loadBundleFile } from "./read-bundle.js";
-import { openStoreForCli } from "./store-options.js";
+import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 
 interface ChatCliOptions {
   seed?: number;
@@ -192,11 +190,11 @@ export const registerChat: RegisterCommand = (program, io) => {
     .option("--seed <n>", "seed of the variant choices (default 0)", parseSeed)
     .option("--user <name>", "value of <||username||> (default: user)")
     .option("--exec", "run run_in_terminal commands with /bin/sh -c (asks first when the permission is ask)")
-    .option("--store <file>", `SQLite audit log and teach store (default ${defaultStorePath()})`)
-    .option("--no-store", "keep no audit log and accept no teaching")
+    .addOption(optionalStoreOption())
+    .addOption(noStoreOption())
     .action(async (file: string, options: ChatCliOptions) => {
       const { npc } = await loadBundleFile(file, io.cwd);
-      const store: Store | null = options.store === false ? null : openStoreForCli(options.store === undefined ? defaultStorePath() : resolve(io.cwd, options.store), false);
+      const store = openOptionalStore(options.store, io.cwd);
       const metadata: Record<string, string> = {};
       if (options.user !== undefined) metadata.username = options.user;
       const host = new NpcHost(npc, store, 4, undefined, { seed: options.seed ?? 0, metadata });

@@ -1,12 +1,11 @@
 // `ndfc serve`: answer over HTTP with one or more bundles (OpenAI-compatible chat completions,
 // the native /api/chat/:npc), keeping the audit log and the teach store in SQLite.
-import { resolve } from "node:path";
 import { InvalidArgumentError } from "commander";
 import { DuplicateModelError, startServer, DEFAULT_MAX_BODY } from "../serve/server.js";
-import { defaultStorePath, openStore, StoreError, type Store } from "../store/store.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
+import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 
 interface ServeCliOptions {
   host: string;
@@ -33,8 +32,8 @@ export const registerServe: RegisterCommand = (program, io) => {
     .argument("<bundle...>", ".npc files; each is a model named after its NPC (TERMy → termy)")
     .option("--host <address>", "address to listen on (loopback by default)", "127.0.0.1")
     .option("--port <n>", "port (0 picks a free one)", parseCount("the port", 0), 5000)
-    .option("--store <file>", `SQLite audit log and teach store (default ${defaultStorePath()})`)
-    .option("--no-store", "keep no audit log and accept no teaching")
+    .addOption(optionalStoreOption())
+    .addOption(noStoreOption())
     .option("--max-body <bytes>", "largest request body accepted", parseCount("--max-body", 1), DEFAULT_MAX_BODY)
     .option("--max-sessions <n>", "sessions kept per NPC (least recently used dropped)", parseCount("--max-sessions", 1), 1000)
     .addHelpText(
@@ -50,7 +49,7 @@ Examples:
     .action(async (files: string[], options: ServeCliOptions) => {
       const npcs = [];
       for (const file of files) npcs.push((await loadBundleFile(file, io.cwd)).npc);
-      const store = options.store === false ? null : openStoreOrFail(options.store === undefined ? defaultStorePath() : resolve(io.cwd, options.store));
+      const store = openOptionalStore(options.store, io.cwd);
       let server;
       try {
         server = await startServer({ npcs, host: options.host, port: options.port, store, maxBodyBytes: options.maxBody, maxSessions: options.maxSessions });
@@ -74,12 +73,3 @@ Examples:
       io.stdout(`ndfc serve: stopped (${signal})\n`);
     });
 };
-
-function openStoreOrFail(path: string): Store {
-  try {
-    return openStore(path);
-  } catch (error) {
-    if (error instanceof StoreError) throw new CliError(error.message, EXIT_USAGE);
-    throw error;
-  }
-}
