@@ -8,7 +8,7 @@ import { combineParts } from "./composite.js";
 import { mayMatchChild, pickContextChild } from "./context.js";
 import type { Explainer, Tracer } from "./explain.js";
 import { applyGuards } from "./guards.js";
-import { matchExact } from "./match-exact.js";
+import { matchExact, type ExactHit } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
 import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
@@ -126,12 +126,24 @@ export class NpcSession {
       });
     }
     trace?.clauses(clean, clauses);
-    if (clauses.length <= 1) return this.answer(clean, clauses[0] ?? { tokens: [], start: 0, end: 0 }, turn, 0, words, trace);
+    if (clauses.length <= 1) {
+      const clause = clauses[0] ?? { tokens: [], start: 0, end: 0 };
+      // The whole message as typed was just looked up: a clause of all its tokens reuses that.
+      return this.answer(clean, clause, turn, 0, words, trace, clause.tokens.length === tokens.length ? whole : undefined);
+    }
     const parts = clauses.map((clause, k) => this.answer(clean, clause, turn, k, words, trace));
     return combineParts(parts, this.totals, emojiFor(this.totals));
   }
 
-  private answer(clean: string, clause: Clause, turn: number, part: number, words: WordResolver, trace: Tracer | undefined): NpcResponse {
+  private answer(
+    clean: string,
+    clause: Clause,
+    turn: number,
+    part: number,
+    words: WordResolver,
+    trace: Tracer | undefined,
+    typedExact?: ExactHit | null,
+  ): NpcResponse {
     const { tokens } = clause;
     const read = clean.slice(clause.start, clause.end);
     const sanitized = sanitize(this.model, tokens);
@@ -142,7 +154,7 @@ export class NpcSession {
     }
     const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
     const phrases = sanitized.items.filter((i) => i.kind === "word").map((i) => normalizeKey(i.word));
-    const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness, { counts: sanitized.counts, phrases }, words, trace);
+    const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness, { counts: sanitized.counts, phrases }, words, trace, typedExact);
     let response: NpcResponse;
     let refusal: string | undefined;
     if (match.kind === "rejected") response = this.reject(match.related, witness, turn, part, this.totals);
@@ -172,6 +184,8 @@ export class NpcSession {
     sentiment: { counts: Sentiment; phrases: string[] },
     words: WordResolver,
     trace: Tracer | undefined,
+    /** The exact lookup of `tokens` as typed, when already done (undefined: not done). */
+    typedExact?: ExactHit | null,
   ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
     const keyOf = (list: Token[]) => list.map((t) => t.norm).join(" ");
     /** A match, with its evidence added to the witness. */
@@ -183,7 +197,8 @@ export class NpcSession {
     // The message as typed first: a dataset phrase containing a noise word ("clear") still matches.
     const typed = keyOf(tokens);
     const keys = kept.length === tokens.length ? [typed] : [typed, keyOf(kept)];
-    const exact = matchExact(this.model, keys, this.activeContext);
+    // With a noise word dropped the key without it is tried too, the context table first: look up again.
+    const exact = typedExact !== undefined && keys.length === 1 ? typedExact : matchExact(this.model, keys, this.activeContext);
     trace?.exact(keys, exact, this.activeContext);
     if (exact) return found(exact.status === "context match" ? "context" : "exact", asTyped(), exact.key, exact.status, exact.intent);
     const felt = sentimentMatch(this.model, sentiment.counts, sentiment.phrases, content);
