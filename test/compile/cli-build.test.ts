@@ -1,30 +1,14 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { runCli } from "../../compiler/cli/program.js";
-import type { CliIO } from "../../compiler/cli/io.js";
+import { runCaptured, tempDir, writeTree, type CliRun } from "../support/cli.js";
 import { repoRoot } from "./termy-corpus.js";
 
-const work = mkdtempSync(join(tmpdir(), "ndfc-cli-"));
+const work = tempDir("cli");
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function npcDir(name: string, files: Record<string, string>): string {
-  const dir = join(work, name);
-  for (const [file, text] of Object.entries(files)) {
-    mkdirSync(join(dir, file, ".."), { recursive: true });
-    writeFileSync(join(dir, file), text);
-  }
-  return dir;
-}
-
-async function run(argv: string[]): Promise<{ code: number; out: string; err: string }> {
-  let out = "";
-  let err = "";
-  const io: CliIO = { stdout: (t) => void (out += t), stderr: (t) => void (err += t), cwd: work, isTTY: false };
-  const code = await runCli(argv, io);
-  return { code, out, err };
-}
+const npcDir = (name: string, files: Record<string, string>): string => writeTree(join(work, name), files);
+const run = (argv: string[]): Promise<CliRun> => runCaptured(argv, work);
 
 const tiny = npcDir("tiny", {
   "config.json": JSON.stringify({ npc_name: "Tiny Bot!", creator: "tests" }),

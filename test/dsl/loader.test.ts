@@ -1,23 +1,16 @@
 // The loader hook: DSL files in an NPC directory (alone, or beside NDF JSON) and given directly
 // are lowered and merged; slots take types defined in other files of the NPC.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterAll, describe, expect, test } from "vitest";
 import { loadSources } from "../../compiler/sources/load.js";
 import type { Intent } from "../../compiler/ir/types.js";
+import { tempDir, writeTree } from "../support/cli.js";
 
-const root = mkdtempSync(join(tmpdir(), "ndfc-dsl-loader-"));
+const root = tempDir("dsl-loader");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-function npcDirectory(name: string, files: Record<string, string>): string {
-  const dir = join(root, name);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(dir, path)), { recursive: true });
-    writeFileSync(join(dir, path), text);
-  }
-  return dir;
-}
+const npcDirectory = (name: string, files: Record<string, string>): string => writeTree(join(root, name), files);
 
 const slotTypes = (intent: Intent | undefined) => intent?.paths[0]?.nodes.filter((n) => n.type !== "vocab").map((n) => `${n.tags[0]}:${n.type}`);
 

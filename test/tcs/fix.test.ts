@@ -1,32 +1,27 @@
 // `ndfc lint --fix`: mechanical TCS fixes written back into the JSON, byte for byte elsewhere.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { runCli } from "../../compiler/cli/program.js";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
 import { applyEdits, applyFixes } from "../../compiler/fix.js";
 import { lintSources } from "../../compiler/lint.js";
+import { runCaptured, tempDir, type CliRun } from "../support/cli.js";
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
-function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), "ndfc-fix-"));
+/** A temp directory removed after the test. */
+function fixDir(): string {
+  const dir = tempDir("fix");
   temps.push(dir);
   return dir;
 }
 
-async function lintCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(["lint", ...args], { stdout: (s) => (stdout += s), stderr: (s) => (stderr += s), cwd: process.cwd(), isTTY: false });
-  return { code, stdout, stderr };
-}
+const lintCli = (args: string[]): Promise<CliRun> => runCaptured(["lint", ...args], process.cwd());
 
 /** A one-template NPC whose tool commands are `commands`, written as JSON strings. */
 function npcWithCommands(commands: string[]): { dir: string; file: string } {
-  const dir = tempDir();
+  const dir = fixDir();
   mkdirSync(join(dir, "dataset"));
   writeFileSync(join(dir, "config.json"), JSON.stringify({ name: "Fixme" }));
   writeFileSync(join(dir, "dataset", "types.json"), JSON.stringify({ "<||path||>": "\\S+", "<||string||>": ".+" }));
@@ -57,7 +52,7 @@ describe("applying edits", () => {
   });
 
   it("takes a fix whole or defers it when it overlaps or inserts at the same point as one taken", () => {
-    const dir = tempDir();
+    const dir = fixDir();
     const file = join(dir, "t.txt");
     writeFileSync(file, "0123456789");
     const diag = (fix: ReturnType<typeof edit>[]): Diagnostic => ({ code: "X", severity: "error", message: "", loc: { file, line: 1, column: 1, offset: 0 }, fix: fix.map((e) => ({ ...e, file })) });
@@ -70,7 +65,7 @@ describe("applying edits", () => {
   });
 
   it("leaves a file alone when it changed since it was linted", () => {
-    const dir = tempDir();
+    const dir = fixDir();
     const file = join(dir, "t.txt");
     writeFileSync(file, "new text");
     const fix: Diagnostic = { code: "X", severity: "error", message: "", loc: { file, line: 1, column: 1, offset: 0 }, fix: [{ file, offset: 0, endOffset: 0, text: "!" }] };
@@ -100,7 +95,7 @@ describe("ndfc lint --fix", () => {
     const { dir, file } = npcWithCommands(cases.map(([before]) => before));
     const before = readFileSync(file, "utf8");
     const run = await lintCli([dir, "--fix"]);
-    expect(run.stderr).toMatch(/^fixed 12 problem\(s\) in 1 file\(s\)$/m);
+    expect(run.err).toMatch(/^fixed 12 problem\(s\) in 1 file\(s\)$/m);
     expect(commandsIn(file)).toEqual(cases.map(([, after]) => after));
     const beforeLines = before.split("\n");
     const afterLines = readFileSync(file, "utf8").split("\n");
@@ -119,7 +114,7 @@ describe("ndfc lint --fix", () => {
     await lintCli([dir, "--fix"]);
     const once = readFileSync(file, "utf8");
     const second = await lintCli([dir, "--fix"]);
-    expect(second.stderr).toMatch(/^fixed 0 problem\(s\) in 0 file\(s\)$/m);
+    expect(second.err).toMatch(/^fixed 0 problem\(s\) in 0 file\(s\)$/m);
     expect(readFileSync(file, "utf8")).toBe(once);
   });
 
@@ -132,7 +127,7 @@ describe("ndfc lint --fix", () => {
 
 describe("ndfc lint --fix on rule DSL files", () => {
   it("writes the fixes with Ruby's escaping, in double- and single-quoted strings", async () => {
-    const dir = tempDir();
+    const dir = fixDir();
     const file = join(dir, "fixme.rules");
     const source = `RuleSet.define "fixme" do
   rule "show :f" do
@@ -147,7 +142,7 @@ end
 `;
     writeFileSync(file, source);
     const run = await lintCli([file, "--fix"]);
-    expect(run.stderr).toMatch(/^fixed \d+ problem\(s\) in 1 file\(s\)$/m);
+    expect(run.err).toMatch(/^fixed \d+ problem\(s\) in 1 file\(s\)$/m);
     const after = readFileSync(file, "utf8");
     expect(after.split("\n")[2]).toBe(`    command "cat -- '<||f||>' # \\"<||f||>\\""`);
     expect(after.split("\n")[6]).toBe(`    command 'sort -- \\'<||f||>\\''`);
@@ -162,7 +157,7 @@ if (!corpusExists) console.warn(`corpus not found at ${corpus}: the TERMy --fix 
 
 describe.skipIf(!corpusExists)("ndfc lint --fix on a copy of TERMy", () => {
   it("leaves no fixable TCS finding, changes only command lines, and is idempotent", async () => {
-    const dir = tempDir();
+    const dir = fixDir();
     cpSync(corpus, dir, { recursive: true });
     const fixable = (diagnostics: Diagnostic[]) => diagnostics.filter((d) => d.code.startsWith("TCS") && d.fix);
     const before = lintSources([dir]).diagnostics;
@@ -170,7 +165,7 @@ describe.skipIf(!corpusExists)("ndfc lint --fix on a copy of TERMy", () => {
     const originals = new Map(readdirSync(join(dir, "dataset")).filter((f) => f.endsWith(".json")).map((f) => [f, readFileSync(join(dir, "dataset", f), "utf8")]));
 
     const run = await lintCli([dir, "--fix", "--format", "json"]);
-    console.log(`TERMy --fix: ${run.stderr.trim().split("\n")[0]}`);
+    console.log(`TERMy --fix: ${run.err.trim().split("\n")[0]}`);
     const after = lintSources([dir]).diagnostics;
     expect(fixable(after)).toEqual([]);
     const count = (ds: Diagnostic[], code: string) => ds.filter((d) => d.code === code).length;
@@ -186,6 +181,6 @@ describe.skipIf(!corpusExists)("ndfc lint --fix on a copy of TERMy", () => {
       });
     }
     const again = await lintCli([dir, "--fix", "--format", "json"]);
-    expect(again.stderr).toMatch(/^fixed 0 problem\(s\) in 0 file\(s\)$/m);
+    expect(again.err).toMatch(/^fixed 0 problem\(s\) in 0 file\(s\)$/m);
   });
 });
