@@ -53,8 +53,9 @@ export function computeAutomaton(
       for (const node of path.nodes) {
         const slot = node.tags[0] ?? node.type;
         let label: string;
+        let ids: number[] = [];
         if (node.type === "vocab") {
-          const ids = [...new Set(node.tags.map((tag) => vocab.tagId.get(tag)!))].sort((a, b) => a - b);
+          ids = [...new Set(node.tags.map((tag) => vocab.tagId.get(tag)!))].sort((a, b) => a - b);
           label = `v:${ids.join(",")}`;
         } else if (node.type === FREE_STRING_TYPE) label = `s:${slot}`;
         else label = `t:${usableTypes.get(node.type) ?? -1}:${slot}`;
@@ -66,7 +67,7 @@ export function computeAutomaton(
           from.children.set(key, child);
           if (!node.required) from.state.skip.push(child);
           if (node.type === "vocab") {
-            from.state.vocab.push([label.slice(2).split(",").map(Number), child]);
+            from.state.vocab.push([ids, child]);
           } else if (node.type === FREE_STRING_TYPE) from.state.strings.push([slot, child]);
           else if (usableTypes.has(node.type)) from.state.typed.push([usableTypes.get(node.type)!, slot, child]);
           // An optional node of an unusable type keeps only its skip edge.

@@ -31,8 +31,8 @@ export function computeVocab(synonyms: readonly SynonymSet[], ordered: readonly 
     words.set(set.tag, bucket);
   }
   const implicit: string[] = [];
-  for (const { intent, parent } of ordered) {
-    if (parent !== null) continue;
+  // Every intent's paths, context children's included: the automaton compiles them all.
+  for (const { intent } of ordered) {
     for (const path of intent.paths) {
       for (const node of path.nodes) {
         if (node.type !== "vocab") continue;
