@@ -2,7 +2,7 @@ import { readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "no
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { runCaptured, tempDir, writeTree, type CliRun } from "../support/cli.js";
-import { repoRoot } from "./termy-corpus.js";
+import { repoRoot } from "../support/repo-root.js";
 
 const work = tempDir("cli");
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -1,9 +1,10 @@
 // Locating the NPC-Forge corpus (read at run time, never copied into the project).
 import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { resolve } from "node:path";
+import { repoRoot } from "../support/repo-root.js";
 
-export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+// Re-exported for the suites that still import it from here (test/matching).
+export { repoRoot };
 export const corpusDir = resolve(repoRoot, "../shared/corpus/npc-forge");
 export const termyDir = resolve(corpusDir, "termy");
 export const hasTermy = existsSync(resolve(termyDir, "config.json"));

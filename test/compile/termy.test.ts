@@ -7,7 +7,8 @@ import type { Intent } from "../../compiler/ir/types.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { normalizeKey } from "../../runtime/normalize.js";
 import { swapMiddleOfLongestWord } from "../../bench/matching-inputs.js";
-import { hasTermy, repoRoot, termyDir } from "./termy-corpus.js";
+import { repoRoot } from "../support/repo-root.js";
+import { hasTermy, termyDir } from "./termy-corpus.js";
 
 describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", async () => {
   if (!hasTermy) return; // vitest still runs a skipped suite's body to collect it

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { NotARegularFileError, writeFileAtomic } from "../../compiler/write-atomic.js";
 import { runCaptured, tempDir } from "../support/cli.js";
-import { repoRoot } from "./termy-corpus.js";
+import { repoRoot } from "../support/repo-root.js";
 
 const work = tempDir("atomic");
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { bundleSlug } from "../../compiler/emit/write-bundle.js";
 import { lintSources } from "../../compiler/lint.js";
-import { repoRoot } from "../compile/termy-corpus.js";
+import { repoRoot } from "../support/repo-root.js";
 import { runCaptured } from "../support/cli.js";
 
 const datasetsDir = join(repoRoot, "datasets");

@@ -1,11 +1,13 @@
 // The evaluation library (compiler/eval) and `ndfc eval`.
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EvalCasesError, parseCases } from "../../compiler/eval/cases.js";
 import { evaluate } from "../../compiler/eval/score.js";
 import type { Npc } from "../../runtime/index.js";
 import { runCaptured, tempDir } from "../support/cli.js";
+import { datasetNpc } from "../support/datasets.js";
+import { repoRoot } from "../support/repo-root.js";
 import { loadShelly, writeShelly } from "../conversation/shelly.js";
 
 let npc: Npc;
@@ -121,8 +123,7 @@ describe("ndfc eval", () => {
   });
 });
 
-const repo = resolve(import.meta.dirname, "../..");
-const corpus = resolve(repo, "../shared/corpus/npc-forge");
+const corpus = resolve(repoRoot, "../shared/corpus/npc-forge");
 if (!existsSync(corpus)) console.warn(`NPC-Forge corpus not found at ${corpus}: the eval.json report test is skipped`);
 
 describe.skipIf(!existsSync(corpus))("ndfc eval on the corpus TERMy and its eval.json", () => {
@@ -140,12 +141,8 @@ describe.skipIf(!existsSync(corpus))("ndfc eval on the corpus TERMy and its eval
 
 describe("CI floors: datasets/termy on its eval.jsonl", () => {
   it("keeps in-scope accuracy and off-topic rejection above their floors", async () => {
-    const { lintSources } = await import("../../compiler/lint.js");
-    const { compileNpc } = await import("../../compiler/compile.js");
-    const { loadNpc } = await import("../../runtime/index.js");
-    const { readFileSync } = await import("node:fs");
-    const termy = await loadNpc(compileNpc(lintSources([join(repo, "datasets/termy")])).bytes);
-    const file = join(repo, "datasets/termy/eval.jsonl");
+    const termy = await datasetNpc("termy");
+    const file = join(repoRoot, "datasets/termy/eval.jsonl");
     const report = evaluate(termy, parseCases(readFileSync(file, "utf8"), file));
     console.log(
       `datasets/termy eval.jsonl: in scope ${(report.inScope.accuracy * 100).toFixed(1)} % (${report.inScope.correct}/${report.inScope.cases}), ` +

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { writeFileSync } from "node:fs";
 import { expect, it } from "vitest";
 import { runCaptured, tempDir } from "../support/cli.js";
-import { datasetBundle } from "./support.js";
+import { datasetBundle } from "../support/datasets.js";
 
 function bundleFile(): { dir: string; file: string } {
   const dir = tempDir("cli-serve");

@@ -9,7 +9,7 @@ import { afterEach, beforeAll, expect, it } from "vitest";
 import { runServeLoad } from "../../bench/serve-load.js";
 import { builtCli } from "../support/built-cli.js";
 import { tempDir } from "../support/cli.js";
-import { datasetBundle } from "./support.js";
+import { datasetBundle } from "../support/datasets.js";
 
 let mainJs: string;
 let bundle: string;

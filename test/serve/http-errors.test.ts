@@ -5,7 +5,8 @@ import { request } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServeAnswer } from "../../compiler/serve/host.js";
 import type { ErrorBody } from "../../compiler/serve/http-error.js";
-import { datasetNpc, postJson, serveDatasets, type TestServer } from "./support.js";
+import { datasetNpc } from "../support/datasets.js";
+import { postJson, serveDatasets, type TestServer } from "./support.js";
 
 let served: TestServer;
 let url: string;

@@ -3,7 +3,8 @@
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { datasetNpc, serveDatasets, type TestServer } from "./support.js";
+import { datasetNpc } from "../support/datasets.js";
+import { serveDatasets, type TestServer } from "./support.js";
 
 let served: TestServer;
 let client: OpenAI;

@@ -1,33 +1,10 @@
-// Shared setup of the serve tests: NPCs compiled from this repository's datasets, and a server
-// started in-process on a free loopback port with a store in a temp directory.
-import { join, resolve } from "node:path";
-import { compileNpc } from "../../compiler/compile.js";
-import { lintSources } from "../../compiler/lint.js";
+// Shared setup of the serve tests: a server started in-process on a free loopback port, serving
+// NPCs compiled from this repository's datasets, with a store in a temp directory.
+import { join } from "node:path";
 import { startServer, type RunningServer, type ServeOptions } from "../../compiler/serve/server.js";
 import { openStore, type Store } from "../../compiler/store/store.js";
-import { loadNpc, type Npc } from "../../runtime/index.js";
 import { tempDir } from "../support/cli.js";
-
-export const repoRoot = resolve(import.meta.dirname, "../..");
-
-const compiled = new Map<string, Uint8Array>();
-
-/** The bytes of datasets/<name> compiled now (once per test file). */
-export function datasetBundle(name: string): Uint8Array {
-  let bytes = compiled.get(name);
-  if (!bytes) {
-    const lint = lintSources([join(repoRoot, "datasets", name)]);
-    const errors = lint.diagnostics.filter((d) => d.severity === "error");
-    if (errors.length > 0) throw new Error(`datasets/${name} has lint errors: ${errors.map((e) => e.message).join("; ")}`);
-    bytes = compileNpc(lint).bytes;
-    compiled.set(name, bytes);
-  }
-  return bytes;
-}
-
-export async function datasetNpc(name: string): Promise<Npc> {
-  return loadNpc(datasetBundle(name));
-}
+import { datasetNpc } from "../support/datasets.js";
 
 export interface TestServer {
   server: RunningServer;

@@ -11,7 +11,8 @@ import { applyTaught } from "../../compiler/passes/apply-taught.js";
 import type { ServeAnswer } from "../../compiler/serve/host.js";
 import { openStore, TRUST_AFTER } from "../../compiler/store/store.js";
 import { runCaptured, tempDir } from "../support/cli.js";
-import { postJson, repoRoot, serveDatasets, type TestServer } from "./support.js";
+import { repoRoot } from "../support/repo-root.js";
+import { postJson, serveDatasets, type TestServer } from "./support.js";
 
 let served: TestServer;
 const say = async (message: string, session = "teach") =>

@@ -8,7 +8,7 @@ import { defaultStorePath } from "../../compiler/store/paths.js";
 import { SCHEMA_VERSION } from "../../compiler/store/schema.js";
 import { AUDIT_INPUT_LIMIT, MAX_TAUGHT_WORDS, openStore, StoreError, TRUST_AFTER, type Store } from "../../compiler/store/store.js";
 import { runCaptured, tempDir } from "../support/cli.js";
-import { datasetNpc } from "../serve/support.js";
+import { datasetNpc } from "../support/datasets.js";
 
 /** A store in a temp directory whose clock advances one minute per call from `start`. */
 function tempStore(start = "2026-11-01T10:00:00.000Z"): Store {
