@@ -44,7 +44,9 @@ export function actionWords(model: NpcModel): Set<string> {
   for (const state of starts) for (const child of model.states[state]!.skip) starts.add(child);
   const tags = new Set<number>();
   for (const state of starts) for (const [edgeTags] of payload.automaton[state]!.vocab) edgeTags.forEach((t) => tags.add(t));
-  for (const tag of tags) for (const word of model.tagWords[tag]!) words.add(payload.lexicon.words[word]!);
+  payload.lexicon.tags.forEach((wordTags, word) => {
+    if (wordTags.some((tag) => tags.has(tag))) words.add(payload.lexicon.words[word]!);
+  });
   for (const [tag, phrase] of payload.vocab.phrases) if (tags.has(tag)) words.add(phrase[0]!);
   words.delete("");
   actionWordCache.set(model, words);

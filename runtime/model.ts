@@ -37,8 +37,6 @@ export class NpcModel {
   readonly exact: Map<string, number>;
   readonly contextExact: Map<number, Map<string, number>>;
   readonly wordId: Map<string, number>;
-  /** Vocab tag id → ids of its one-word synonyms. */
-  readonly tagWords: number[][];
   readonly fuzzy: FuzzyIndex;
   readonly vocabPhrases: Map<string, Phrase[]>;
   readonly types: TypeMatcher[];
@@ -55,8 +53,6 @@ export class NpcModel {
     this.contextExact = new Map(payload.contextExact.map((t) => [t.parent, table(t.keys, t.targets)]));
     const { lexicon } = payload;
     this.wordId = new Map(lexicon.words.map((w, i) => [w, i]));
-    this.tagWords = payload.vocab.tags.map(() => []);
-    lexicon.tags.forEach((tags, word) => tags.forEach((tag) => this.tagWords[tag]!.push(word)));
     this.fuzzy = new FuzzyIndex(readU32(payload.fuzzy.hashes), readU32(payload.fuzzy.words), lexicon.words);
     this.vocabPhrases = byFirstWord(payload.vocab.phrases.map(([tag, words]) => [words, tag]));
     this.types = payload.types.map((program) => new TypeMatcher(program));
