@@ -23,9 +23,17 @@ export function slotNames(intent: Intent): Set<string> {
   return names;
 }
 
-/** `<||name||>` references in a string, with their offsets in it. */
-export function tagReferences(text: string): { name: string; index: number }[] {
-  const refs: { name: string; index: number }[] = [];
-  for (const match of text.matchAll(/<\|\|(.*?)\|\|>/g)) refs.push({ name: match[1]!, index: match.index });
+export interface TagReference {
+  /** The tag's name, trimmed (`<|| username ||>` is `username`, as the runtime renders it). */
+  name: string;
+  /** Offset of `<||` in the string, and the length up to and including `||>`. */
+  index: number;
+  length: number;
+}
+
+/** `<||name||>` references in a string: the one scanner for lint and for compiled segments. */
+export function tagReferences(text: string): TagReference[] {
+  const refs: TagReference[] = [];
+  for (const match of text.matchAll(/<\|\|(.*?)\|\|>/g)) refs.push({ name: match[1]!.trim(), index: match.index, length: match[0].length });
   return refs;
 }

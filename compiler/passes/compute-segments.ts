@@ -2,16 +2,15 @@
 // objects turned into trees of such segments, so the runtime renders without parsing.
 
 import type { Segments, ToolTree } from "../../runtime/bundle-types.js";
-
-const TAG = /<\|\|(.*?)\|\|>/g;
+import { tagReferences } from "../ir/walk.js";
 
 /** "Hi <||username||>!" → ["Hi ", "username", "!"] (even: literal text, odd: tag names). */
 export function splitSegments(text: string): Segments {
   const out: Segments = [];
   let last = 0;
-  for (const match of text.matchAll(TAG)) {
-    out.push(text.slice(last, match.index), match[1]!.trim());
-    last = match.index + match[0].length;
+  for (const ref of tagReferences(text)) {
+    out.push(text.slice(last, ref.index), ref.name);
+    last = ref.index + ref.length;
   }
   out.push(text.slice(last));
   return out;

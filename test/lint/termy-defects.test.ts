@@ -66,6 +66,11 @@ describe.skipIf(!hasTermy)("lint on TERMy", () => {
     expect(withCode("CON003").some((d) => d.message.includes('"how are you?"'))).toBe(true);
   });
 
+  it("reads tag names as the runtime does: <||    interjection||> is filled by the word list, not reported", () => {
+    expect(withCode("REF003").filter((d) => d.message.includes("interjection"))).toEqual([]);
+    expect(withCode("REF003").some((d) => d.message.includes("<||computer||>"))).toBe(true);
+  });
+
   it("never loads eval.json as data", () => {
     expect(diagnostics.some((d) => d.loc.file.endsWith("eval.json"))).toBe(false);
     const { ir } = lintSources([termyDir]);
