@@ -10,6 +10,7 @@ import { LineMap } from "../compiler/sources/dsl/location.js";
 import { parseDsl } from "../compiler/sources/dsl/syntax.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { mulberry32 } from "../runtime/rng.js";
+import { median, round } from "./stats.js";
 
 const VERBS = ["list", "show", "open", "close", "copy", "move", "delete", "find", "start", "stop", "check", "print", "count", "sort", "send"];
 const NOUNS = ["files", "logs", "notes", "images", "ports", "users", "tasks", "jobs", "disks", "repos", "builds", "mails", "songs", "keys", "tabs"];
@@ -73,12 +74,6 @@ export function generateRuleFile(count: number, seed = 1): string {
   return lines.join("\n");
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
-}
-
 /** Times each task `runs` times, alternating between them so machine load skews them alike. */
 function timeInterleaved(runs: number, warmups: number, tasks: (() => void)[]): number[][] {
   for (let i = 0; i < warmups; i++) tasks.forEach((task) => task());
@@ -124,7 +119,6 @@ export function runDslParseBench(rules = 2000, runs = 21, warmups = 3): DslParse
   const bag = new DiagnosticBag();
   const fragment = lowerDslFile(file, text, bag);
   const parseAndLower = median(lowerTimes);
-  const round = (ms: number) => Math.round(ms * 100) / 100;
   return {
     benchmark: "dsl-parse",
     rules,
@@ -132,11 +126,11 @@ export function runDslParseBench(rules = 2000, runs = 21, warmups = 3): DslParse
     lines: text.split("\n").length - 1,
     runs,
     node: process.version,
-    loadAverage: Math.round(loadavg()[0]! * 100) / 100,
-    parseMedianMs: round(median(parseTimes)),
-    parseAndLowerMedianMs: round(parseAndLower),
-    parseAndLowerMinMs: round(Math.min(...lowerTimes)),
-    parseAndLowerMaxMs: round(Math.max(...lowerTimes)),
+    loadAverage: round(loadavg()[0]!, 2),
+    parseMedianMs: round(median(parseTimes), 2),
+    parseAndLowerMedianMs: round(parseAndLower, 2),
+    parseAndLowerMinMs: round(Math.min(...lowerTimes), 2),
+    parseAndLowerMaxMs: round(Math.max(...lowerTimes), 2),
     rulesPerSecond: Math.round(rules / (parseAndLower / 1000)),
     intents: fragment.intents.length,
     templatePaths: fragment.intents.reduce((n, intent) => n + intent.paths.length, 0),

@@ -8,6 +8,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
+import { percentile } from "./stats.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
@@ -24,21 +25,20 @@ function timeLint(cacheDir: string): number {
   return ms;
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const cacheDir = mkdtempSync(join(tmpdir(), "ndfc-bench-cache-"));
 try {
   const cold = timeLint(cacheDir);
   const warm = Array.from({ length: runs }, () => timeLint(cacheDir));
-  const nodeStart = median(Array.from({ length: 5 }, () => {
+  const nodeStart = percentile(Array.from({ length: 5 }, () => {
     const start = process.hrtime.bigint();
     spawnSync(process.execPath, ["-e", ""]);
     return Number(process.hrtime.bigint() - start) / 1e6;
-  }));
+  }), 50);
   const result = {
     npc: npcDir.split("/").slice(-2).join("/"),
     runs,
     coldMs: Math.round(cold),
-    warmMedianMs: Math.round(median(warm)),
+    warmMedianMs: Math.round(percentile(warm, 50)),
     warmMinMs: Math.round(Math.min(...warm)),
     nodeStartMedianMs: Math.round(nodeStart),
     targetMs: 500,

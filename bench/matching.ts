@@ -26,6 +26,7 @@ import { tokenize, type Token } from "../runtime/normalize.js";
 import { sanitize } from "../runtime/sanitize.js";
 import { WordResolver } from "../runtime/word-resolver.js";
 import { swapMiddleOfLongestWord, typoOf, unambiguousInputs } from "./matching-inputs.js";
+import { measure, round } from "./stats.js";
 
 /**
  * Before the stage of issue 9 (commit 0e3aa73, same scoring): TERMy eval.json 6 of 491 correct
@@ -45,28 +46,6 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const termyDir = resolve(repoRoot, "../shared/corpus/npc-forge/termy");
 const ownDir = join(repoRoot, "datasets/termy");
 
-const round = (x: number, digits = 3) => Math.round(x * 10 ** digits) / 10 ** digits;
-
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-/** Median and p99 in µs of `run` over each item, timed in batches of 20 after a warm-up. */
-function latency<T>(items: readonly T[], run: (item: T) => void): { messages: number; medianUs: number; p99Us: number } {
-  (globalThis as { gc?: () => void }).gc?.();
-  for (const item of items) for (let i = 0; i < 3; i++) run(item);
-  const samples: number[] = [];
-  for (let round = 0; round < 3; round++) {
-    for (const item of items) {
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < 20; i++) run(item);
-      samples.push(Number(process.hrtime.bigint() - start) / 1000 / 20);
-    }
-  }
-  samples.sort((a, b) => a - b);
-  return { messages: items.length, medianUs: round(percentile(samples, 50), 2), p99Us: round(percentile(samples, 99), 2) };
-}
-
 async function bundles(lint: LintResult): Promise<{ plain: { npc: Npc; model: NpcModel }; wordnet: { npc: Npc; model: NpcModel } }> {
   const plain = compileNpc(lint);
   const wordnet = compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) });
@@ -85,9 +64,9 @@ function evalSummary(npc: Npc, file: string) {
     reachable: report.reachable.cases,
     reachableAnswered: report.reachable.answered,
     reachableCorrect: report.reachable.correct,
-    reachablePrecision: round(report.reachable.precision),
-    inScope: { cases: report.inScope.cases, correct: report.inScope.correct, accuracy: round(report.inScope.accuracy) },
-    offTopic: { cases: report.offTopic.cases, rejected: report.offTopic.correct, rate: round(report.offTopic.accuracy) },
+    reachablePrecision: round(report.reachable.precision, 3),
+    inScope: { cases: report.inScope.cases, correct: report.inScope.correct, accuracy: round(report.inScope.accuracy, 3) },
+    offTopic: { cases: report.offTopic.cases, rejected: report.offTopic.correct, rate: round(report.offTopic.accuracy, 3) },
   };
 }
 
@@ -107,11 +86,11 @@ async function main(): Promise<void> {
   const query = (model: NpcModel, message: string): Token[] => sanitize(model, tokenize(message).tokens).content;
   const stage = (entry: { model: NpcModel }, messages: string[]) => {
     const prepared = messages.map((m) => query(entry.model, m)).filter((tokens) => tokens.length > 0);
-    return latency(prepared, (tokens) => matchProbabilistic(entry.model, tokens, 5, new WordResolver(entry.model), null));
+    return measure(prepared, (tokens) => matchProbabilistic(entry.model, tokens, 5, new WordResolver(entry.model), null), 20, 3);
   };
   const answers = (npc: Npc, messages: string[]) => {
     const session = npc.session();
-    return latency(messages, (message) => session.process(message));
+    return measure(messages, (message) => session.process(message), 20, 3);
   };
   const typoRate = (npc: Npc) => {
     let total = 0;
@@ -122,7 +101,7 @@ async function main(): Promise<void> {
       total++;
       if (npc.session().process(typo).intent === intent) own++;
     });
-    return { messages: total, ownEntry: own, rate: round(own / total) };
+    return { messages: total, ownEntry: own, rate: round(own / total, 3) };
   };
   const answeredOffTopic = (npc: Npc) => offTopic.filter((p) => npc.session().process(p).status !== "rejected").length;
 

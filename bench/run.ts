@@ -23,16 +23,11 @@ import { loadNpc, type Npc, type NpcSession } from "../runtime/index.js";
 import { TypeMatcher } from "../runtime/regex-vm.js";
 import { impliedWords } from "../compiler/passes/compute-vocab.js";
 import { runtimeBundleSize, type RuntimeBundleSize } from "./runtime-size.js";
+import { measure, percentile, round, type Latency } from "./stats.js";
 import { syntheticNpc } from "./synthetic.js";
 
 const STATUSES = ["exact match", "template match", "probabilistic match", "rejected"] as const;
 type Stage = (typeof STATUSES)[number];
-
-interface Latency {
-  messages: number;
-  medianUs: number;
-  p99Us: number;
-}
 
 interface CurvePoint {
   inputs: number;
@@ -66,13 +61,6 @@ const resultName = relative(repoRoot, npcDir).replace(/^(\.\.[\\/])+/, "").repla
 /** A deterministic typo of a message (the message itself when it has no word to misspell). */
 const typoOrSame = (text: string) => swapMiddleOfLongestWord(text) ?? text;
 
-function percentile(values: number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-const round = (x: number, digits = 2) => Math.round(x * 10 ** digits) / 10 ** digits;
-
 function timeMs<T>(fn: () => T): { value: T; ms: number } {
   const start = performance.now();
   const value = fn();
@@ -80,19 +68,8 @@ function timeMs<T>(fn: () => T): { value: T; ms: number } {
 }
 
 /** Median and p99 per-call latency over `messages`, answered in batches. */
-function measure(session: NpcSession, messages: string[], batch: number, rounds: number): Latency {
-  const samples: number[] = [];
-  // Garbage left by building and loading is collected first, so it is not billed to this stage.
-  (globalThis as { gc?: () => void }).gc?.();
-  for (const message of messages) for (let i = 0; i < 3; i++) session.process(message); // warm-up
-  for (let r = 0; r < rounds; r++) {
-    for (const message of messages) {
-      const start = process.hrtime.bigint();
-      for (let i = 0; i < batch; i++) session.process(message);
-      samples.push(Number(process.hrtime.bigint() - start) / 1000 / batch);
-    }
-  }
-  return { messages: messages.length, medianUs: round(percentile(samples, 50)), p99Us: round(percentile(samples, 99)) };
+function measureSession(session: NpcSession, messages: string[], batch: number, rounds: number): Latency {
+  return measure(messages, (message) => session.process(message), batch, rounds);
 }
 
 /** Messages bucketed by the status they actually get (first `cap` per status, in candidate order). */
@@ -166,7 +143,7 @@ async function loadStats(bytes: Uint8Array, runs: number): Promise<{ medianMs: n
     retained.at(-1)!.session().process("hello");
   }
   const after = heapUsedAfterGc();
-  const heapGrowthMB = before === null || after === null ? null : round((after - before) / HEAP_SAMPLES / 1024 / 1024);
+  const heapGrowthMB = before === null || after === null ? null : round((after - before) / HEAP_SAMPLES / 1024 / 1024, 2);
   retained.length = 0;
   return { medianMs: round(percentile(times, 50), 3), p99Ms: round(percentile(times, 99), 3), heapGrowthMB };
 }
@@ -187,7 +164,7 @@ async function benchNpc(): Promise<Record<string, unknown>> {
   const buckets = bucketByStatus(npc, candidates, quick ? 60 : 300);
   const stages: Partial<Record<Stage, Latency>> = {};
   for (const status of STATUSES) {
-    if (buckets[status].length > 0) stages[status] = measure(npc.session({ seed: 1 }), buckets[status], 20, quick ? 3 : 10);
+    if (buckets[status].length > 0) stages[status] = measureSession(npc.session({ seed: 1 }), buckets[status], 20, quick ? 3 : 10);
   }
   return {
     name: built.summary.name,
@@ -200,8 +177,8 @@ async function benchNpc(): Promise<Record<string, unknown>> {
       vocabularyWords: built.summary.vocabularyWords,
     },
     build: {
-      lintMs: round(percentile(lintRuns.map((r) => r.ms), 50)),
-      compileMs: round(percentile(compileRuns.map((r) => r.ms), 50)),
+      lintMs: round(percentile(lintRuns.map((r) => r.ms), 50), 2),
+      compileMs: round(percentile(compileRuns.map((r) => r.ms), 50), 2),
     },
     load,
     stages,
@@ -221,10 +198,10 @@ async function costCurve(): Promise<CurvePoint[]> {
     const buckets = bucketByStatus(npc, candidates, 100);
     const stages: Partial<Record<Stage, Latency>> = {};
     for (const status of STATUSES) {
-      if (buckets[status].length > 0) stages[status] = measure(npc.session(), buckets[status], 10, 5);
+      if (buckets[status].length > 0) stages[status] = measureSession(npc.session(), buckets[status], 10, 5);
     }
-    points.push({ inputs: synthetic.inputs.length, intents: synthetic.ir.intents.length, buildMs: round(buildMs), bytes: built.bytes.length, loadMs: load.medianMs, stages });
-    console.log(`  synthetic ${size}: built in ${round(buildMs)} ms, ${built.bytes.length} bytes, load ${load.medianMs} ms`);
+    points.push({ inputs: synthetic.inputs.length, intents: synthetic.ir.intents.length, buildMs: round(buildMs, 2), bytes: built.bytes.length, loadMs: load.medianMs, stages });
+    console.log(`  synthetic ${size}: built in ${round(buildMs, 2)} ms, ${built.bytes.length} bytes, load ${load.medianMs} ms`);
   }
   return points;
 }
@@ -367,7 +344,7 @@ async function main(): Promise<void> {
       process.exitCode = 2;
       return;
     }
-    const part = sizeOnly ? { runtime: await runtimeSize() } : { costCurve: await costCurve(), curveLoadAverage1m: round(loadavg()[0]!) };
+    const part = sizeOnly ? { runtime: await runtimeSize() } : { costCurve: await costCurve(), curveLoadAverage1m: round(loadavg()[0]!, 2) };
     const previous = JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>;
     writeResults(file, { ...previous, ...part });
     console.log(JSON.stringify(part, null, 2));
@@ -379,7 +356,7 @@ async function main(): Promise<void> {
     ...(await benchNpc()),
     runtime: await runtimeSize(),
     costCurve: await costCurve(),
-    curveLoadAverage1m: round(loadavg()[0]!),
+    curveLoadAverage1m: round(loadavg()[0]!, 2),
     environment: {
       node: process.version,
       platform: process.platform,
@@ -387,7 +364,7 @@ async function main(): Promise<void> {
       cpu: cpus()[0]?.model ?? "unknown",
       cores: cpus().length,
       // Other processes competing for the cores show up in p99 first.
-      loadAverage1m: round(loadavg()[0]!),
+      loadAverage1m: round(loadavg()[0]!, 2),
     },
   };
   const file = join(resultsDir, `${resultName}.json`);

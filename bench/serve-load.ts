@@ -15,6 +15,7 @@ import { startServer } from "../compiler/serve/server.js";
 import { openStore } from "../compiler/store/store.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc } from "../runtime/index.js";
+import { percentile, round } from "./stats.js";
 
 /** Messages that reach every stage of TERMy: exact, template, probabilistic, rejected. */
 export const LOAD_MESSAGES = ["list files", "delete file notes.txt", "show disk space", "create a folder demo", "blorp quux", "hello"];
@@ -78,12 +79,6 @@ export async function runServeLoad(options: LoadOptions): Promise<LoadResult> {
   };
 }
 
-function percentile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
-}
-
-const round = (n: number, digits = 3) => Math.round(n * 10 ** digits) / 10 ** digits;
-
 async function main(): Promise<void> {
   const clients = Number(process.argv[2] ?? 50);
   const requestsPerClient = Number(process.argv[3] ?? 200);
@@ -108,10 +103,10 @@ async function main(): Promise<void> {
       errors: result.errors,
       auditRows,
       requestsPerSecond: round(result.requests / (result.durationMs / 1000), 1),
-      p50Ms: round(percentile(result.latenciesMs, 50)),
-      p90Ms: round(percentile(result.latenciesMs, 90)),
-      p99Ms: round(percentile(result.latenciesMs, 99)),
-      maxMs: round(result.latenciesMs[result.latenciesMs.length - 1] ?? 0),
+      p50Ms: round(percentile(result.latenciesMs, 50), 3),
+      p90Ms: round(percentile(result.latenciesMs, 90), 3),
+      p99Ms: round(percentile(result.latenciesMs, 99), 3),
+      maxMs: round(result.latenciesMs[result.latenciesMs.length - 1] ?? 0, 3),
       durationMs: round(result.durationMs, 1),
     });
   }
