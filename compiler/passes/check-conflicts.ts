@@ -2,11 +2,13 @@
 // sanitizing changes because they contain a word of the noise lists.
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, LocatedText, NpcIR } from "../ir/types.js";
+import { allIntents } from "../ir/walk.js";
 import { normalizeKey, normalizeWords } from "../../runtime/normalize.js";
 import { CODES } from "./codes.js";
+import { computeSanitizer } from "./compute-word-tables.js";
 
-/** Word lists whose words sanitizing removes from every message before matching. */
-export const NOISE_LISTS = ["expletives", "interjection"];
+/** Sanitizer kinds that are stripped from messages (runtime/sanitize.ts), and how to name them. */
+const NOISE_KIND_NAMES = ["expletives", "interjection"];
 
 export function checkConflicts(ir: NpcIR, bag: DiagnosticBag): void {
   reportDuplicateInputs(ir.intents, bag);
@@ -46,17 +48,14 @@ function reportDuplicateInputs(siblings: Intent[], bag: DiagnosticBag): void {
 }
 
 function reportSanitizedInputs(ir: NpcIR, bag: DiagnosticBag): void {
-  // Noise phrase → the list it comes from; phrases are matched as whole word sequences.
+  // Noise phrase → the list it comes from: the very table the runtime's sanitizer strips with.
   const noise = new Map<string, string>();
-  for (const list of ir.wordLists.filter((l) => NOISE_LISTS.includes(l.name))) {
-    for (const word of list.words) {
-      const key = normalizeKey(word);
-      if (key !== "") noise.set(key, list.name);
-    }
+  for (const [words, kind] of computeSanitizer(ir.wordLists).phrases) {
+    if (kind < NOISE_KIND_NAMES.length) noise.set(words.join(" "), NOISE_KIND_NAMES[kind]!);
   }
   if (noise.size === 0) return;
   const longest = Math.max(...[...noise.keys()].map((phrase) => phrase.split(" ").length));
-  const visit = (intent: Intent) => {
+  for (const intent of allIntents(ir)) {
     for (const input of intent.inputs) {
       const hit = findPhrase(normalizeWords(input.value), noise, longest);
       if (hit) {
@@ -67,9 +66,7 @@ function reportSanitizedInputs(ir: NpcIR, bag: DiagnosticBag): void {
         );
       }
     }
-    intent.context?.forEach(visit);
-  };
-  ir.intents.forEach(visit);
+  }
 }
 
 
