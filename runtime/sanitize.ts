@@ -16,6 +16,8 @@ export interface Sanitized {
   content: Token[];
   counts: Sentiment;
   items: WitnessItem[];
+  /** The sentiment phrases found (not noise), normalized: "don't worry" reads "do not worry". */
+  phrases: string[];
 }
 
 export function emptySentiment(): Sentiment {
@@ -27,6 +29,7 @@ export function sanitize(model: NpcModel, tokens: readonly Token[]): Sanitized {
   const content: Token[] = [];
   const counts = emptySentiment();
   const items: WitnessItem[] = [];
+  const phrases: string[] = [];
   let i = 0;
   while (i < tokens.length) {
     const token = tokens[i]!;
@@ -40,11 +43,14 @@ export function sanitize(model: NpcModel, tokens: readonly Token[]): Sanitized {
     const kind: SentimentKind = SENTIMENT_KINDS[phrase.value]!;
     counts[kind]++;
     const covered = tokens.slice(i, i + phrase.words.length);
-    if (phrase.value >= NOISE_KINDS) kept.push(...covered);
+    if (phrase.value >= NOISE_KINDS) {
+      kept.push(...covered);
+      phrases.push(phrase.words.join(" "));
+    }
     items.push({ word: covered.map((t) => t.text).join(" "), kind: phrase.value < NOISE_KINDS ? "noise" : "word", matched: kind });
     i += phrase.words.length;
   }
-  return { kept, content, counts, items };
+  return { kept, content, counts, items, phrases };
 }
 
 function longestPhraseAt(model: NpcModel, tokens: readonly Token[], at: number) {

@@ -12,7 +12,7 @@ import { matchExact, type ExactHit } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
 import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
-import { normalizeKey, tokenize, type Token } from "./normalize.js";
+import { tokenize, type Token } from "./normalize.js";
 import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
 import type { MatchStatus, NpcResponse, RelatedSuggestion, Sentiment, Witness, WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
@@ -153,8 +153,7 @@ export class NpcSession {
       trace.sanitized(sanitized);
     }
     const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
-    const phrases = sanitized.items.filter((i) => i.kind === "word").map((i) => normalizeKey(i.word));
-    const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness, { counts: sanitized.counts, phrases }, words, trace, typedExact);
+    const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness, sanitized, words, trace, typedExact);
     let response: NpcResponse;
     let refusal: string | undefined;
     if (match.kind === "rejected") response = this.reject(match.related, witness, turn, part, this.totals);

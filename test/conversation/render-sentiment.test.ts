@@ -2,7 +2,10 @@
 // matching, slots that never end on a stop word, related suggestions.
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { emojiFor, type Npc, type Sentiment } from "../../runtime/index.js";
+import { compileNpc } from "../../compiler/compile.js";
+import { lintSources } from "../../compiler/lint.js";
+import { emojiFor, loadNpc, type Npc, type Sentiment } from "../../runtime/index.js";
+import { tempDir, writeTree } from "../support/cli.js";
 import { loadShelly } from "./shelly.js";
 
 let npc: Npc;
@@ -78,6 +81,22 @@ describe("sentiment", () => {
   it("a thanking phrase with filler reaches the entry that lists it", () => {
     expect(npc.session().process("thanks a lot")).toMatchObject({ status: "exact match", intent: "thanks" });
     expect(npc.session().process("thank you very much")).toMatchObject({ intent: "thanks" });
+  });
+
+  it("a sentiment phrase with a contraction reaches the entry that lists it ('don't worry' is read 'do not worry')", async () => {
+    const json = (value: unknown) => JSON.stringify(value);
+    const dir = writeTree(tempDir("contraction-phrase"), {
+      "config.json": json({ npc_name: "Calm", creator: "the tests" }),
+      "dataset/vocabulary/vocabulary.json": json({ stop_words: ["the"], encouraging_words: ["don't worry"] }),
+      "dataset/personality.json": json([
+        { unknown: ["I did not get that."] },
+        { intent: "reassured", input: ["don't worry"], output: "I will not.", permission: "yolo" },
+        { intent: "greet", input: ["hello"], output: "Hi.", permission: "yolo" },
+      ]),
+    });
+    const calm = await loadNpc(compileNpc(lintSources([dir])).bytes);
+    // "mate" is unknown: the message is only the phrase and filler, so the phrase alone decides.
+    expect(calm.session().process("don't worry mate")).toMatchObject({ status: "exact match", intent: "reassured", sentiment: { encouraging: 1 } });
   });
 
   it("sentiment words are left out on both sides: 'you are amazing' is a compliment, not 'how are you'", () => {
