@@ -10,7 +10,9 @@
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, NpcIR, TemplateNode, TemplatePath } from "../ir/types.js";
 import { CODES } from "./codes.js";
+import { normalizeKey } from "../../runtime/normalize.js";
 import { computeIntentOrder } from "./compute-intent-order.js";
+import { impliedWords } from "./compute-vocab.js";
 
 interface RankedPath {
   intent: Intent;
@@ -20,9 +22,9 @@ interface RankedPath {
 }
 
 export function checkShadowing(ir: NpcIR, bag: DiagnosticBag): void {
-  const synonyms = new Map(ir.synonyms.map((set) => [set.tag, set.words.map((w) => w.toLowerCase())]));
-  // An undefined vocab tag vocab_x matches its own word x (the runtime does the same).
-  const wordsOf = (tag: string) => synonyms.get(tag) ?? [tag.replace(/^vocab_/, "")];
+  // Words as the compiled vocab table holds them: normalized, an undefined tag standing for its name.
+  const synonyms = new Map(ir.synonyms.map((set) => [set.tag, set.words.map(normalizeKey)]));
+  const wordsOf = (tag: string) => synonyms.get(tag) ?? [normalizeKey(impliedWords(tag))];
   const acceptsOf = (node: TemplateNode) => new Set(node.type === "vocab" ? node.tags.flatMap(wordsOf) : [`type:${node.type}`]);
 
   const ranked: RankedPath[] = computeIntentOrder(ir.intents)
