@@ -3,6 +3,7 @@
 //     description?, permission? }`; each input is one case expecting that output or description.
 //   - JSONL: one `{ "input": "...", "expect": { intent?, output?, status?, slots? } }` per line.
 // Mistakes are reported as `file:line: what is wrong`.
+import { positionAt } from "../sources/ndf/json-ast.js";
 
 export interface NdfExpectation {
   format: "ndf";
@@ -44,12 +45,6 @@ function optionalString(where: string, record: Record<string, unknown>, key: str
   return value;
 }
 
-function lineAt(text: string, offset: number): number {
-  let line = 1;
-  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
-  return line;
-}
-
 /** Parses the text of a cases file (`name` is used in messages). */
 export function parseCases(text: string, name: string): EvalCase[] {
   const trimmed = text.trimStart();
@@ -83,7 +78,7 @@ function parseNdf(text: string, name: string): EvalCase[] {
       // Lines are found by searching the input's JSON text forward: good enough for messages.
       const at = text.indexOf(JSON.stringify(input), searchFrom);
       if (at >= 0) searchFrom = at;
-      cases.push({ input, line: lineAt(text, at >= 0 ? at : searchFrom), expect });
+      cases.push({ input, line: positionAt(text, at >= 0 ? at : searchFrom).line, expect });
     }
   });
   return cases;

@@ -15,8 +15,9 @@ import { lexShell } from "../../runtime/shell-lexer.js";
 import { findDestructive } from "../tcs/destructive.js";
 import { TCS_CODES, tcsSeverity } from "../tcs/codes.js";
 import { checkLexedCommand, type CarriesUserInput, type CommandEdit, type TcsFinding } from "../tcs/rules.js";
-import { lineColumnAt, mapStringLiteral, type StringLiteralMap } from "../tcs/string-literal.js";
-import { SYSTEM_TAGS } from "./check-references.js";
+import { positionAt } from "../sources/ndf/json-ast.js";
+import { mapStringLiteral, type StringLiteralMap } from "../tcs/string-literal.js";
+import { globallyFillableTags, ownKeys } from "./check-references.js";
 import type { CheckContext } from "./index.js";
 
 export function checkTcs(ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext): void {
@@ -47,21 +48,16 @@ export function checkTcs(ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext): void
   }
 }
 
-/** Names the dataset, the config or the machine fill, for every intent. */
+/** Names the dataset, the config or the machine fill, for every intent (synonym tags too). */
 function tagsFilledByDataset(ir: NpcIR): Set<string> {
-  const tags = new Set(SYSTEM_TAGS);
-  for (const list of ir.wordLists) {
-    tags.add(list.name);
-    if (list.name.endsWith("_words")) tags.add(list.name.slice(0, -"_words".length));
-  }
+  const tags = globallyFillableTags(ir);
   ir.synonyms.forEach((set) => tags.add(set.tag));
-  Object.keys(ir.config.extra).forEach((key) => tags.add(key));
   return tags;
 }
 
 function userInputOf(intent: Intent, known: ReadonlySet<string>): CarriesUserInput {
   const slots = slotNames(intent);
-  const own = new Set([...Object.keys(intent.extra), ...Object.keys(intent.keyLocs)]);
+  const own = new Set(ownKeys(intent));
   for (const path of intent.paths) for (const node of path.nodes) if (node.type === "vocab") node.tags.forEach((tag) => own.add(tag));
   return (tag) => slots.has(tag) || !(known.has(tag) || own.has(tag));
 }
@@ -90,7 +86,7 @@ class CommandLocator {
   private locate(start: number, end: number): SourceLocation {
     if (!this.literal || this.text === undefined) return this.anchor;
     const offset = this.literal.sourceOffset(start);
-    return { file: this.anchor.file, ...lineColumnAt(this.text, offset), offset, endOffset: this.literal.sourceOffset(end) };
+    return { file: this.anchor.file, ...positionAt(this.text, offset), offset, endOffset: this.literal.sourceOffset(end) };
   }
 
   private fixEdits(edits: CommandEdit[]): FixEdit[] | undefined {

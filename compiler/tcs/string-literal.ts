@@ -54,14 +54,3 @@ function encodeFor(value: string, language: LiteralLanguage, quote: string): str
   if (quote === "'") return value.replace(/[\\']/g, (c) => `\\${c}`);
   return value.replace(/[\\"#]/g, (c) => `\\${c}`);
 }
-
-/** 1-based line and column of a 0-based offset (columns count UTF-16 units, like the loaders). */
-export function lineColumnAt(text: string, offset: number): { line: number; column: number } {
-  let line = 1;
-  let lineStart = 0;
-  for (let i = text.indexOf("\n"); i >= 0 && i < offset; i = text.indexOf("\n", i + 1)) {
-    line++;
-    lineStart = i + 1;
-  }
-  return { line, column: offset - lineStart + 1 };
-}

@@ -4,7 +4,8 @@ import { lexShell } from "../../runtime/shell-lexer.js";
 import { invocationsOf, simpleCommands, staticText } from "../../compiler/tcs/commands.js";
 import { findDestructive, isDestructiveCommand } from "../../compiler/tcs/destructive.js";
 import { checkCommand, type TcsFinding } from "../../compiler/tcs/rules.js";
-import { lineColumnAt, mapStringLiteral } from "../../compiler/tcs/string-literal.js";
+import { positionAt } from "../../compiler/sources/ndf/json-ast.js";
+import { mapStringLiteral } from "../../compiler/tcs/string-literal.js";
 
 const SYSTEM = new Set(["username", "computer_name"]);
 const userInput = (tag: string) => !SYSTEM.has(tag);
@@ -236,7 +237,7 @@ describe("string literal mapping", () => {
   });
 
   it("gives 1-based lines and columns", () => {
-    expect(lineColumnAt("ab\ncd\nef", 4)).toEqual({ line: 2, column: 2 });
-    expect(lineColumnAt("ab", 0)).toEqual({ line: 1, column: 1 });
+    expect(positionAt("ab\ncd\nef", 4)).toEqual({ line: 2, column: 2 });
+    expect(positionAt("ab", 0)).toEqual({ line: 1, column: 1 });
   });
 });
