@@ -7,7 +7,8 @@ import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import type { Sentiment, WitnessItem } from "./response.js";
 
-const NOISE_KINDS = 2; // kinds 0 (expletives) and 1 (interjections) are stripped
+/** Sentiment kinds below this (expletives, interjections) are noise: stripped, not sentiment phrases. */
+export const NOISE_KINDS = 2;
 
 export interface Sanitized {
   /** Tokens without noise. */

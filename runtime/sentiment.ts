@@ -23,7 +23,7 @@ import { SENTIMENT_KINDS } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import { tokenize, type Token } from "./normalize.js";
 import type { Sentiment } from "./response.js";
-import { sanitize } from "./sanitize.js";
+import { NOISE_KINDS, sanitize } from "./sanitize.js";
 
 export function emojiFor(s: Sentiment): string {
   if (s.expletives > 0 && s.expletives >= s.encouraging + s.thanking) return "😠";
@@ -36,7 +36,7 @@ export function emojiFor(s: Sentiment): string {
 
 /** Kinds of the sentiment phrases removed, as a signature ("encouraging"; "thanking+encouraging"). */
 function signature(counts: Sentiment): string {
-  return SENTIMENT_KINDS.filter((kind, i) => i >= 2 && counts[kind] > 0).join("+");
+  return SENTIMENT_KINDS.filter((kind, i) => i >= NOISE_KINDS && counts[kind] > 0).join("+");
 }
 
 interface SentimentTables {
