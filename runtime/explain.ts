@@ -18,7 +18,7 @@ import type { RankedIntent } from "./match-probabilistic.js";
 import type { TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
-import type { NpcResponse } from "./response.js";
+import { round4, type NpcResponse } from "./response.js";
 import type { Sanitized } from "./sanitize.js";
 import type { SentimentHit } from "./sentiment.js";
 import type { WordResolver } from "./word-resolver.js";
@@ -53,7 +53,6 @@ export interface Tracer {
 /** Makes the tracer of one message: pass it as `process(message, { explain })`. */
 export type Explainer = (model: NpcModel) => Tracer;
 
-const round4 = (x: number) => Math.round(x * 10000) / 10000;
 
 class Trace implements Tracer {
   private readonly steps: TraceStep[] = [];

@@ -9,6 +9,11 @@ export type MatchStatus = "exact match" | "context match" | "template match" | "
 /** The status of a composite message whose parts answered differently: their statuses joined with ", ". */
 export type CompositeStatus = `${MatchStatus}, ${string}`;
 
+/** Scores and confidences in a response carry 4 decimals. */
+export function round4(x: number): number {
+  return Math.round(x * 10000) / 10000;
+}
+
 export interface Sentiment {
   expletives: number;
   interjections: number;

@@ -2,7 +2,7 @@
 // number, and runs the pipeline (DESIGN §7): tokenize → sanitize → exact → template →
 // probabilistic → rejection, then renders the answer. `process` never throws.
 
-import type { BundleIntent } from "./bundle-types.js";
+import { SENTIMENT_KINDS, type BundleIntent } from "./bundle-types.js";
 import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
 import { mayMatchChild, pickContextChild } from "./context.js";
@@ -14,7 +14,7 @@ import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { tokenize, type Token } from "./normalize.js";
 import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
-import type { MatchStatus, NpcResponse, RelatedSuggestion, Sentiment, Witness, WitnessItem } from "./response.js";
+import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type Witness, type WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
 import { emojiFor, sentimentMatch, withoutTrailingFiller } from "./sentiment.js";
@@ -315,13 +315,5 @@ export class NpcSession {
 }
 
 function addSentiment(total: Sentiment, add: Sentiment): void {
-  total.expletives += add.expletives;
-  total.interjections += add.interjections;
-  total.thanking += add.thanking;
-  total.encouraging += add.encouraging;
-  total.discouraging += add.discouraging;
-}
-
-function round4(x: number): number {
-  return Math.round(x * 10000) / 10000;
+  for (const kind of SENTIMENT_KINDS) total[kind] += add[kind];
 }

@@ -6,7 +6,7 @@
 import { wordEditBudget, type FuzzyHit } from "./fuzzy.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
-import type { WitnessItem } from "./response.js";
+import { round4, type WitnessItem } from "./response.js";
 
 export class WordResolver {
   private readonly loose = new Map<string, FuzzyHit[]>();
@@ -52,7 +52,7 @@ export class WordResolver {
       norms.push(norm);
       items.push({ word: token.text, kind: norm === token.norm ? "word" : "fuzzy", matched: norm });
     }
-    return similarity < 1 ? { key: norms.join(" "), items, similarity: Math.round(similarity * 1e4) / 1e4 } : null;
+    return similarity < 1 ? { key: norms.join(" "), items, similarity: round4(similarity) } : null;
   }
 
   /** Whether the word is in `set`, or, if the NPC does not know it, one of its strict corrections is. */
