@@ -81,6 +81,11 @@ function isWord(t: Token | undefined, norm?: string): boolean {
   return t !== undefined && t.kind === "word" && (norm === undefined || t.norm === norm);
 }
 
+/** A stop word ("please"): skipped before an action word, and a piece of only these is no clause. */
+function isFiller(model: NpcModel, t: Token | undefined): boolean {
+  return isWord(t) && model.stopWords.has(t!.norm);
+}
+
 /** Length of the connective starting at `i`, or 0. */
 function connectiveAt(model: NpcModel, tokens: readonly Token[], clean: string, i: number): number {
   for (const words of connectives(model)) {
@@ -94,7 +99,7 @@ function connectiveAt(model: NpcModel, tokens: readonly Token[], clean: string, 
 
 function startsWithAction(model: NpcModel, tokens: readonly Token[], from: number, words: WordResolver): boolean {
   let j = from;
-  while (j < tokens.length && isWord(tokens[j]) && model.stopWords.has(tokens[j]!.norm)) j++;
+  while (j < tokens.length && isFiller(model, tokens[j])) j++;
   const token = tokens[j];
   if (!isWord(token)) return false;
   // A typo of an action word ("lst files") still starts a request, if the word is unknown.
@@ -125,9 +130,9 @@ export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: s
   if (current.length > 0) pieces.push(current);
   const merged: Token[][] = [];
   for (const piece of pieces) {
-    const filler = piece.every((t) => isWord(t) && model.stopWords.has(t.norm));
+    const filler = piece.every((t) => isFiller(model, t));
     if (filler && merged.length > 0) merged[merged.length - 1]!.push(...piece);
-    else if (merged.length > 0 && merged[merged.length - 1]!.every((t) => isWord(t) && model.stopWords.has(t.norm))) {
+    else if (merged.length > 0 && merged[merged.length - 1]!.every((t) => isFiller(model, t))) {
       merged[merged.length - 1]!.push(...piece);
     } else merged.push([...piece]);
   }
