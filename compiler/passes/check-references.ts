@@ -33,7 +33,8 @@ export function checkReferences(ir: NpcIR, bag: DiagnosticBag): void {
   }
 }
 
-function globallyFillableTags(ir: NpcIR): Set<string> {
+/** Tags every intent can render: system values, word lists (also without `_words`), config keys. */
+export function globallyFillableTags(ir: NpcIR): Set<string> {
   const tags = new Set(SYSTEM_TAGS);
   for (const list of ir.wordLists) {
     tags.add(list.name);
@@ -43,8 +44,13 @@ function globallyFillableTags(ir: NpcIR): Set<string> {
   return tags;
 }
 
+/** An entry's own keys, which render as `<||key||>` for that entry only. */
+export function ownKeys(intent: Intent): string[] {
+  return [...Object.keys(intent.extra), ...Object.keys(intent.keyLocs)];
+}
+
 function checkRenderedTags(intent: Intent, globalTags: Set<string>, bag: DiagnosticBag): void {
-  const own = new Set([...slotNames(intent), ...Object.keys(intent.extra), ...Object.keys(intent.keyLocs)]);
+  const own = new Set([...slotNames(intent), ...ownKeys(intent)]);
   if (own.has("string")) own.add("content"); // NDF fills <||content||> from the string slot
   const fillable = (name: string) => own.has(name) || globalTags.has(name);
   const texts: { text: string; loc: SourceLocation }[] = [
