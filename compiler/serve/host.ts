@@ -47,11 +47,10 @@ export class NpcHost {
     readonly npc: Npc,
     private readonly store: Store | null,
     maxSessions: number,
-    id?: string,
     /** Options of every new session (`ndfc chat --seed/--user`); default seed 0. */
     private readonly sessionOptions: SessionOptions = { seed: 0 },
   ) {
-    this.id = id ?? (bundleSlug(npc.name) || "npc");
+    this.id = bundleSlug(npc.name) || "npc";
     this.sessions = new LruMap(maxSessions);
     this.concepts = bundleConcepts(npc.payload);
     // The NPC's own completion words, when they are plain text, acknowledge a tool result.
@@ -67,10 +66,9 @@ export class NpcHost {
     const teach = parseTeachMessage(message);
     if (teach) return this.teach(key, message, teach.word, teach.meaning);
     const confirmation = state.awaitsConfirmation ? parseConfirmation(message) : null;
-    if (confirmation !== null && state.lastAnswer !== null && this.store) {
-      const teachings = this.store.confirm(state.lastAnswer, confirmation);
-      state.awaitsConfirmation = false;
-      return this.confirmed(key, message, confirmation, teachings);
+    if (confirmation !== null) {
+      const teachings = this.confirm(key, confirmation);
+      if (teachings !== null) return this.confirmed(key, message, confirmation, teachings);
     }
     // A provisional teaching from a conversation applies in that conversation only, so one
     // client cannot change another's answers; trusted ones and the operator's (CLI) apply to all.
@@ -103,8 +101,9 @@ export class NpcHost {
   confirm(sessionId: string | null, correct: boolean): Teaching[] | null {
     const state = this.sessions.get(sessionId ?? ANONYMOUS_SESSION);
     if (!state || state.lastAnswer === null || !this.store) return null;
+    const teachings = this.store.confirm(state.lastAnswer, correct);
     state.awaitsConfirmation = false;
-    return this.store.confirm(state.lastAnswer, correct);
+    return teachings;
   }
 
   private state(key: string): SessionState {
@@ -169,6 +168,7 @@ export class NpcHost {
   }
 }
 
-function teachingReport(t: Teaching): NonNullable<ServeAnswer["teaching"]> {
+/** A teaching as answers and /api/confirm report it. */
+export function teachingReport(t: Teaching): NonNullable<ServeAnswer["teaching"]> {
   return { word: t.word, meaning: t.meaning, state: t.state, confirmations: t.confirmations };
 }
