@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Npc } from "../../runtime/index.js";
 import type { Store } from "../store/store.js";
-import { NpcHost } from "./host.js";
+import { NpcHost, teachingReport } from "./host.js";
 import { errorBody, HttpError, badRequest } from "./http-error.js";
 import { completionBody, completionChunks, completionId, parseChatRequest } from "./openai.js";
 import { asObject, readJsonBody } from "./read-body.js";
@@ -48,7 +48,7 @@ interface Route {
 export class DuplicateModelError extends Error {}
 
 /** Builds one host per NPC; two NPCs with the same model id are refused. */
-export function createHosts(npcs: readonly Npc[], store: Store | null, maxSessions: number): Map<string, NpcHost> {
+function createHosts(npcs: readonly Npc[], store: Store | null, maxSessions: number): Map<string, NpcHost> {
   const hosts = new Map<string, NpcHost>();
   for (const npc of npcs) {
     const host = new NpcHost(npc, store, maxSessions);
@@ -56,6 +56,12 @@ export function createHosts(npcs: readonly Npc[], store: Store | null, maxSessio
     hosts.set(host.id, host);
   }
   return hosts;
+}
+
+/** The optional `session` field of a native request body. */
+function bodySession(body: Record<string, unknown>): string | null {
+  if (body.session !== undefined && typeof body.session !== "string") throw badRequest("`session` must be a string", "session");
+  return body.session ?? null;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
@@ -119,8 +125,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           const body = asObject(await readJsonBody(req, maxBody));
           const host = hostFor(decodePathSegment(npc!), "npc");
           if (typeof body.message !== "string") throw badRequest("`message` must be a string", "message");
-          if (body.session !== undefined && typeof body.session !== "string") throw badRequest("`session` must be a string", "session");
-          sendJson(res, 200, host.message(sessionOf(req, (body.session as string | undefined) ?? null), body.message));
+          const session = bodySession(body);
+          sendJson(res, 200, host.message(sessionOf(req, session), body.message));
         },
       },
     },
@@ -130,14 +136,14 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         POST: async (req, res) => {
           const body = asObject(await readJsonBody(req, maxBody));
           const host = hostFor(body.npc, "npc");
-          if (body.session !== undefined && typeof body.session !== "string") throw badRequest("`session` must be a string", "session");
+          const session = bodySession(body);
           if (body.correct !== undefined && typeof body.correct !== "boolean") throw badRequest("`correct` must be a boolean", "correct");
           if (!store) throw new HttpError(409, "this server runs without a store (--no-store): nothing to confirm", null, "store_disabled");
-          const teachings = host.confirm(sessionOf(req, (body.session as string | undefined) ?? null), body.correct !== false);
+          const teachings = host.confirm(sessionOf(req, session), body.correct !== false);
           if (teachings === null) throw new HttpError(404, "this session has no answer to confirm", "session", "no_answer");
           sendJson(res, 200, {
             confirmed: body.correct !== false,
-            teachings: teachings.map((t) => ({ word: t.word, meaning: t.meaning, state: t.state, confirmations: t.confirmations })),
+            teachings: teachings.map(teachingReport),
           });
         },
       },
