@@ -108,12 +108,19 @@ function usage(prompt: string, answer: ServeAnswer) {
   return { prompt_tokens, completion_tokens, total_tokens: prompt_tokens + completion_tokens };
 }
 
+const COMPLETION_ID_PREFIX = "chatcmpl-";
+
 export function completionId(): string {
-  return `chatcmpl-${randomUUID().replace(/-/g, "")}`;
+  return `${COMPLETION_ID_PREFIX}${randomUUID().replace(/-/g, "")}`;
+}
+
+/** The tool calls of an answer, their ids made from the completion's id. */
+function completionToolCalls(answer: ServeAnswer, id: string) {
+  return toolCalls(answer.tools, id.slice(COMPLETION_ID_PREFIX.length, COMPLETION_ID_PREFIX.length + 12));
 }
 
 export function completionBody(model: string, prompt: string, answer: ServeAnswer, id: string, created: number) {
-  const calls = toolCalls(answer.tools, id.slice("chatcmpl-".length, "chatcmpl-".length + 12));
+  const calls = completionToolCalls(answer, id);
   const message: Record<string, unknown> = { role: "assistant", content: answer.response, refusal: null };
   if (answer.thinking !== "") message.reasoning_content = answer.thinking;
   if (calls.length > 0) message.tool_calls = calls;
@@ -140,7 +147,7 @@ export function completionChunks(model: string, answer: ServeAnswer, id: string,
   const chunks = [chunk({ role: "assistant", content: "" })];
   if (answer.thinking !== "") chunks.push(chunk({ reasoning_content: answer.thinking }));
   for (const piece of answer.response.match(/\S+\s*|\s+/g) ?? []) chunks.push(chunk({ content: piece }));
-  const calls = toolCalls(answer.tools, id.slice("chatcmpl-".length, "chatcmpl-".length + 12));
+  const calls = completionToolCalls(answer, id);
   if (calls.length > 0) chunks.push(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
   chunks.push(chunk({}, finishReason(answer), { ndfc: ndfcFields(answer) }));
   return chunks;
