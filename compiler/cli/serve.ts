@@ -1,7 +1,7 @@
 // `ndfc serve`: answer over HTTP with one or more bundles (OpenAI-compatible chat completions,
 // the native /api/chat/:npc), keeping the audit log and the teach store in SQLite.
 import { InvalidArgumentError } from "commander";
-import { DuplicateModelError, startServer, DEFAULT_MAX_BODY } from "../serve/server.js";
+import { DuplicateModelError, startServer, DEFAULT_MAX_BODY, DEFAULT_MAX_SESSIONS } from "../serve/server.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
@@ -35,7 +35,7 @@ export const registerServe: RegisterCommand = (program, io) => {
     .addOption(optionalStoreOption())
     .addOption(noStoreOption())
     .option("--max-body <bytes>", "largest request body accepted", parseCount("--max-body", 1), DEFAULT_MAX_BODY)
-    .option("--max-sessions <n>", "sessions kept per NPC (least recently used dropped)", parseCount("--max-sessions", 1), 1000)
+    .option("--max-sessions <n>", "sessions kept per NPC (least recently used dropped)", parseCount("--max-sessions", 1), DEFAULT_MAX_SESSIONS)
     .addHelpText(
       "after",
       `
