@@ -102,20 +102,29 @@ export interface FixRunResult {
 /**
  * Lints, applies the fixes, and lints again until no fix applies (fixes deferred by a conflict
  * get their turn on the re-linted text), so one `--fix` run leaves nothing for the next one.
+ * `final` is the last lint when it found nothing left to apply: it already describes the files
+ * as they now are, so callers need not lint them again.
  */
-export function fixUntilStable(lint: () => { diagnostics: readonly Diagnostic[]; texts: ReadonlyMap<string, string> }, maxRounds = 8): FixRunResult {
+export function fixUntilStable<R extends { diagnostics: readonly Diagnostic[]; texts: ReadonlyMap<string, string> }>(
+  lint: () => R,
+  maxRounds = 8,
+): FixRunResult & { final?: R } {
   const files = new Set<string>();
   const changedOnDisk = new Set<string>();
   let applied = 0;
   let rounds = 0;
+  let final: R | undefined;
   while (rounds < maxRounds) {
-    const { diagnostics, texts } = lint();
-    const result = applyFixes(diagnostics, texts);
+    const linted = lint();
+    const result = applyFixes(linted.diagnostics, linted.texts);
     rounds++;
     result.files.forEach((file) => files.add(file));
     result.changedOnDisk.forEach((file) => changedOnDisk.add(file));
     applied += result.applied;
-    if (result.files.length === 0) break;
+    if (result.files.length === 0) {
+      final = linted;
+      break;
+    }
   }
-  return { applied, rounds, files: [...files].sort(), changedOnDisk: [...changedOnDisk].sort() };
+  return { applied, rounds, files: [...files].sort(), changedOnDisk: [...changedOnDisk].sort(), ...(final ? { final } : {}) };
 }

@@ -7,6 +7,7 @@ import { lintSources } from "../lint.js";
 import { SourceInputError } from "../sources/load.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { formatJson, formatSarif, formatText, summaryLine, type DiagnosticFormat } from "./format-diagnostics.js";
+import type { CliIO } from "./io.js";
 import type { RegisterCommand } from "./program.js";
 
 interface LintOptions {
@@ -39,14 +40,10 @@ Examples:
     )
     .action((inputs: string[], options: LintOptions) => {
       const groups = groupInputs(inputs, io.cwd);
-      for (const group of options.fix ? groups : []) {
-        const fixed = fixUntilStable(() => lintForCli(group));
-        io.stderr(`fixed ${fixed.applied} problem(s) in ${fixed.files.length} file(s)${fixed.changedOnDisk.length > 0 ? `; left alone, changed while linting: ${fixed.changedOnDisk.join(", ")}` : ""}\n`);
-      }
       const all: Diagnostic[] = [];
       const texts = new Map<string, string>();
       for (const group of groups) {
-        const result = lintForCli(group);
+        const result = options.fix ? fixThenLint(group, io) : lintForCli(group);
         all.push(...result.diagnostics);
         for (const [file, text] of result.texts) texts.set(file, text);
       }
@@ -68,6 +65,13 @@ export function lintForCli(inputs: string[]) {
     if (error instanceof SourceInputError) throw new CliError(error.message, EXIT_USAGE);
     throw error;
   }
+}
+
+/** `--fix` for one group: fix until stable, then the diagnostics of the fixed files (no extra lint when the last round already read them). */
+function fixThenLint(group: string[], io: CliIO) {
+  const fixed = fixUntilStable(() => lintForCli(group));
+  io.stderr(`fixed ${fixed.applied} problem(s) in ${fixed.files.length} file(s)${fixed.changedOnDisk.length > 0 ? `; left alone, changed while linting: ${fixed.changedOnDisk.join(", ")}` : ""}\n`);
+  return fixed.final ?? lintForCli(group);
 }
 
 /** Directories are linted one by one; loose DSL files together as one NPC. */
