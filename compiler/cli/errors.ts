@@ -1,6 +1,5 @@
 // Errors a command raises for the user's mistakes: printed as one line, never as a stack trace.
 
-export const EXIT_OK = 0;
 export const EXIT_FAILED = 1;
 export const EXIT_USAGE = 2;
 

@@ -4,6 +4,7 @@ import { resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { fixUntilStable } from "../fix.js";
 import { lintSources } from "../lint.js";
+import { isDslFile } from "../sources/ndf/files.js";
 import { SourceInputError } from "../sources/load.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { formatJson, formatSarif, formatText, summaryLine, type DiagnosticFormat } from "./format-diagnostics.js";
@@ -76,7 +77,7 @@ function fixThenLint(group: string[], io: CliIO) {
 
 /** Directories are linted one by one; loose DSL files together as one NPC. */
 function groupInputs(inputs: string[], cwd: string): string[][] {
-  const files = inputs.filter((i) => /\.(rules|rb)$/.test(i));
+  const files = inputs.filter(isDslFile);
   const dirs = inputs.filter((i) => !files.includes(i));
   return [...dirs.map((d) => [resolve(cwd, d)]), ...(files.length > 0 ? [files.map((f) => resolve(cwd, f))] : [])];
 }

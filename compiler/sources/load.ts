@@ -9,7 +9,7 @@ import { CODES } from "../passes/codes.js";
 import { lowerDslFile, typeDslSlots } from "./dsl/index.js";
 import { lowerConfig } from "./ndf/config.js";
 import { lowerEntriesFile } from "./ndf/entries.js";
-import { classifyNpcFiles, type NdfFile } from "./ndf/files.js";
+import { classifyNpcFiles, isDslFile, type NdfFile } from "./ndf/files.js";
 import { parseJson } from "./ndf/json-ast.js";
 import type { SchemaKind } from "./ndf/schemas.js";
 import { lowerSynonyms, lowerTypes, lowerWordLists } from "./ndf/tables.js";
@@ -92,7 +92,7 @@ class Loader {
     const sorted = [...paths].sort();
     for (const path of sorted) {
       const relPath = basename(path);
-      if (path.endsWith(".rules") || path.endsWith(".rb")) this.loadFile({ kind: "dsl", path, relPath });
+      if (isDslFile(path)) this.loadFile({ kind: "dsl", path, relPath });
       else this.bag.error(CODES.ioError, "ndfc reads an NPC directory, or rule DSL files ending in .rules or .rb", fileStart(path));
     }
     return this.finish({ name: this.fragment.name ?? basename(root), connectives: [], extra: {} }, root);

@@ -2,14 +2,13 @@
 // by the lowering; a type defined elsewhere in the NPC (types.json, another .rules file) is only
 // known once the loader has merged every source, so the loader calls this at the end.
 import type { Intent, TypeDef } from "../../ir/types.js";
-
-const DSL_FILE = /\.(?:rules|rb)$/;
+import { isDslFile } from "../ndf/files.js";
 
 /** Gives each DSL slot lowered as a free `string` the type of the same name, when the NPC defines one. */
 export function typeDslSlots(intents: readonly Intent[], types: readonly TypeDef[]): void {
   const typeNames = new Set(types.map((type) => type.name));
   const visit = (intent: Intent): void => {
-    if (DSL_FILE.test(intent.loc.file)) {
+    if (isDslFile(intent.loc.file)) {
       for (const path of intent.paths) {
         for (const node of path.nodes) {
           const [name] = node.tags;

@@ -29,9 +29,6 @@ export function lowerEntriesFile(file: string, relPath: string, root: JsonNode, 
   return fragment;
 }
 
-/** Renders a tag name in the `<||name||>` form that users write. */
-export const bracketTag = (name: string) => `<||${name}||>`;
-
 /** Strips `<||` and `||>` from a tag. */
 export function tagName(tag: string): string {
   return tag.startsWith("<||") && tag.endsWith("||>") ? tag.slice(3, -3) : tag;

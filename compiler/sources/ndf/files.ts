@@ -27,6 +27,11 @@ export interface NpcFiles {
 
 const DSL_EXTENSIONS = [".rules", ".rb"];
 
+/** A rule DSL source file, by its name. */
+export function isDslFile(path: string): boolean {
+  return DSL_EXTENSIONS.some((ext) => path.endsWith(ext));
+}
+
 /** Every file under `dir`, sorted by relative path (never filesystem order). */
 export function listFilesSorted(dir: string): { path: string; relPath: string }[] {
   const found: { path: string; relPath: string }[] = [];
@@ -51,7 +56,7 @@ export function classifyNpcFiles(dir: string): NpcFiles {
     const base = relPath.slice(relPath.lastIndexOf("/") + 1);
     const parent = relPath.includes("/") ? relPath.slice(0, relPath.lastIndexOf("/")) : "";
     const inDataset = relPath.startsWith("dataset/");
-    if (DSL_EXTENSIONS.some((ext) => base.endsWith(ext))) {
+    if (isDslFile(base)) {
       files.push({ kind: "dsl", path, relPath });
     } else if (!base.endsWith(".json") || !inDataset) {
       continue;
