@@ -1,8 +1,8 @@
 // `ndfc ask`: answer one message with a bundle (a fresh session), as text or as the whole JSON response.
-import { InvalidArgumentError } from "commander";
 import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
 import { formatTrace, formatWitness } from "./format-trace.js";
+import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
 
@@ -12,11 +12,6 @@ interface AskOptions {
   user?: string;
   host?: string;
   explain?: boolean;
-}
-
-function parseSeed(value: string): number {
-  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError("the seed must be an integer");
-  return Number(value);
 }
 
 /** The answer as a person reads it: the response, each tool call and its permission, suggestions, notices. */

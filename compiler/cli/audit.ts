@@ -2,6 +2,7 @@
 // guess), grouped by normalized input, most frequent first: what to add to the dataset next.
 import { InvalidArgumentError } from "commander";
 import { DEFAULT_LOW_CONFIDENCE, type AuditGroup } from "../store/store.js";
+import { fractionParser } from "./parse-options.js";
 import type { RegisterCommand } from "./program.js";
 import { npcKey, openStoreForCli, storePath } from "./store-options.js";
 
@@ -22,11 +23,7 @@ function parseSince(value: string): string {
   return new Date(time).toISOString();
 }
 
-function parseConfidence(value: string): number {
-  const n = Number(value);
-  if (value.trim() === "" || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError("expected a number between 0 and 1");
-  return n;
-}
+const parseConfidence = fractionParser("expected a number between 0 and 1");
 
 export function formatAuditGroups(groups: readonly AuditGroup[]): string {
   const rows = groups.map((g) => [String(g.count), g.firstSeen.slice(0, 19).replace("T", " "), g.lastSeen.slice(0, 19).replace("T", " "), g.npc, g.example, g.statuses.join(", ")]);

@@ -11,12 +11,12 @@
 // confirmation whenever the answer's permission is `ask`.
 import { spawn } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";
-import { InvalidArgumentError } from "commander";
 import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
 import { NpcHost, type ServeAnswer } from "../serve/host.js";
 import { formatTrace, formatWitness } from "./format-trace.js";
 import type { RegisterCommand } from "./program.js";
+import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 
@@ -41,11 +41,6 @@ export interface ChatOptions extends ChatStreams {
 }
 
 const HELP = `Commands: /reset (new conversation), /explain (how the last answer was reached; /explain on|off after every answer), /help, /quit (or Ctrl-D).`;
-
-function parseSeed(value: string): number {
-  if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError("the seed must be an integer");
-  return Number(value);
-}
 
 /** Colours for a TTY; plain text otherwise or with NO_COLOR. */
 function palette(on: boolean) {

@@ -1,11 +1,11 @@
 // `ndfc eval <bundle> <cases>`: scores a bundle on NDF eval blocks or JSONL cases (compiler/eval/).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { InvalidArgumentError } from "commander";
 import { EvalCasesError, parseCases } from "../eval/cases.js";
 import { formatReport } from "../eval/report.js";
 import { evaluate } from "../eval/score.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
+import { countParser, fractionParser } from "./parse-options.js";
 import type { RegisterCommand } from "./program.js";
 import { loadBundleFile } from "./read-bundle.js";
 
@@ -15,16 +15,8 @@ interface EvalOptions {
   showFailures: number;
 }
 
-function parseFraction(value: string): number {
-  const x = Number(value);
-  if (value.trim() === "" || !Number.isFinite(x) || x < 0 || x > 1) throw new InvalidArgumentError("a number from 0 to 1 (0.85 for 85 %)");
-  return x;
-}
-
-function parseCount(value: string): number {
-  if (!/^\d+$/.test(value)) throw new InvalidArgumentError("a whole number");
-  return Number(value);
-}
+const parseFraction = fractionParser("a number from 0 to 1 (0.85 for 85 %)");
+const parseCount = countParser("a whole number");
 
 export const registerEval: RegisterCommand = (program, io, exitCode) => {
   program

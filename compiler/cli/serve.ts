@@ -1,9 +1,9 @@
 // `ndfc serve`: answer over HTTP with one or more bundles (OpenAI-compatible chat completions,
 // the native /api/chat/:npc), keeping the audit log and the teach store in SQLite.
-import { InvalidArgumentError } from "commander";
 import { DuplicateModelError, startServer, DEFAULT_MAX_BODY, DEFAULT_MAX_SESSIONS } from "../serve/server.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 import { loadBundleFile } from "./read-bundle.js";
+import { countParser } from "./parse-options.js";
 import type { RegisterCommand } from "./program.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 
@@ -16,13 +16,8 @@ interface ServeCliOptions {
   maxSessions: number;
 }
 
-function parseCount(what: string, min: number) {
-  return (value: string): number => {
-    if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > 2 ** 31) {
-      throw new InvalidArgumentError(`${what} must be an integer ≥ ${min}`);
-    }
-    return Number(value);
-  };
+function parseCount(what: string, min: number): (value: string) => number {
+  return countParser(`${what} must be an integer ≥ ${min}`, min, 2 ** 31);
 }
 
 export const registerServe: RegisterCommand = (program, io) => {
