@@ -1,13 +1,11 @@
 // `ndfc eval <bundle> <cases>`: scores a bundle on NDF eval blocks or JSONL cases (compiler/eval/).
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { EvalCasesError, parseCases } from "../eval/cases.js";
 import { formatReport } from "../eval/report.js";
 import { evaluate } from "../eval/score.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { countParser, fractionParser } from "./parse-options.js";
 import type { RegisterCommand } from "./program.js";
-import { loadBundleFile } from "./read-bundle.js";
+import { loadBundleFile, readCliFile } from "./read-bundle.js";
 
 interface EvalOptions {
   json?: boolean;
@@ -29,13 +27,7 @@ export const registerEval: RegisterCommand = (program, io, exitCode) => {
     .option("--show-failures <n>", "failures to list", parseCount, 20)
     .action(async (file: string, casesFile: string, options: EvalOptions) => {
       const { npc } = await loadBundleFile(file, io.cwd);
-      let text: string;
-      try {
-        text = readFileSync(resolve(io.cwd, casesFile), "utf8");
-      } catch (error) {
-        const reason = error instanceof Error && "code" in error ? String(error.code) : String(error);
-        throw new CliError(`cannot read cases ${casesFile}: ${reason}`, EXIT_USAGE);
-      }
+      const text = readCliFile(casesFile, io.cwd, "cases").toString("utf8");
       let cases;
       try {
         cases = parseCases(text, casesFile);
