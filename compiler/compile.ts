@@ -18,6 +18,7 @@ import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
 import { computeTypePrograms } from "./passes/compute-type-programs.js";
 import { computeAutomaton } from "./passes/compute-automaton.js";
 import { computeSanitizer, computeWordLists } from "./passes/compute-word-tables.js";
+import { compareStrings } from "./diagnostics.js";
 
 /** Defaults of the runtime's thresholds when the config says nothing (documented in the README). */
 export const DEFAULT_THRESHOLDS = {
@@ -54,7 +55,7 @@ export interface CompileResult {
 /** sha-256 over "path\tsha256\n" lines of the sources, sorted by path. */
 export function sourceHash(sources: readonly SourceFileRef[]): string {
   const lines = [...sources]
-    .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0))
+    .sort((a, b) => compareStrings(a.path, b.path))
     .map((s) => `${s.path}\t${s.sha256}\n`)
     .join("");
   return toHex(sha256(new TextEncoder().encode(lines)));

@@ -58,15 +58,16 @@ export class DiagnosticBag {
 
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
   return (
-    cmp(a.loc.file, b.loc.file) ||
+    compareStrings(a.loc.file, b.loc.file) ||
     a.loc.line - b.loc.line ||
     a.loc.column - b.loc.column ||
-    cmp(a.code, b.code) ||
-    cmp(a.message, b.message)
+    compareStrings(a.code, b.code) ||
+    compareStrings(a.message, b.message)
   );
 }
 
-function cmp(a: string, b: string): number {
+/** Code-unit order of strings (locale-independent, so sorted output is the same on every machine). */
+export function compareStrings(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 

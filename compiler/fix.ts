@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { Diagnostic, FixEdit } from "./diagnostics.js";
 import { writeFileAtomic } from "./write-atomic.js";
+import { compareStrings } from "./diagnostics.js";
 
 export interface FixResult {
   /** Diagnostics whose fix was applied. */
@@ -32,7 +33,7 @@ export function applyFixes(diagnostics: readonly Diagnostic[], linted: ReadonlyM
     byFile.set(file, [...(byFile.get(file) ?? []), edits]);
   }
   const result: FixResult = { applied: 0, deferred: 0, files: [], changedOnDisk: [] };
-  for (const [file, fixes] of [...byFile].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+  for (const [file, fixes] of [...byFile].sort(([a], [b]) => compareStrings(a, b))) {
     const current = readFileSync(file, "utf8");
     if (linted.has(file) && linted.get(file) !== current) {
       result.changedOnDisk.push(file);

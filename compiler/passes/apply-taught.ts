@@ -6,6 +6,7 @@
 import { normalizeKey } from "../../runtime/normalize.js";
 import { sha256, toHex } from "../../runtime/sha256.js";
 import type { NpcIR, SourceLocation, SynonymSet } from "../ir/types.js";
+import { compareStrings } from "../diagnostics.js";
 
 export interface TaughtSynonym {
   word: string;
@@ -26,7 +27,7 @@ export function applyTaught(ir: NpcIR, teachings: readonly TaughtSynonym[]): App
   const sorted = teachings
     .map((t) => ({ word: normalizeKey(t.word), meaning: normalizeKey(t.meaning) }))
     .filter((t) => t.word !== "" && t.meaning !== "" && t.word !== t.meaning)
-    .sort((a, b) => compare(a.word, b.word) || compare(a.meaning, b.meaning));
+    .sort((a, b) => compareStrings(a.word, b.word) || compareStrings(a.meaning, b.meaning));
   const synonyms: SynonymSet[] = ir.synonyms.map((set) => ({ ...set, words: [...set.words] }));
   const applied: TaughtSynonym[] = [];
   const skipped: ApplyTaughtResult["skipped"] = [];
@@ -48,11 +49,7 @@ export function applyTaught(ir: NpcIR, teachings: readonly TaughtSynonym[]): App
   if (applied.length === 0) return { ir, applied, skipped };
   const hash = toHex(sha256(new TextEncoder().encode(applied.map((t) => `${t.word}\t${t.meaning}\n`).join(""))));
   const sources = [...ir.sources.filter((s) => s.path !== TAUGHT_SOURCE), { path: TAUGHT_SOURCE, sha256: hash }].sort((a, b) =>
-    compare(a.path, b.path),
+    compareStrings(a.path, b.path),
   );
   return { ir: { ...ir, synonyms, sources }, applied, skipped };
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }

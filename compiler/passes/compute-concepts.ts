@@ -8,6 +8,7 @@
 import type { SynonymSet } from "../ir/types.js";
 import { normalizeWords } from "../../runtime/normalize.js";
 import { stem } from "../../runtime/stem.js";
+import { compareStrings } from "../diagnostics.js";
 
 /** What a WordNet relative counts, relative to a synonym of the dataset. */
 export const LEXICAL_SCALE = 0.75;
@@ -47,5 +48,5 @@ export function computeConcepts(
   for (const set of synonyms) byTag.set(set.tag, [...(byTag.get(set.tag) ?? []), ...set.words]);
   for (const words of byTag.values()) add(stemsOf(words), synonymContribution);
   for (const [word, related] of expansion ?? []) add(stemsOf([word, ...related]), synonymContribution * LEXICAL_SCALE);
-  return [...byKey.entries()].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0)).map(([, concept]) => concept);
+  return [...byKey.entries()].sort((a, b) => compareStrings(a[0], b[0])).map(([, concept]) => concept);
 }

@@ -3,6 +3,7 @@
 // children follow, each list in its written order. An intent's index is its position here.
 
 import type { Intent } from "../ir/types.js";
+import { compareStrings } from "../diagnostics.js";
 
 export interface OrderedIntent {
   intent: Intent;
@@ -12,9 +13,9 @@ export interface OrderedIntent {
 }
 
 function compareBySource(a: Intent, b: Intent): number {
-  if (a.loc.file !== b.loc.file) return a.loc.file < b.loc.file ? -1 : 1;
+  if (a.loc.file !== b.loc.file) return compareStrings(a.loc.file, b.loc.file);
   if (a.loc.offset !== b.loc.offset) return a.loc.offset - b.loc.offset;
-  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  return compareStrings(a.id, b.id);
 }
 
 export function computeIntentOrder(intents: readonly Intent[]): OrderedIntent[] {

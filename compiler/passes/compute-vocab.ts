@@ -5,6 +5,7 @@
 import type { SynonymSet } from "../ir/types.js";
 import { normalizeWords } from "../../runtime/normalize.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
+import { compareStrings } from "../diagnostics.js";
 
 export interface VocabTable {
   /** Tag names, sorted; a tag id is an index here. */
@@ -67,6 +68,6 @@ export function computeVocab(synonyms: readonly SynonymSet[], ordered: readonly 
     }
   });
   for (const list of wordTags.values()) list.sort((a, b) => a - b);
-  phrases.sort((a, b) => a[0] - b[0] || (a[1].join(" ") < b[1].join(" ") ? -1 : 1));
+  phrases.sort((a, b) => a[0] - b[0] || compareStrings(a[1].join(" "), b[1].join(" ")));
   return { tags, tagId, wordTags, phrases, implicit: implicit.sort() };
 }

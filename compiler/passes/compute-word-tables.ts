@@ -5,6 +5,7 @@ import type { WordList } from "../ir/types.js";
 import type { BundleSanitizer, Segments } from "../../runtime/bundle-types.js";
 import { normalizeWords } from "../../runtime/normalize.js";
 import { splitSegments } from "./compute-segments.js";
+import { compareStrings } from "../diagnostics.js";
 
 /** Word list name → sentiment kind index (runtime/bundle-types.ts SENTIMENT_KINDS). */
 const SENTIMENT_LISTS: Record<string, number> = {
@@ -27,7 +28,7 @@ export function computeSanitizer(lists: readonly WordList[]): BundleSanitizer {
   const seen = new Set<string>();
   const phrases: [string[], number][] = [];
   const stopWords = new Set<string>();
-  for (const [name, words] of [...mergedLists(lists)].sort((a, b) => (a[0] < b[0] ? -1 : 1))) {
+  for (const [name, words] of [...mergedLists(lists)].sort((a, b) => compareStrings(a[0], b[0]))) {
     const kind = SENTIMENT_LISTS[name];
     for (const word of words) {
       const normalized = normalizeWords(word);
@@ -40,12 +41,12 @@ export function computeSanitizer(lists: readonly WordList[]): BundleSanitizer {
       phrases.push([normalized, kind]);
     }
   }
-  phrases.sort((a, b) => a[1] - b[1] || (a[0].join(" ") < b[0].join(" ") ? -1 : a[0].join(" ") > b[0].join(" ") ? 1 : 0));
+  phrases.sort((a, b) => a[1] - b[1] || compareStrings(a[0].join(" "), b[0].join(" ")));
   return { phrases, stopWords: [...stopWords].sort() };
 }
 
 export function computeWordLists(lists: readonly WordList[]): [string, Segments[]][] {
   return [...mergedLists(lists)]
-    .sort((a, b) => (a[0] < b[0] ? -1 : 1))
+    .sort((a, b) => compareStrings(a[0], b[0]))
     .map(([name, words]) => [name, words.map(splitSegments)]);
 }

@@ -3,7 +3,7 @@
 import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { DiagnosticBag, fileStart } from "../diagnostics.js";
+import { compareStrings, DiagnosticBag, fileStart } from "../diagnostics.js";
 import type { Intent, IrFragment, NpcConfig, NpcIR, SourceFileRef } from "../ir/types.js";
 import { CODES } from "../passes/codes.js";
 import { lowerDslFile, typeDslSlots } from "./dsl/index.js";
@@ -165,7 +165,7 @@ class Loader {
       synonyms: this.fragment.synonyms,
       types: this.fragment.types,
       wordLists: this.fragment.wordLists,
-      sources: [...this.sources].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)),
+      sources: [...this.sources].sort((a, b) => compareStrings(a.path, b.path)),
     };
     return { ir, diagnostics: this.bag, texts: this.texts, root };
   }

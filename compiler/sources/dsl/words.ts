@@ -3,6 +3,7 @@
 // pattern word becomes a vocab node exactly like NDF's `<||vocab_x||>` tags, and DSL synonyms feed
 // the same synonym table as vocabulary/templates.json.
 import type { SourceLocation, SynonymSet } from "../../ir/types.js";
+import { compareStrings } from "../../diagnostics.js";
 
 export const WORD_TAG_PREFIX = "word_";
 
@@ -40,7 +41,7 @@ export class WordTable {
   /** Synonym sets sorted by tag (deterministic whatever the statement order). */
   synonymSets(): SynonymSet[] {
     return [...this.entries.entries()]
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => compareStrings(a, b))
       .map(([word, entry]) => ({ tag: wordTag(word), words: [...entry.words], loc: entry.loc }));
   }
 }
