@@ -42,13 +42,12 @@ const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export class StoreVersionError extends Error {}
-
 /** Brings the database to SCHEMA_VERSION, each migration in its own transaction. */
 export function migrate(db: Database.Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
   if (current > SCHEMA_VERSION) {
-    throw new StoreVersionError(`the store has schema version ${current}, newer than this ndfc understands (${SCHEMA_VERSION})`);
+    // A plain Error: openStore reports it as "cannot use the store <path>: …".
+    throw new Error(`the store has schema version ${current}, newer than this ndfc understands (${SCHEMA_VERSION})`);
   }
   for (let version = current; version < SCHEMA_VERSION; version++) {
     db.transaction(() => {
