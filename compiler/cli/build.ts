@@ -1,11 +1,11 @@
 // `ndfc build`: lint, then compile NPC sources into one reproducible `.npc` bundle.
-import { basename, relative, resolve } from "node:path";
+import { basename, resolve } from "node:path";
 import { compileNpc } from "../compile.js";
 import { bundleSlug, writeBundle } from "../emit/write-bundle.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { foldTaught } from "./build-taught.js";
 import { WordNetUnavailableError, wordnetExpansion } from "../passes/compute-wordnet.js";
-import { formatText } from "./format-diagnostics.js";
+import { displayPath, formatText } from "./format-diagnostics.js";
 import { lintForCli } from "./lint.js";
 import type { RegisterCommand } from "./program.js";
 
@@ -64,7 +64,7 @@ Examples:
       for (const type of summary.unusableTypes) io.stderr(`type "${type.name}" is unusable and never matches: ${type.reason}\n`);
       const ms = Math.round(performance.now() - started);
       io.stdout(
-        `built ${relative(io.cwd, output) || output}: ${summary.intents} intents, ${summary.templatePaths} template paths, ` +
+        `built ${displayPath(output, io.cwd)}: ${summary.intents} intents, ${summary.templatePaths} template paths, ` +
           `${summary.vocabularyWords} vocabulary words, ${summary.bytes} bytes in ${ms} ms\n`,
       );
     });

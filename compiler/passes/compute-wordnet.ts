@@ -12,6 +12,7 @@ import type { NpcIR } from "../ir/types.js";
 import { normalizeWords } from "../../runtime/normalize.js";
 import type { LexicalExpansion } from "./compute-concepts.js";
 import { describingText } from "./compute-idf.js";
+import { allIntents } from "../ir/walk.js";
 
 const POS = ["noun", "verb", "adj", "adv"] as const;
 type Pos = (typeof POS)[number];
@@ -86,14 +87,10 @@ function baseForms(word: string): string[] {
 /** The dataset's words: its inputs', entries' descriptions' and synonyms' normalized one-word forms. */
 function datasetWords(ir: NpcIR): Set<string> {
   const words = new Set<string>();
-  const visit = (intents: NpcIR["intents"]) => {
-    for (const intent of intents) {
-      for (const input of intent.inputs) for (const word of normalizeWords(input.value)) words.add(word);
-      if (intent.inputs.length > 0) for (const word of normalizeWords(describingText(intent))) words.add(word);
-      if (intent.context) visit(intent.context);
-    }
-  };
-  visit(ir.intents);
+  for (const intent of allIntents(ir)) {
+    for (const input of intent.inputs) for (const word of normalizeWords(input.value)) words.add(word);
+    if (intent.inputs.length > 0) for (const word of normalizeWords(describingText(intent))) words.add(word);
+  }
   for (const set of ir.synonyms) for (const word of set.words) for (const w of normalizeWords(word)) words.add(w);
   return new Set([...words].filter((w) => w.length >= MIN_LENGTH && /^[a-z]+$/.test(w)));
 }

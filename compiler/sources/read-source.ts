@@ -1,6 +1,6 @@
 // Reading one source file as text: size limit, strict UTF-8, every failure a located diagnostic.
 import { readFileSync, statSync } from "node:fs";
-import type { DiagnosticBag } from "../diagnostics.js";
+import { fileStart, type DiagnosticBag } from "../diagnostics.js";
 import { CODES } from "../passes/codes.js";
 import { positionAt } from "./ndf/json-ast.js";
 
@@ -13,7 +13,7 @@ export interface SourceText {
 }
 
 export function readSource(file: string, bag: DiagnosticBag): SourceText | undefined {
-  const start = { file, line: 1, column: 1, offset: 0 };
+  const start = fileStart(file);
   let size: number;
   try {
     size = statSync(file).size;
