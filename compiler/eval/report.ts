@@ -26,6 +26,10 @@ export function formatReport(report: EvalReport, showFailures: number): string {
     const r = report.reachable;
     lines.push(`reachable        ${ratio(r)}; precision ${pct(r.precision)} of answered (${r.answeredCorrect}/${r.answered}) — cases whose expected answer exists in the bundle`);
   }
+  if (report.suggested.rejected > 0) {
+    const { rejected, offered } = report.suggested;
+    lines.push(`suggested        ${offered}/${rejected} rejected cases offered the expected answer among their suggestions`);
+  }
   if (report.permission.compared > 0) {
     lines.push(`permission       ${report.permission.agree}/${report.permission.compared} correct answers have the expected permission`);
   }

@@ -51,6 +51,11 @@ export interface EvalReport {
   offTopic: Rate;
   /** Cases whose expected answer exists in the bundle; precision among their answered ones. */
   reachable: Rate & { answered: number; answeredCorrect: number; precision: number };
+  /**
+   * Rejected cases that expect an answer, and how many of those offered the expected entry among
+   * their suggestions (`related`): the user was one choice away from it.
+   */
+  suggested: { rejected: number; offered: number };
   /** Correct answers to cases that state a permission (NDF), and how many answered with that permission. */
   permission: { compared: number; agree: number };
   /** Time of `process` per case, in microseconds. */
@@ -110,13 +115,25 @@ function answeredTexts(response: NpcResponse, entries: Map<string, EntryTexts>):
   return texts;
 }
 
-function ndfCorrect(expect: NdfExpectation, response: NpcResponse, entries: Map<string, EntryTexts>): boolean {
-  if (response.status === "rejected") return false;
-  const texts = answeredTexts(response, entries);
+function hasExpected(expect: NdfExpectation, texts: EntryTexts): boolean {
   return (
     (expect.output !== undefined && texts.outputs.has(expect.output.trim())) ||
     (expect.description !== undefined && texts.descriptions.has(expect.description.trim()))
   );
+}
+
+function ndfCorrect(expect: NdfExpectation, response: NpcResponse, entries: Map<string, EntryTexts>): boolean {
+  return response.status !== "rejected" && hasExpected(expect, answeredTexts(response, entries));
+}
+
+/** Whether a rejection suggested an entry that would have been the expected answer. */
+function offeredExpected(c: EvalCase, response: NpcResponse, entries: Map<string, EntryTexts>): boolean {
+  const e = c.expect;
+  return response.related.some(({ intent }) => {
+    if (e.format === "jsonl") return e.intent !== undefined && intent === e.intent;
+    const texts = entries.get(intent);
+    return texts !== undefined && hasExpected(e, texts);
+  });
 }
 
 function jsonlCorrect(expect: JsonlExpectation, response: NpcResponse, entries: Map<string, EntryTexts>): boolean {
@@ -173,6 +190,7 @@ export function evaluate(npc: Npc, cases: readonly EvalCase[]): EvalReport {
   const offTopic = { cases: 0, correct: 0 };
   const reachable = { cases: 0, correct: 0, answered: 0, answeredCorrect: 0 };
   const permission = { compared: 0, agree: 0 };
+  const suggested = { rejected: 0, offered: 0 };
   for (const c of cases) {
     const session = npc.session({ seed: 0 });
     const started = process.hrtime.bigint();
@@ -188,6 +206,10 @@ export function evaluate(npc: Npc, cases: readonly EvalCase[]): EvalReport {
     }
     if (isAnswer) answered++;
     if (ok && isAnswer) answeredCorrect++;
+    if (!isAnswer && !expectsRejection(c)) {
+      suggested.rejected++;
+      if (offeredExpected(c, response, entries)) suggested.offered++;
+    }
     const bucket = expectsRejection(c) ? offTopic : inScope;
     bucket.cases++;
     if (ok) bucket.correct++;
@@ -219,6 +241,7 @@ export function evaluate(npc: Npc, cases: readonly EvalCase[]): EvalReport {
       answeredCorrect: reachable.answeredCorrect,
       precision: reachable.answered === 0 ? 0 : reachable.answeredCorrect / reachable.answered,
     },
+    suggested,
     permission,
     latencyUs: { p50: percentile(latencies, 50), p90: percentile(latencies, 90), p99: percentile(latencies, 99) },
     failures,

@@ -88,6 +88,28 @@ describe("scoring", () => {
     // "get_weather", and not a rendered text such as "Copying x.txt to y.txt.", which is nowhere as such).
     expect(report.reachable).toMatchObject({ cases: 4, correct: 4, answered: 4, answeredCorrect: 4, precision: 1 });
   });
+  it("counts rejections that offered the expected entry among their suggestions", () => {
+    // "files disk" is too close to call between files_list and disk_usage: rejected, both suggested.
+    const jsonlReport = evaluate(
+      npc,
+      parseCases(
+        jsonl([
+          { input: "files disk", expect: { intent: "files_list" } },
+          { input: "files disk", expect: { intent: "whoami" } },
+          { input: "how do i bake bread", expect: { status: "rejected" } },
+          { input: "list files", expect: { intent: "files_list" } },
+        ]),
+        "c.jsonl",
+      ),
+    );
+    expect(jsonlReport.suggested).toEqual({ rejected: 2, offered: 1 });
+    const blocks = [
+      { input: ["files disk"], output: "df -h" },
+      { input: ["files disk"], description: "Runs ls." },
+      { input: ["files disk"], output: "whoami" },
+    ];
+    expect(evaluate(npc, parseCases(JSON.stringify(blocks), "eval.json")).suggested).toEqual({ rejected: 3, offered: 2 });
+  });
 });
 
 describe("ndfc eval", () => {
@@ -136,6 +158,7 @@ describe.skipIf(!existsSync(corpus))("ndfc eval on the corpus TERMy and its eval
     expect(run.code).toBe(0);
     expect(run.out).toMatch(/^cases {12}491$/m);
     expect(run.out).toMatch(/^reachable .*cases whose expected answer exists in the bundle$/m);
+    expect(run.out).toMatch(/^suggested {8}\d+\/\d+ rejected cases offered the expected answer among their suggestions$/m);
   });
 });
 
