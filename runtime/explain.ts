@@ -17,7 +17,7 @@ import type { ExactHit } from "./match-exact.js";
 import type { RankedIntent } from "./match-probabilistic.js";
 import type { TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
-import type { Token } from "./normalize.js";
+import { textOf, type Token } from "./normalize.js";
 import { round4, type NpcResponse } from "./response.js";
 import type { Sanitized } from "./sanitize.js";
 import type { SentimentHit } from "./sentiment.js";
@@ -87,7 +87,7 @@ class Trace implements Tracer {
   sanitized(result: Sanitized): void {
     this.add(
       "sanitize",
-      `kept "${result.kept.map((t) => t.text).join(" ")}"`,
+      `kept "${textOf(result.kept)}"`,
       result.items.map((i) => `${i.kind === "noise" ? "removed" : "counted"} "${i.word}" (${i.matched})`),
     );
   }
@@ -221,7 +221,7 @@ function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], 
     } else for (let end = tok + 1; end <= t; end++) visit(node + 1, end);
   }
   const [node, tok] = deepest;
-  if (node === n) return `fails: words left over after the last node: "${tokens.slice(tok).map((x) => x.text).join(" ")}"`;
+  if (node === n) return `fails: words left over after the last node: "${textOf(tokens.slice(tok))}"`;
   const expected = label(model, path.nodes[node]!);
   if (tok === t) return `fails: the message ends before node ${node + 1} ${expected}`;
   return `fails at node ${node + 1} ${expected}: "${tokens[tok]!.text}" does not fit`;

@@ -12,7 +12,7 @@
 // A path matches only when it consumes every word; stop words may be skipped between nodes.
 
 import type { NpcModel } from "./model.js";
-import type { Token } from "./normalize.js";
+import { textOf, type Token } from "./normalize.js";
 import type { WitnessItem } from "./response.js";
 import type { WordResolver } from "./word-resolver.js";
 
@@ -226,7 +226,7 @@ class TemplateRun {
           return t !== undefined && t.kind !== "quoted" && t.norm === word;
         });
         if (!fits) continue;
-        const words = this.tokens.slice(p, p + length).map((t) => t.text).join(" ");
+        const words = textOf(this.tokens.slice(p, p + length));
         hits.push({ tag: phrase.value, length, item: { word: words, kind: "vocab", matched: tagName(phrase.value) } });
       }
     }

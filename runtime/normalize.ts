@@ -174,6 +174,14 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
   for (const word of expandContraction(norm)) tokens.push({ text, norm: word, kind: "word", start, end });
 }
 
+/** The typed text of consecutive tokens, each span once ("don't" is two tokens of one span). */
+export function textOf(tokens: readonly Token[]): string {
+  return tokens
+    .filter((t, i) => i === 0 || t.start !== tokens[i - 1]!.start)
+    .map((t) => t.text)
+    .join(" ");
+}
+
 /** The normalized key of a text: its token norms joined by single spaces. */
 export function normalizeKey(text: string): string {
   return tokenize(text)

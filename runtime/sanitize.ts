@@ -4,7 +4,7 @@
 
 import { SENTIMENT_KINDS, type SentimentKind } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
-import type { Token } from "./normalize.js";
+import { textOf, type Token } from "./normalize.js";
 import type { Sentiment, WitnessItem } from "./response.js";
 
 /** Sentiment kinds below this (expletives, interjections) are noise: stripped, not sentiment phrases. */
@@ -48,7 +48,7 @@ export function sanitize(model: NpcModel, tokens: readonly Token[]): Sanitized {
       kept.push(...covered);
       phrases.push(phrase.words.join(" "));
     }
-    items.push({ word: covered.map((t) => t.text).join(" "), kind: phrase.value < NOISE_KINDS ? "noise" : "word", matched: kind });
+    items.push({ word: textOf(covered), kind: phrase.value < NOISE_KINDS ? "noise" : "word", matched: kind });
     i += phrase.words.length;
   }
   return { kept, content, counts, items, phrases };

@@ -96,7 +96,10 @@ describe("sentiment", () => {
     });
     const calm = await loadNpc(compileNpc(lintSources([dir])).bytes);
     // "mate" is unknown: the message is only the phrase and filler, so the phrase alone decides.
-    expect(calm.session().process("don't worry mate")).toMatchObject({ status: "exact match", intent: "reassured", sentiment: { encouraging: 1 } });
+    const answer = calm.session().process("don't worry mate");
+    expect(answer).toMatchObject({ status: "exact match", intent: "reassured", sentiment: { encouraging: 1 } });
+    // The witness quotes the phrase as typed: "don't" is two tokens of one span, shown once.
+    expect(answer.witness[0]!.items[0]).toEqual({ word: "don't worry", kind: "word", matched: "encouraging" });
   });
 
   it("sentiment words are left out on both sides: 'you are amazing' is a compliment, not 'how are you'", () => {

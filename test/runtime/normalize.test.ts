@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { expandContraction, normalizeKey, tokenize } from "../../runtime/normalize.js";
+import { expandContraction, normalizeKey, textOf, tokenize } from "../../runtime/normalize.js";
 
 describe("normalizeKey", () => {
   it("lowercases (Unicode too), applies NFKC and collapses whitespace", () => {
@@ -80,5 +80,18 @@ describe("tokenize", () => {
 
   it("drops control characters", () => {
     expect(normalizeKey("li\u0000st\u0007 files")).toBe("list files");
+  });
+});
+
+describe("textOf", () => {
+  it("gives back the typed words, a contraction once although it is several tokens", () => {
+    const word = fc.constantFrom("don't", "can't", "it's", "we'll", "I'm", "list", "Files", "notes.txt", "/tmp/x");
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 8 }), (words) => {
+        const message = words.join(" ");
+        expect(textOf(tokenize(message).tokens)).toBe(message);
+      }),
+      { seed: 7, numRuns: 200 },
+    );
   });
 });
