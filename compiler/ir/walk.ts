@@ -37,3 +37,14 @@ export function tagReferences(text: string): TagReference[] {
   for (const match of text.matchAll(/<\|\|(.*?)\|\|>/g)) refs.push({ name: match[1]!.trim(), index: match.index, length: match[0].length });
   return refs;
 }
+
+/** The text with each `<||tag||>` reference replaced by a space (what it renders to is unknown here). */
+export function withoutTagReferences(text: string): string {
+  let out = "";
+  let at = 0;
+  for (const ref of tagReferences(text)) {
+    out += `${text.slice(at, ref.index)} `;
+    at = ref.index + ref.length;
+  }
+  return out + text.slice(at);
+}

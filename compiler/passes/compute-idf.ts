@@ -8,6 +8,7 @@
 // is active). Floats are rounded to 1e-6 so the bytes do not depend on the last bit.
 
 import type { BundleMatching } from "../../runtime/bundle-types.js";
+import { withoutTagReferences } from "../ir/walk.js";
 import { normalizeKey, normalizeWords } from "../../runtime/normalize.js";
 import { stem } from "../../runtime/stem.js";
 import type { Concept } from "./compute-concepts.js";
@@ -38,9 +39,6 @@ export function round6(x: number): number {
   return Math.round(x * 1e6) / 1e6;
 }
 
-/** A `<||tag||>` in an output: what it renders to is not known at build time. */
-const TAG = /<\|\|[^|]*\|\|>/g;
-
 /**
  * What an entry says about itself (description, tools' explanation and goal, category) and what
  * it answers (its outputs, tags left out), one text.
@@ -55,7 +53,7 @@ export function describingText(intent: OrderedIntent["intent"]): string {
     }
   }
   if (intent.category) parts.push(intent.category.replace(/[_-]+/g, " "));
-  for (const output of intent.outputs) parts.push(output.value.replace(TAG, " "));
+  for (const output of intent.outputs) parts.push(withoutTagReferences(output.value));
   return parts.join(" . ");
 }
 
