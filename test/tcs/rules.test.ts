@@ -240,4 +240,20 @@ describe("string literal mapping", () => {
     expect(positionAt("ab\ncd\nef", 4)).toEqual({ line: 2, column: 2 });
     expect(positionAt("ab", 0)).toEqual({ line: 1, column: 1 });
   });
+
+  it("agrees with counting the newlines before the offset, for any text and offset, texts interleaved", () => {
+    const naive = (text: string, offset: number) => {
+      const before = text.slice(0, Math.max(0, offset));
+      return { line: before.split("\n").length, column: offset - (before.lastIndexOf("\n") + 1) + 1 };
+    };
+    const text = fc.string({ unit: fc.constantFrom("a", "\n", "é", "\r"), maxLength: 40 });
+    fc.assert(
+      fc.property(text, text, fc.nat(45), fc.nat(45), (a, b, i, j) => {
+        expect(positionAt(a, i)).toEqual(naive(a, i));
+        expect(positionAt(b, j)).toEqual(naive(b, j));
+        expect(positionAt(a, j)).toEqual(naive(a, j));
+      }),
+      { seed: 5, numRuns: 500 },
+    );
+  });
 });
