@@ -42,13 +42,9 @@ const MIGRATIONS: readonly string[] = [
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-/** Brings the database to SCHEMA_VERSION, each migration in its own transaction. */
+/** Brings the database to SCHEMA_VERSION, each migration in its own transaction (the caller has refused newer schemas). */
 export function migrate(db: Database.Database): void {
   const current = db.pragma("user_version", { simple: true }) as number;
-  if (current > SCHEMA_VERSION) {
-    // A plain Error: openStore reports it as "cannot use the store <path>: …".
-    throw new Error(`the store has schema version ${current}, newer than this ndfc understands (${SCHEMA_VERSION})`);
-  }
   for (let version = current; version < SCHEMA_VERSION; version++) {
     db.transaction(() => {
       db.exec(MIGRATIONS[version]!);

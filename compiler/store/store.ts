@@ -338,10 +338,12 @@ export function openStore(path: string = defaultStorePath(), options: StoreOptio
   }
   try {
     db.pragma("busy_timeout = 5000");
+    const version = db.pragma("user_version", { simple: true }) as number;
+    if (version > SCHEMA_VERSION) {
+      throw new StoreError(`${path} has schema version ${version}, newer than this ndfc understands (${SCHEMA_VERSION}): upgrade ndfc to use it`);
+    }
     if (options.readonly) {
-      const version = db.pragma("user_version", { simple: true }) as number;
       if (version === 0) throw new StoreError(`${path} is not an ndfc store (no schema)`);
-      if (version > SCHEMA_VERSION) throw new StoreError(`${path} has schema version ${version}, newer than this ndfc understands (${SCHEMA_VERSION})`);
     } else {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");

@@ -47,7 +47,10 @@ describe("schema and durability settings", () => {
     const db = new Database(join(dir, "new.db"));
     db.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     db.close();
-    expect(() => openStore(join(dir, "new.db"))).toThrow(/newer than this ndfc/);
+    // Read-write and read-only say the same.
+    const message = `${join(dir, "new.db")} has schema version ${SCHEMA_VERSION + 1}, newer than this ndfc understands (${SCHEMA_VERSION}): upgrade ndfc to use it`;
+    expect(() => openStore(join(dir, "new.db"))).toThrow(new StoreError(message));
+    expect(() => openStore(join(dir, "new.db"), { readonly: true })).toThrow(new StoreError(message));
     expect(() => openStore(join(dir, "missing.db"), { readonly: true })).toThrow(StoreError);
   });
 
