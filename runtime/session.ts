@@ -7,12 +7,12 @@ import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
 import { mayMatchChild, pickContextChild } from "./context.js";
 import type { Explainer, Tracer } from "./explain.js";
-import { applyGuards } from "./guards.js";
+import { applyGuards, isNegated } from "./guards.js";
 import { matchExact, type ExactHit } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
 import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
-import { tokenize, type Token } from "./normalize.js";
+import { textOf, tokenize, type Token } from "./normalize.js";
 import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type Witness, type WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
@@ -37,7 +37,6 @@ export interface SessionOptions {
 const DEFAULT_USERNAME = "user";
 const DEFAULT_COMPUTER_NAME = "localhost";
 const FALLBACK_UNKNOWN = "Sorry, I did not understand that.";
-const NEGATIONS = new Set(["not", "never", "no"]);
 const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
 const UNBALANCED_QUOTE_NOTICE = 'A quote was opened and never closed: close it so the quoted text is read as one piece.';
 
@@ -233,7 +232,9 @@ export class NpcSession {
     if (template && !child) return templateMatch(template);
     if (!probabilistic) throw new Error("unreachable: no template and no ranking");
     trace?.probabilistic(probabilistic.ranking, probabilistic.hit !== null);
-    const negated = query.some((t) => t.kind !== "quoted" && NEGATIONS.has(t.norm));
+    // The guard's reading of negation (guards.ts), on the request without its sentiment phrases:
+    // "don't worry, …" is encouragement, not a "don't".
+    const negated = isNegated(textOf(query));
     const guess = child ?? probabilistic.hit;
     const ranking = probabilistic.ranking.slice(0, Math.max(suggestions, 2));
     if (guess && negated && this.model.payload.intents[guess.intent]!.destructive) {
