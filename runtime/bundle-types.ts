@@ -6,12 +6,48 @@ import type { Permission } from "./response.js";
 /** A text split at build time: even indices are literal text, odd indices `<||tag||>` names. */
 export type Segments = string[];
 
+/** How the shell will read the characters at a position of a command. */
+export type QuoteContext =
+  | "unquoted"
+  | "single" //         '…'     nothing is interpreted
+  | "double" //         "…"     $, `, \ are interpreted
+  | "ansi-c" //         $'…'    backslash escapes are interpreted
+  | "param" //          ${…}    operand of a parameter expansion
+  | "arith" //          $((…))  evaluated as arithmetic
+  | "heredoc" //        body of <<EOF: expanded like double quotes, ends at a delimiter line
+  | "heredoc-literal" // body of <<'EOF': literal, ends at a delimiter line
+  | "comment" //        # … ends at a newline
+  | "dollar"; //        right after a bare $, where the value becomes an expansion ($(…), ${…}, $name)
+
+export const QUOTE_CONTEXTS: readonly QuoteContext[] = ["unquoted", "single", "double", "ansi-c", "param", "arith", "heredoc", "heredoc-literal", "comment", "dollar"];
+
+/** Where a placeholder of a shell command sits, as the shell reads the command. */
+export interface ShellPlace {
+  context: QuoteContext;
+  /** Inside an old-style `…` substitution, whose body the shell unescapes before parsing it. */
+  inBackticks: boolean;
+}
+
+/**
+ * A tool's `arguments.command`, lexed at build time (compiler/tcs/shell-template.ts) so that the
+ * runtime quotes each value for where it lands without a shell lexer of its own.
+ */
+export interface ShellTemplate {
+  /** Even: literal text; odd: tag names (only the placeholders the shell lexer saw). */
+  segments: Segments;
+  /** Per tag of `segments`, in order: where it sits. */
+  places: ShellPlace[];
+  /** A command that cannot be lexed refuses every value: the first tag and why, or null. */
+  unsafe: { tag: string; reason: string } | null;
+}
+
 /** A tool object with its strings pre-split: strings are Segments, other values are wrapped. */
 export type ToolTree =
   | Segments
   | { a: ToolTree[] }
   | { o: [string, ToolTree][] }
-  | { v: number | boolean | null };
+  | { v: number | boolean | null }
+  | { sh: ShellTemplate };
 
 export interface BundleIntent {
   id: string;

@@ -14,7 +14,7 @@ import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 1;
+export const FORMAT_MAJOR = 2;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 

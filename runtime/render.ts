@@ -2,13 +2,14 @@
 // (vocabulary lists and personality blocks such as completion/unknown/related), the system values
 // (from session metadata and the config: username, computer_name, npc_name, creator), and the
 // custom keys of the answering entry. Unknown tags render as "". Variants are picked with the
-// turn's seeded generator. A tool's `arguments.command` is rendered by shell-render.ts, which
-// quotes slot values for where they land, so no slot value can inject shell code.
+// turn's seeded generator. A tool's `arguments.command` (a ShellTemplate in the bundle) is
+// rendered by shell-render.ts, which quotes slot values for where they land, so no slot value can
+// inject shell code.
 
 import type { BundleIntent, Segments, ToolTree } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import { pick } from "./rng.js";
-import { renderSplitShellCommand } from "./shell-render.js";
+import { renderShellTemplate } from "./shell-render.js";
 
 /** Word-list items may themselves contain tags; this bounds the nesting. */
 const MAX_DEPTH = 4;
@@ -46,23 +47,15 @@ export function renderVariant(variants: readonly Segments[], ctx: RenderContext,
   return chosen ? renderSegments(chosen, ctx, depth + 1) : "";
 }
 
-/** A tool object with every string rendered; only `arguments.command` escapes slot values. */
+/** A tool object with every string rendered; only `arguments.command` (a shell template) escapes slot values. */
 export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
-  return renderTree(tree, ctx, 0, false);
-}
-
-/** `depth` and `inArguments` locate `arguments.command` (depth 2 under the top-level `arguments`). */
-function renderTree(tree: ToolTree, ctx: RenderContext, depth: number, inArguments: boolean, key = ""): unknown {
-  if (Array.isArray(tree)) {
-    if (tree.length === 1) return tree[0];
-    if (inArguments && depth === 2 && key === "command") return renderSplitShellCommand(tree, (tag) => resolveTag(tag, ctx, 0));
-    return renderSegments(tree, ctx);
-  }
-  if ("a" in tree) return tree.a.map((item) => renderTree(item, ctx, depth + 1, false));
+  if (Array.isArray(tree)) return tree.length === 1 ? tree[0] : renderSegments(tree, ctx);
+  if ("sh" in tree) return renderShellTemplate(tree.sh, (tag) => resolveTag(tag, ctx, 0));
+  if ("a" in tree) return tree.a.map((item) => renderTool(item, ctx));
   if ("o" in tree) {
     const out: Record<string, unknown> = {};
     for (const [name, value] of tree.o) {
-      const rendered = renderTree(value, ctx, depth + 1, depth === 0 ? name === "arguments" : inArguments, name);
+      const rendered = renderTool(value, ctx);
       // defineProperty keeps a "__proto__" key a plain property instead of changing the prototype.
       if (name === "__proto__") Object.defineProperty(out, name, { value: rendered, enumerable: true, writable: true, configurable: true });
       else out[name] = rendered;

@@ -6,6 +6,8 @@
 // length of the array it points into (BOUNDS, read before the walk), and a list that runs in
 // parallel with another must have its length.
 
+import { QUOTE_CONTEXTS } from "./bundle-types.js";
+
 class ShapeError extends Error {}
 
 /**
@@ -131,6 +133,15 @@ const INTENT = index("intents");
 const STATE = index("automaton");
 const TAG = index("vocab.tags");
 
+const QUOTE_CONTEXT = leaf((v) => (QUOTE_CONTEXTS as readonly unknown[]).includes(v), () => "expected a quote context");
+/** A shell template: segments alternate text and tags, one place per tag. */
+const SHELL = object(
+  { segments: TEXT, places: list(object({ context: QUOTE_CONTEXT, inBackticks: BOOL })), unsafe: nullable(object({ tag: STR, reason: STR })) },
+  (o, path) => {
+    if ((o.segments as unknown[]).length !== 2 * (o.places as unknown[]).length + 1) fail(path, "segments and places do not fit");
+  },
+);
+
 const toolTree = (depth: number): Check => (value, up, key) => {
   const path = join(up, key);
   if (depth > 64) fail(path, "tool nesting too deep");
@@ -138,6 +149,7 @@ const toolTree = (depth: number): Check => (value, up, key) => {
   const o = record(value, path);
   if ("a" in o) list(toolTree(depth + 1))(o.a, path, "a");
   else if ("o" in o) list(tuple(STR, toolTree(depth + 1)))(o.o, path, "o");
+  else if ("sh" in o) SHELL(o.sh, path, "sh");
   else if ("v" in o) {
     if (o.v !== null && typeof o.v !== "number" && typeof o.v !== "boolean") fail(join(path, "v"), "expected a scalar");
   } else fail(path, "unknown tool value");

@@ -74,6 +74,7 @@ function unsplit(segments: Segments): string {
 
 function unsplitTool(tree: ToolTree): unknown {
   if (Array.isArray(tree)) return unsplit(tree);
+  if ("sh" in tree) return unsplit(tree.sh.segments);
   if ("a" in tree) return tree.a.map(unsplitTool);
   if ("o" in tree) return Object.fromEntries(tree.o.map(([key, value]) => [key, unsplitTool(value)]));
   return tree.v;

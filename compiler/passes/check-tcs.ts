@@ -11,7 +11,7 @@
 import type { Diagnostic, DiagnosticBag, FixEdit } from "../diagnostics.js";
 import type { Intent, NpcIR, SourceLocation, ToolCall } from "../ir/types.js";
 import { allIntents, slotNames } from "../ir/walk.js";
-import { lexShell } from "../../runtime/shell-lexer.js";
+import { lexShell } from "../tcs/shell-lexer.js";
 import { findDestructive } from "../tcs/destructive.js";
 import { TCS_CODES, tcsSeverity } from "../tcs/codes.js";
 import { checkLexedCommand, type CarriesUserInput, type CommandEdit, type TcsFinding } from "../tcs/rules.js";

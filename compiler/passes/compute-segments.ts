@@ -3,6 +3,7 @@
 
 import type { Segments, ToolTree } from "../../runtime/bundle-types.js";
 import { tagReferences } from "../ir/walk.js";
+import { shellTemplate } from "../tcs/shell-template.js";
 
 /** "Hi <||username||>!" → ["Hi ", "username", "!"] (even: literal text, odd: tag names). */
 export function splitSegments(text: string): Segments {
@@ -16,12 +17,22 @@ export function splitSegments(text: string): Segments {
   return out;
 }
 
-/** A tool's raw JSON value as a tree whose strings are pre-split. */
-export function toolTree(value: unknown): ToolTree {
+/** A tool's raw JSON value as a tree whose strings are pre-split, its `arguments.command` a shell template. */
+export function toolTree(tool: unknown): ToolTree {
+  const tree = valueTree(tool);
+  if (!("o" in tree)) return tree;
+  for (const [key, args] of tree.o) {
+    if (key !== "arguments" || !("o" in args)) continue;
+    args.o = args.o.map(([name, value]) => [name, name === "command" && Array.isArray(value) ? { sh: shellTemplate(value) } : value]);
+  }
+  return tree;
+}
+
+function valueTree(value: unknown): ToolTree {
   if (typeof value === "string") return splitSegments(value);
-  if (Array.isArray(value)) return { a: value.map(toolTree) };
+  if (Array.isArray(value)) return { a: value.map(valueTree) };
   if (value !== null && typeof value === "object") {
-    return { o: Object.entries(value as Record<string, unknown>).map(([key, v]) => [key, toolTree(v)]) };
+    return { o: Object.entries(value as Record<string, unknown>).map(([key, v]) => [key, valueTree(v)]) };
   }
   if (typeof value === "number" || typeof value === "boolean") return { v: value };
   return { v: null };

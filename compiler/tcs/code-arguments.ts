@@ -2,7 +2,7 @@
 // program, a sed script, a remote ssh command. Single quotes keep a value away from the shell,
 // but a value placed in one of these becomes code for another interpreter (`sed 's/x/y/e'`,
 // awk's system(), a second shell). The arguments after such a script stay data (`sh -c '…' _ "$v"`).
-import type { WordToken } from "../../runtime/shell-lexer.js";
+import type { WordToken } from "./shell-lexer.js";
 import { staticText, type Invocation } from "./commands.js";
 import { NATIVE_BINARIES } from "./native-binaries.js";
 

@@ -9,7 +9,7 @@ import {
   type Token,
   type WordPart,
   type WordToken,
-} from "../../runtime/shell-lexer.js";
+} from "./shell-lexer.js";
 
 export interface Redirect {
   op: OperatorToken;

@@ -1,7 +1,7 @@
 // Destructive commands: what deletes, overwrites, kills, reboots or escalates, judged on the lexed
 // command (so `echo "rm -rf /"` is not destructive and `$(rm x)` is). The compiler stores the flag
 // per intent in the bundle; the runtime never runs such a tool without asking after a guess.
-import { lexShell, type LexedCommand, type WordToken } from "../../runtime/shell-lexer.js";
+import { lexShell, type LexedCommand, type WordToken } from "./shell-lexer.js";
 import { invocationsOf, simpleCommands, staticText, type Invocation, type SimpleCommand } from "./commands.js";
 
 export interface DestructiveUse {

@@ -3,7 +3,7 @@
 //
 // Which placeholders carry user input is the caller's answer (see `userInputOf` in
 // compiler/passes/check-tcs.ts); a placeholder that carries none (a word list, a system value) is never judged.
-import { lexShell, type LexedCommand, type PlaceholderSite, type QuoteContext, type WordPart, type WordToken } from "../../runtime/shell-lexer.js";
+import { lexShell, type LexedCommand, type PlaceholderSite, type QuoteContext, type WordPart, type WordToken } from "./shell-lexer.js";
 import { codeWords } from "./code-arguments.js";
 import { argumentWords, invocationsOf, simpleCommands, staticText, type Invocation } from "./commands.js";
 import { TCS_CODES } from "./codes.js";

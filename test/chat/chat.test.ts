@@ -30,7 +30,8 @@ function sleep(ms: number): Promise<void> {
 }
 
 describe.skipIf(!hasTmux)("ndfc chat in a pseudo-terminal", () => {
-  const socket = `ndfc-chat-test-${process.pid}`;
+  // Unique per run: a server left by an interrupted run must not hold a "chat" session already.
+  const socket = `ndfc-chat-test-${process.pid}-${Date.now()}`;
   const tmux = (...args: string[]) => execFileSync(TMUX, ["-L", socket, ...args], { encoding: "utf8" });
   const screen = () => tmux("capture-pane", "-p", "-t", "chat", "-S", "-200");
 

@@ -1,6 +1,7 @@
 import { readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { FORMAT_MAJOR, FORMAT_MINOR } from "../../runtime/format.js";
 import { runCaptured, tempDir, writeTree, type CliRun } from "../support/cli.js";
 import { repoRoot } from "../support/repo-root.js";
 
@@ -79,10 +80,10 @@ describe("ndfc ask and inspect", () => {
     const text = await run(["inspect", "dist-npcs/tiny-bot.npc"]);
     expect(text.code).toBe(0);
     expect(text.out).toMatch(/name\s+Tiny Bot!/);
-    expect(text.out).toMatch(/format\s+1\.0/);
+    expect(text.out).toMatch(new RegExp(`format\\s+${FORMAT_MAJOR}\\.${FORMAT_MINOR}`));
     expect(text.out).toMatch(/source hash\s+[0-9a-f]{64}/);
     const json = JSON.parse((await run(["inspect", "dist-npcs/tiny-bot.npc", "--json"])).out);
-    expect(json).toMatchObject({ name: "Tiny Bot!", format: "1.0", compilerVersion: "0.1.0", counts: { intents: 2 } });
+    expect(json).toMatchObject({ name: "Tiny Bot!", format: `${FORMAT_MAJOR}.${FORMAT_MINOR}`, compilerVersion: "0.1.0", counts: { intents: 2 } });
     expect(json.sections.intents).toBeGreaterThan(0);
   });
 

@@ -2,6 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, mkdirSync, writeFileSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { FORMAT_MAJOR, FORMAT_MINOR } from "../../runtime/format.js";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { inspectPayload } from "../../compiler/cli/inspect.js";
@@ -45,7 +46,7 @@ describe("reproducible bundles", () => {
     const report = inspectPayload(npc.payload, built.bytes);
     expect(report).toMatchObject({
       name: built.summary.name,
-      format: "1.0",
+      format: `${FORMAT_MAJOR}.${FORMAT_MINOR}`,
       sourceHash: built.summary.sourceHash,
       bytes: built.summary.bytes,
       counts: built.payload.counts,

@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { encodeBundle } from "../../runtime/encode.js";
-import { HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
-import { InvalidBundleError, loadNpc } from "../../runtime/index.js";
+import { FORMAT_MAJOR, HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
+import { InvalidBundleError, loadNpc, type ShellTemplate } from "../../runtime/index.js";
 import { digestSha256 } from "../../runtime/digest.js";
 import { sha256, toHex } from "../../runtime/sha256.js";
 import { shellNpc } from "./ir-fixture.js";
@@ -49,7 +49,7 @@ describe("bundle header and payload", () => {
     const { bytes } = built;
     expect([...bytes.subarray(0, 4)]).toEqual([0x4e, 0x50, 0x43, 0x00]);
     const view = new DataView(bytes.buffer, bytes.byteOffset);
-    expect(view.getUint16(4)).toBe(1);
+    expect(view.getUint16(4)).toBe(FORMAT_MAJOR);
     expect(view.getUint32(8)).toBe(bytes.length - HEADER_SIZE);
     expect(toHex(bytes.subarray(12, 44))).toBe(toHex(sha256(bytes.subarray(HEADER_SIZE))));
   });
@@ -65,8 +65,12 @@ describe("bundle header and payload", () => {
     wrongMagic[0] = 0x50;
     expect(await rejection(wrongMagic)).toMatch(/magic/);
     const future = built.bytes.slice();
-    new DataView(future.buffer).setUint16(4, 2);
-    expect(await rejection(future)).toMatch(/version 2\.0 is not supported/);
+    new DataView(future.buffer).setUint16(4, FORMAT_MAJOR + 1);
+    expect(await rejection(future)).toMatch(new RegExp(`version ${FORMAT_MAJOR + 1}\\.0 is not supported`));
+    // 1.x bundles carried shell commands unlexed; this runtime no longer lexes them.
+    const older = built.bytes.slice();
+    new DataView(older.buffer).setUint16(4, 1);
+    expect(await rejection(older)).toMatch(/version 1\.0 is not supported \(this runtime reads 2\.x\); rebuild the bundle/);
     expect(await rejection(built.bytes.subarray(0, built.bytes.length - 1))).toMatch(/truncated or padded/);
     expect(await rejection(built.bytes.subarray(0, 10))).toMatch(/shorter than the 44-byte header/);
     const flipped = built.bytes.slice();
@@ -90,6 +94,18 @@ describe("bundle header and payload", () => {
     const backwards = structuredClone(built.payload);
     backwards.automaton[1]!.skip.push(0);
     expect(await rejection(withHeader(pack(backwards)))).toMatch(/skip edges must point to a later state/);
+    // A shell command's placeholders must each say where they sit, in a known quoting.
+    type Tool = { o: [string, { o: [string, { sh?: ShellTemplate }][] }][] };
+    const commandOf = (payload: typeof built.payload) => {
+      const commands = payload.intents.flatMap((i) => i.tools.flatMap((tool) => (tool as Tool).o.filter(([key]) => key === "arguments").flatMap(([, args]) => args.o)));
+      return { sh: commands.find(([key, value]) => key === "command" && value.sh!.places.length > 0)![1].sh! };
+    };
+    const missingPlace = structuredClone(built.payload);
+    commandOf(missingPlace).sh.places.pop();
+    expect(await rejection(withHeader(pack(missingPlace)))).toMatch(/tools\[0\]\.o\[\d+\]\[1\]\.o\[\d+\]\[1\]\.sh: segments and places do not fit/);
+    const unknownQuoting = structuredClone(built.payload);
+    (commandOf(unknownQuoting).sh.places[0] as { context: string }).context = "raw";
+    expect(await rejection(withHeader(pack(unknownQuoting)))).toMatch(/places\[0\]\.context: expected a quote context/);
   });
 
   it("throws only InvalidBundleError on flipped, truncated or random bytes", async () => {

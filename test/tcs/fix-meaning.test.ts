@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { checkCommand, type TcsFinding } from "../../compiler/tcs/rules.js";
-import { lexShell } from "../../runtime/shell-lexer.js";
+import { lexShell } from "../../compiler/tcs/shell-lexer.js";
 
 const bashAvailable = spawnSync("bash", ["--version"]).status === 0;
 if (!bashAvailable) console.warn("bash is not installed: the fix-meaning test is skipped");

@@ -5,7 +5,12 @@ import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { UnsafeSlotValueError } from "../../runtime/shell-escape.js";
-import { renderShellCommand } from "../../runtime/shell-render.js";
+import { splitSegments } from "../../compiler/passes/compute-segments.js";
+import { shellTemplate } from "../../compiler/tcs/shell-template.js";
+import { renderShellTemplate, type TagValues } from "../../runtime/shell-render.js";
+
+/** What a command goes through from dataset to shell: split and lexed by the compiler, rendered by the runtime. */
+const renderShellCommand = (command: string, valueOf: TagValues) => renderShellTemplate(shellTemplate(splitSegments(command)), valueOf);
 
 const bashAvailable = spawnSync("bash", ["--version"]).status === 0;
 if (!bashAvailable) console.warn("bash is not installed: the differential shell test is skipped");

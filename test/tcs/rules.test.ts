@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lexShell } from "../../runtime/shell-lexer.js";
+import { lexShell } from "../../compiler/tcs/shell-lexer.js";
 import { invocationsOf, simpleCommands, staticText } from "../../compiler/tcs/commands.js";
 import { findDestructive, isDestructiveCommand } from "../../compiler/tcs/destructive.js";
 import { checkCommand, type TcsFinding } from "../../compiler/tcs/rules.js";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lexShell, type LexedCommand, type Token, type WordPart } from "../../runtime/shell-lexer.js";
+import { lexShell, type LexedCommand, type Token, type WordPart } from "../../compiler/tcs/shell-lexer.js";
 
 /** A compact picture of a token list: words as their source text, operators in brackets. */
 function shape(lexed: LexedCommand, tokens: Token[] = lexed.script.tokens): string[] {

@@ -1,23 +1,13 @@
 // A quote-aware lexer for POSIX sh / bash command strings, written for one job: knowing where each
 // `<||tag||>` placeholder sits (which word, which quoting) so that the compiler can judge a command
-// (TCS rules) and the runtime can render slot values into it without letting them be interpreted.
+// (TCS rules) and tell the runtime how to quote each slot value (shell-template.ts), so that the
+// runtime renders values without a shell lexer and without letting them be interpreted.
 // It lexes, it does not execute: words keep their parts (literal text, escapes, quotes, expansions)
 // with offsets into the command string, and command substitutions are lexed recursively.
-// It lives in the runtime (pure, no imports) because the runtime renderer needs the same answer
-// the compiler's lint got; the compiler imports it from here.
 
-/** How the shell will read the characters at a position. */
-export type QuoteContext =
-  | "unquoted"
-  | "single" //         '…'     nothing is interpreted
-  | "double" //         "…"     $, `, \ are interpreted
-  | "ansi-c" //         $'…'    backslash escapes are interpreted
-  | "param" //          ${…}    operand of a parameter expansion
-  | "arith" //          $((…))  evaluated as arithmetic
-  | "heredoc" //        body of <<EOF: expanded like double quotes, ends at a delimiter line
-  | "heredoc-literal" // body of <<'EOF': literal, ends at a delimiter line
-  | "comment" //        # … ends at a newline
-  | "dollar"; //        right after a bare $, where the value becomes an expansion ($(…), ${…}, $name)
+import type { QuoteContext } from "../../runtime/bundle-types.js";
+
+export type { QuoteContext };
 
 interface Span {
   start: number;

@@ -1,0 +1,29 @@
+// A tool's `arguments.command` as the bundle carries it: lexed here, at build time, so that the
+// runtime knows where each placeholder sits (runtime/shell-render.ts) without a shell lexer.
+// Only what the shell lexer takes for a placeholder is one: any other `<||…||>` text stays
+// literal. A command that cannot be lexed refuses every value at run time.
+
+import type { Segments, ShellTemplate } from "../../runtime/bundle-types.js";
+import { lexShell } from "./shell-lexer.js";
+
+const ANY_PLACEHOLDER = /<\|\|([\w.-]+)\|\|>/;
+
+/** The template of a command pre-split as [literal, tag, literal, …] (tag names trimmed). */
+export function shellTemplate(split: Segments): ShellTemplate {
+  const command = split.map((piece, i) => (i % 2 === 0 ? piece : `<||${piece}||>`)).join("");
+  const lexed = lexShell(command);
+  const anyTag = ANY_PLACEHOLDER.exec(command);
+  if (lexed.error && anyTag) {
+    const reason = `the command cannot be parsed (${lexed.error.message}), so no value can be placed in it safely`;
+    return { segments: [command], places: [], unsafe: { tag: anyTag[1]!, reason } };
+  }
+  const template: ShellTemplate = { segments: [], places: [], unsafe: null };
+  let at = 0;
+  for (const site of lexed.placeholders) {
+    template.segments.push(command.slice(at, site.start), site.tag);
+    template.places.push({ context: site.context, inBackticks: site.inBackticks });
+    at = site.end;
+  }
+  template.segments.push(command.slice(at));
+  return template;
+}
