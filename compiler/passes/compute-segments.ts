@@ -17,13 +17,14 @@ export function splitSegments(text: string): Segments {
   return out;
 }
 
-/** A tool's raw JSON value as a tree whose strings are pre-split, its `arguments.command` a shell template. */
+/** A tool's raw JSON value as a tree whose strings are pre-split, its `arguments.command` a shell template when it has placeholders. */
 export function toolTree(tool: unknown): ToolTree {
   const tree = valueTree(tool);
   if (!("o" in tree)) return tree;
   for (const [key, args] of tree.o) {
     if (key !== "arguments" || !("o" in args)) continue;
-    args.o = args.o.map(([name, value]) => [name, name === "command" && Array.isArray(value) ? { sh: shellTemplate(value) } : value]);
+    // A command without placeholders is rendered as written: it needs no template.
+    args.o = args.o.map(([name, value]) => [name, name === "command" && Array.isArray(value) && value.length > 1 ? { sh: shellTemplate(value) } : value]);
   }
   return tree;
 }

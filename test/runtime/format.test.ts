@@ -98,7 +98,7 @@ describe("bundle header and payload", () => {
     type Tool = { o: [string, { o: [string, { sh?: ShellTemplate }][] }][] };
     const commandOf = (payload: typeof built.payload) => {
       const commands = payload.intents.flatMap((i) => i.tools.flatMap((tool) => (tool as Tool).o.filter(([key]) => key === "arguments").flatMap(([, args]) => args.o)));
-      return { sh: commands.find(([key, value]) => key === "command" && value.sh!.places.length > 0)![1].sh! };
+      return { sh: commands.find(([key, value]) => key === "command" && value.sh !== undefined && value.sh.places.length > 0)![1].sh! };
     };
     const missingPlace = structuredClone(built.payload);
     commandOf(missingPlace).sh.places.pop();
