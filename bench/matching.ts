@@ -1,6 +1,8 @@
 // Matching quality and probabilistic-stage latency on TERMy (issue 9). Writes
 // bench/results/matching.json:
-//   - TERMy eval.json (reworded requests) scored by compiler/eval, plain and `--wordnet` bundles;
+//   - TERMy eval.json (reworded requests) scored by compiler/eval, plain and `--wordnet` bundles,
+//     and the same bundles forced to answer every message with their first-ranked entry (no
+//     threshold, no margin): how many the ranking itself gets right, which no threshold can beat;
 //   - off-topic prompts (test/matching/off-topic.txt) answered by each bundle;
 //   - datasets/termy eval.jsonl (our own dataset), plain and `--wordnet`;
 //   - TERMy training inputs with one or two typos (bench/matching-inputs.ts) reaching their entry;
@@ -46,6 +48,12 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const termyDir = resolve(repoRoot, "../shared/corpus/npc-forge/termy");
 const ownDir = join(repoRoot, "datasets/termy");
 
+/** The dataset with no sentence threshold and no margin: every message that shares a word with an entry gets its first-ranked one. */
+function forced(lint: LintResult): LintResult {
+  const { config } = lint.ir;
+  return { ...lint, ir: { ...lint.ir, config: { ...config, sentenceThreshold: 0, extra: { ...config.extra, margin: 0 } } } };
+}
+
 async function bundles(lint: LintResult): Promise<{ plain: { npc: Npc; model: NpcModel }; wordnet: { npc: Npc; model: NpcModel } }> {
   const plain = compileNpc(lint);
   const wordnet = compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) });
@@ -65,6 +73,8 @@ function evalSummary(npc: Npc, file: string) {
     reachableAnswered: report.reachable.answered,
     reachableCorrect: report.reachable.correct,
     reachablePrecision: round(report.reachable.precision, 3),
+    /** Rejected in-scope cases, and those that offered the expected entry among their suggestions. */
+    suggested: report.suggested,
     inScope: { cases: report.inScope.cases, correct: report.inScope.correct, accuracy: round(report.inScope.accuracy, 3) },
     offTopic: { cases: report.offTopic.cases, rejected: report.offTopic.correct, rate: round(report.offTopic.accuracy, 3) },
   };
@@ -79,6 +89,7 @@ async function main(): Promise<void> {
   const termyLint = lintSources([termyDir]);
   const ownLint = lintSources([ownDir]);
   const termy = await bundles(termyLint);
+  const termyForced = await bundles(forced(termyLint));
   const own = await bundles(ownLint);
 
   const evalPrompts = (JSON.parse(readFileSync(evalFile, "utf8")) as { input: string | string[] }[]).flatMap((b) => [b.input].flat());
@@ -111,6 +122,7 @@ async function main(): Promise<void> {
     baseline: BASELINE,
     typos: { plain: typoRate(termy.plain.npc), wordnet: typoRate(termy.wordnet.npc) },
     termyEval: { plain: evalSummary(termy.plain.npc, evalFile), wordnet: evalSummary(termy.wordnet.npc, evalFile) },
+    termyEvalForcedTop1: { plain: evalSummary(termyForced.plain.npc, evalFile), wordnet: evalSummary(termyForced.wordnet.npc, evalFile) },
     offTopic: { prompts: offTopic.length, answeredPlain: answeredOffTopic(termy.plain.npc), answeredWordnet: answeredOffTopic(termy.wordnet.npc) },
     ownEval: {
       plain: evalSummary(own.plain.npc, join(ownDir, "eval.jsonl")),
