@@ -100,6 +100,12 @@ function literalShape(text: string): LiteralShape | undefined {
   return LITERAL_SHAPES.find(([, shape]) => shape.test(text))?.[0];
 }
 
+/** ALNUM.test(text), without the Unicode regex for the usual word that starts with an ASCII letter or digit. */
+function hasLetterOrDigit(text: string): boolean {
+  const code = text.charCodeAt(0);
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || ALNUM.test(text);
+}
+
 function isSpace(ch: string): boolean {
   const code = ch.charCodeAt(0);
   if (code < 128) return code === 32 || (code >= 9 && code <= 13);
@@ -161,12 +167,12 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
   while (dots > start && clean[dots - 1] === ".") dots--;
   if (dots < end && dots > start && ALNUM.test(clean[dots - 1]!)) end = dots;
   if (start >= end) return;
-  if (ABBREVIATIONS.has(lower(clean.slice(start, end))) && clean[end] === ".") end++;
+  if (clean[end] === "." && ABBREVIATIONS.has(lower(clean.slice(start, end)))) end++;
   const text = clean.slice(start, end);
-  const shape = ABBREVIATIONS.has(lower(text).replace(/\.$/, "")) ? undefined : literalShape(text);
-  // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
-  if (!shape && !ALNUM.test(text)) return;
   const norm = lower(text);
+  const shape = ABBREVIATIONS.has(norm.endsWith(".") ? norm.slice(0, -1) : norm) ? undefined : literalShape(text);
+  // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
+  if (!shape && !hasLetterOrDigit(text)) return;
   if (shape) {
     tokens.push({ text, norm, kind: "literal", shape, start, end });
     return;
