@@ -100,16 +100,26 @@ function literalShape(text: string): LiteralShape | undefined {
   return LITERAL_SHAPES.find(([, shape]) => shape.test(text))?.[0];
 }
 
-/** ALNUM.test(text), without the Unicode regex for the usual word that starts with an ASCII letter or digit. */
-function hasLetterOrDigit(text: string): boolean {
-  const code = text.charCodeAt(0);
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57) || ALNUM.test(text);
+// Character tests by code: the tokenizer runs on every message, and most characters are ASCII
+// letters, which these answer without a lookup or a regex.
+function isAsciiAlnum(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
 }
 
-function isSpace(ch: string): boolean {
-  const code = ch.charCodeAt(0);
+/** ALNUM.test(text), without the Unicode regex for the usual word that starts with an ASCII letter or digit. */
+function hasLetterOrDigit(text: string): boolean {
+  return isAsciiAlnum(text.charCodeAt(0)) || ALNUM.test(text);
+}
+
+function isSpaceAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
   if (code < 128) return code === 32 || (code >= 9 && code <= 13);
-  return /\s/.test(ch);
+  return /\s/.test(text[at]!);
+}
+
+/** Whether the character at `at` is in `set` (a set of punctuation: never an ASCII letter or digit). */
+function isPunctAt(text: string, at: number, set: ReadonlySet<string>): boolean {
+  return !isAsciiAlnum(text.charCodeAt(at)) && set.has(text[at]!);
 }
 
 /** Splits a message into tokens. Quoted text ("…" or '…') becomes one token with its inner text. */
@@ -119,11 +129,11 @@ export function tokenize(message: string): Tokenized {
   let unbalancedQuote = false;
   let i = 0;
   while (i < clean.length) {
-    const ch = clean[i]!;
-    if (isSpace(ch)) {
+    if (isSpaceAt(clean, i)) {
       i++;
       continue;
     }
+    const ch = clean[i]!;
     if (ch === '"' || ch === "'") {
       const close = findClosingQuote(clean, i);
       if (close > 0) {
@@ -139,7 +149,7 @@ export function tokenize(message: string): Tokenized {
       if (ch === '"' || /[\p{L}\p{N}]/u.test(clean[i + 1] ?? "")) unbalancedQuote = true;
     }
     let end = i;
-    while (end < clean.length && !isSpace(clean[end]!)) end++;
+    while (end < clean.length && !isSpaceAt(clean, end)) end++;
     pushChunk(clean, i, end, tokens);
     i = end;
   }
@@ -160,8 +170,8 @@ function findClosingQuote(text: string, open: number): number {
 function pushChunk(clean: string, from: number, to: number, tokens: Token[]): void {
   let start = from;
   let end = to;
-  while (start < end && LEADING_PUNCT.has(clean[start]!)) start++;
-  while (end > start && TRAILING_PUNCT.has(clean[end - 1]!)) end--;
+  while (start < end && isPunctAt(clean, start, LEADING_PUNCT)) start++;
+  while (end > start && isPunctAt(clean, end - 1, TRAILING_PUNCT)) end--;
   // A sentence's final dot goes, a literal's inner dots and a bare ".." stay.
   let dots = end;
   while (dots > start && clean[dots - 1] === ".") dots--;

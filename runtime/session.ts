@@ -37,6 +37,17 @@ export interface SessionOptions {
 const DEFAULT_USERNAME = "user";
 const DEFAULT_COMPUTER_NAME = "localhost";
 const FALLBACK_UNKNOWN = "Sorry, I did not understand that.";
+/** A message's tokens as typed, joined: the exact tables' key. */
+function keyOf(tokens: readonly Token[]): string {
+  return tokens.map((t) => t.norm).join(" ");
+}
+
+/** The exact lookup of a clause's tokens as typed, done once for the whole message. */
+interface TypedLookup {
+  key: string;
+  hit: ExactHit | null;
+}
+
 const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
 const UNBALANCED_QUOTE_NOTICE = 'A quote was opened and never closed: close it so the quoted text is read as one piece.';
 
@@ -113,7 +124,8 @@ export class NpcSession {
     trace?.lexed(message, tokens.length);
     if (unbalancedQuote) return this.refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
     // A whole message the dataset lists as one input is never split ("first this then that").
-    const whole = matchExact(this.model, [tokens.map((t) => t.norm).join(" ")], this.activeContext);
+    const typedKey = keyOf(tokens);
+    const whole = matchExact(this.model, [typedKey], this.activeContext);
     // One resolver per message: the clause split and every clause's stages share its corrections.
     const words = new WordResolver(this.model);
     const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.model, tokens, clean, words);
@@ -128,7 +140,7 @@ export class NpcSession {
     if (clauses.length <= 1) {
       const clause = clauses[0] ?? { tokens: [], start: 0, end: 0 };
       // The whole message as typed was just looked up: a clause of all its tokens reuses that.
-      return this.answer(clean, clause, turn, 0, words, trace, clause.tokens.length === tokens.length ? whole : undefined);
+      return this.answer(clean, clause, turn, 0, words, trace, clause.tokens.length === tokens.length ? { key: typedKey, hit: whole } : undefined);
     }
     const parts = clauses.map((clause, k) => this.answer(clean, clause, turn, k, words, trace));
     return combineParts(parts, this.totals, emojiFor(this.totals));
@@ -141,7 +153,7 @@ export class NpcSession {
     part: number,
     words: WordResolver,
     trace: Tracer | undefined,
-    typedExact?: ExactHit | null,
+    typedExact?: TypedLookup,
   ): NpcResponse {
     const { tokens } = clause;
     const read = clean.slice(clause.start, clause.end);
@@ -183,9 +195,8 @@ export class NpcSession {
     words: WordResolver,
     trace: Tracer | undefined,
     /** The exact lookup of `tokens` as typed, when already done (undefined: not done). */
-    typedExact?: ExactHit | null,
+    typedExact?: TypedLookup,
   ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
-    const keyOf = (list: Token[]) => list.map((t) => t.norm).join(" ");
     /** A match, with its evidence added to the witness. */
     const found = (stage: Witness["stage"], items: WitnessItem[], note: string, status: MatchStatus, intent: number, confidence = 1, slots: Record<string, string> = {}) => {
       witness.push({ stage, items, note });
@@ -193,10 +204,10 @@ export class NpcSession {
     };
     const asTyped = () => tokens.map((t): WitnessItem => ({ word: t.text, kind: "word", matched: t.norm }));
     // The message as typed first: a dataset phrase containing a noise word ("clear") still matches.
-    const typed = keyOf(tokens);
+    const typed = typedExact?.key ?? keyOf(tokens);
     const keys = kept.length === tokens.length ? [typed] : [typed, keyOf(kept)];
     // With a noise word dropped the key without it is tried too, the context table first: look up again.
-    const exact = typedExact !== undefined && keys.length === 1 ? typedExact : matchExact(this.model, keys, this.activeContext);
+    const exact = typedExact !== undefined && keys.length === 1 ? typedExact.hit : matchExact(this.model, keys, this.activeContext);
     trace?.exact(keys, exact, this.activeContext);
     if (exact) return found(exact.status === "context match" ? "context" : "exact", asTyped(), exact.key, exact.status, exact.intent);
     const felt = sentimentMatch(this.model, sentiment.counts, sentiment.phrases, content);
