@@ -20,11 +20,13 @@ export interface GuardedIntent {
 
 const PERMISSIONS: ReadonlySet<string> = new Set(["ask", "yolo", "auto"]);
 
-const NEGATION = /(?:^|[^\p{L}'])(?:don'?t|doesn'?t|do not|does not|never|not|no|cannot|can'?t|won'?t|shouldn'?t|mustn'?t|avoid)(?![\p{L}'])/u;
+// Apostrophes as typed: ' ‘ ’ ʼ. Matched in place (no rewriting of the message first): every
+// answer of a destructive entry asks this.
+const NEGATION = /(?:^|[^\p{L}'\u2018\u2019\u02bc])(?:don['\u2018\u2019\u02bc]?t|doesn['\u2018\u2019\u02bc]?t|do\s+not|does\s+not|never|not|no|cannot|can['\u2018\u2019\u02bc]?t|won['\u2018\u2019\u02bc]?t|shouldn['\u2018\u2019\u02bc]?t|mustn['\u2018\u2019\u02bc]?t|avoid)(?![\p{L}'\u2018\u2019\u02bc])/u;
 
 /** Whether the message negates what it asks ("don't delete x"). */
 export function isNegated(message: string): boolean {
-  return NEGATION.test(message.toLowerCase().replace(/[\u2018\u2019\u02bc]/g, "'").replace(/\s+/g, " "));
+  return NEGATION.test(message.toLowerCase());
 }
 
 /** Applies the guards to `answer` in place. */

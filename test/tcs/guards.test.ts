@@ -9,11 +9,11 @@ import type { Permission } from "../../runtime/response.js";
 import { npcIr } from "../runtime/ir-fixture.js";
 
 describe("negation", () => {
-  it.each(["don't delete x", "Do not remove y", "never wipe the disk", "please DONT rm it", "I don’t want it deleted", "not the logs", "no, keep it", "can't you avoid deleting"])("%j is negated", (message) => {
+  it.each(["don't delete x", "Do not remove y", "never wipe the disk", "please DONT rm it", "I don’t want it deleted", "not the logs", "no, keep it", "can't you avoid deleting", "do   not remove y", "DOES\tNOT matter", "donʼt delete x", "won‘t you stop"])("%j is negated", (message) => {
     expect(isNegated(message)).toBe(true);
   });
 
-  it.each(["delete x", "remove the notes file", "knot the rope", "nothing to see", "donate", "cannotbe"])("%j is not negated", (message) => {
+  it.each(["delete x", "remove the notes file", "knot the rope", "nothing to see", "donate", "cannotbe", "don’tx", "x’not"])("%j is not negated", (message) => {
     expect(isNegated(message)).toBe(false);
   });
 });
