@@ -2,6 +2,7 @@
 // reserved words of compound commands (if/for/case/while…), and sees through wrappers (sudo, env…)
 // and `find -exec`, so that the TCS rules can ask "which program receives this word, and where".
 import {
+  firstPlaceholder,
   unquoteStatic,
   type LexedCommand,
   type OperatorToken,
@@ -165,16 +166,14 @@ function isAssignment(source: string, word: WordToken): boolean {
 export function staticText(source: string, word: WordToken): string | undefined {
   const known = staticTexts.get(word);
   if (known !== undefined) return known ?? undefined;
-  const text = !isStaticParts(word.parts) || PLACEHOLDER.test(source.slice(word.start, word.end)) ? null : unquoteStatic(source, word.parts);
+  // A `<||tag||>` anywhere in the word, quoted or not: its value is only known at run time.
+  const text = !isStaticParts(word.parts) || firstPlaceholder(source.slice(word.start, word.end)) !== undefined ? null : unquoteStatic(source, word.parts);
   staticTexts.set(word, text);
   return text ?? undefined;
 }
 
 /** The rules ask for the same words' text many times; a word's text never changes. */
 const staticTexts = new WeakMap<WordToken, string | null>();
-
-/** A `<||tag||>` anywhere, quoted or not: its value is only known at run time. */
-const PLACEHOLDER = /<\|\|[\w.-]+\|\|>/;
 
 function isStaticParts(parts: readonly WordPart[]): boolean {
   return parts.every((part) =>

@@ -112,6 +112,15 @@ export function lexShell(source: string): LexedCommand {
   }
 }
 
+/** The tag of the first placeholder in `source`, as the lexer reads placeholders, if there is one. */
+export function firstPlaceholder(source: string): string | undefined {
+  for (let at = source.indexOf("<||"); at !== -1; at = source.indexOf("<||", at + 1)) {
+    const found = placeholderAt(source, at);
+    if (found) return found.tag;
+  }
+  return undefined;
+}
+
 /** The placeholder starting at `offset`, if one does. */
 function placeholderAt(source: string, offset: number): { tag: string; end: number } | undefined {
   PLACEHOLDER_PATTERN.lastIndex = offset;

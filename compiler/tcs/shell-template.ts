@@ -4,18 +4,16 @@
 // literal. A command that cannot be lexed refuses every value at run time.
 
 import type { Segments, ShellTemplate } from "../../runtime/bundle-types.js";
-import { lexShell } from "./shell-lexer.js";
-
-const ANY_PLACEHOLDER = /<\|\|([\w.-]+)\|\|>/;
+import { firstPlaceholder, lexShell } from "./shell-lexer.js";
 
 /** The template of a command pre-split as [literal, tag, literal, …] (tag names trimmed). */
 export function shellTemplate(split: Segments): ShellTemplate {
   const command = split.map((piece, i) => (i % 2 === 0 ? piece : `<||${piece}||>`)).join("");
   const lexed = lexShell(command);
-  const anyTag = ANY_PLACEHOLDER.exec(command);
-  if (lexed.error && anyTag) {
+  const unsafeTag = lexed.error ? firstPlaceholder(command) : undefined;
+  if (lexed.error && unsafeTag !== undefined) {
     const reason = `the command cannot be parsed (${lexed.error.message}), so no value can be placed in it safely`;
-    return { segments: [command], places: [], unsafe: { tag: anyTag[1]!, reason } };
+    return { segments: [command], places: [], unsafe: { tag: unsafeTag, reason } };
   }
   const template: ShellTemplate = { segments: [], places: [], unsafe: null };
   let at = 0;
