@@ -198,11 +198,14 @@ export function textOf(tokens: readonly Token[]): string {
     .join(" ");
 }
 
+/** The key of tokens in the exact tables: their norms joined by single spaces. */
+export function keyOf(tokens: readonly Token[]): string {
+  return tokens.map((t) => t.norm).join(" ");
+}
+
 /** The normalized key of a text: its token norms joined by single spaces. */
 export function normalizeKey(text: string): string {
-  return tokenize(text)
-    .tokens.map((t) => t.norm)
-    .join(" ");
+  return keyOf(tokenize(text).tokens);
 }
 
 /** Normalized words of a text (what the vocabulary and the IDF table are made of). */

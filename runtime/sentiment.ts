@@ -21,7 +21,7 @@
 
 import { SENTIMENT_KINDS } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
-import { tokenize, type Token } from "./normalize.js";
+import { keyOf, tokenize, type Token } from "./normalize.js";
 import type { Sentiment } from "./response.js";
 import { NOISE_KINDS, sanitize } from "./sanitize.js";
 
@@ -57,7 +57,7 @@ function tables(model: NpcModel): SentimentTables {
     const sanitized = sanitize(model, tokenize(key).tokens);
     const sig = signature(sanitized.counts);
     if (sig === "" || sanitized.content.length === 0) return;
-    const k = `${sig}|${sanitized.content.map((tok) => tok.norm).join(" ")}`;
+    const k = `${sig}|${keyOf(sanitized.content)}`;
     const known = content.get(k);
     if (known !== undefined && known !== targets[i]) ambiguous.add(k);
     else content.set(k, targets[i]!);
@@ -81,7 +81,7 @@ export function sentimentMatch(model: NpcModel, counts: Sentiment, phrases: read
   const sig = signature(counts);
   if (sig === "") return null;
   if (content.length > 0) {
-    const key = `${sig}|${content.map((t) => t.norm).join(" ")}`;
+    const key = `${sig}|${keyOf(content)}`;
     const intent = tables(model).content.get(key);
     if (intent !== undefined) return { intent, key };
   }

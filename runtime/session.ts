@@ -12,7 +12,7 @@ import { matchExact, type ExactHit } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
 import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
-import { textOf, tokenize, type Token } from "./normalize.js";
+import { keyOf, textOf, tokenize, type Token } from "./normalize.js";
 import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type Witness, type WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
@@ -37,11 +37,6 @@ export interface SessionOptions {
 const DEFAULT_USERNAME = "user";
 const DEFAULT_COMPUTER_NAME = "localhost";
 const FALLBACK_UNKNOWN = "Sorry, I did not understand that.";
-/** A message's tokens as typed, joined: the exact tables' key. */
-function keyOf(tokens: readonly Token[]): string {
-  return tokens.map((t) => t.norm).join(" ");
-}
-
 /** The exact lookup of a clause's tokens as typed, done once for the whole message. */
 interface TypedLookup {
   key: string;
