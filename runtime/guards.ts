@@ -20,9 +20,13 @@ export interface GuardedIntent {
 
 const PERMISSIONS: ReadonlySet<string> = new Set(["ask", "yolo", "auto"]);
 
-// Apostrophes as typed: ' ‘ ’ ʼ. Matched in place (no rewriting of the message first): every
-// answer of a destructive entry asks this.
-const NEGATION = /(?:^|[^\p{L}'\u2018\u2019\u02bc])(?:don['\u2018\u2019\u02bc]?t|doesn['\u2018\u2019\u02bc]?t|do\s+not|does\s+not|never|not|no|cannot|can['\u2018\u2019\u02bc]?t|won['\u2018\u2019\u02bc]?t|shouldn['\u2018\u2019\u02bc]?t|mustn['\u2018\u2019\u02bc]?t|avoid)(?![\p{L}'\u2018\u2019\u02bc])/u;
+/** Apostrophes as typed: ' ‘ ’ ʼ. Matched in place, not rewritten first: every answer of a destructive entry asks. */
+const APOSTROPHES = "'\u2018\u2019\u02bc";
+/** don't / dont, doesn't, can't, won't, shouldn't, mustn't; do not, does not; never, not, no, cannot, avoid — as whole words. */
+const NEGATION = new RegExp(
+  `(?:^|[^\\p{L}${APOSTROPHES}])(?:(?:do|does|ca|wo|should|must)n[${APOSTROPHES}]?t|(?:do|does)\\s+not|never|not|no|cannot|avoid)(?![\\p{L}${APOSTROPHES}])`,
+  "u",
+);
 
 /** Whether the message negates what it asks ("don't delete x"). */
 export function isNegated(message: string): boolean {
