@@ -72,7 +72,7 @@ export class NpcHost {
     }
     // A provisional teaching from a conversation applies in that conversation only, so one
     // client cannot change another's answers; trusted ones and the operator's (CLI) apply to all.
-    const taught = (this.store?.teachings(this.id) ?? []).filter((t) => t.state === "trusted" || t.session === null || t.session === key);
+    const taught = this.store?.teachingsIn(this.id, key) ?? [];
     const { message: rewritten, used } = substituteTaught(message, taught);
     const response = state.session.process(rewritten, options);
     const understood = response.status !== "rejected";

@@ -142,6 +142,7 @@ export class Store {
   private readonly insertTeaching: Database.Statement;
   private readonly allTeachings: Database.Statement;
   private readonly npcTeachings: Database.Statement;
+  private readonly sessionTeachings: Database.Statement;
   private readonly teachingRow: Database.Statement;
 
   constructor(
@@ -171,6 +172,9 @@ export class Store {
     );
     this.allTeachings = db.prepare(`SELECT * FROM teach ORDER BY npc, word`);
     this.npcTeachings = db.prepare(`SELECT * FROM teach WHERE npc = ? ORDER BY word`);
+    this.sessionTeachings = db.prepare(
+      `SELECT * FROM teach WHERE npc = ? AND (state = 'trusted' OR session IS NULL OR session = ?) ORDER BY word`,
+    );
     this.teachingRow = db.prepare(`SELECT * FROM teach WHERE id = ?`);
   }
 
@@ -268,6 +272,15 @@ export class Store {
   teachings(npc?: string): Teaching[] {
     const rows = (npc === undefined ? this.allTeachings.all() : this.npcTeachings.all(npc)) as TeachRow[];
     return rows.map(toTeaching);
+  }
+
+  /**
+   * The teachings that apply in one conversation of an NPC: trusted ones, the operator's (no
+   * session) and that conversation's own provisional ones. Filtered by the query, so the cost of a
+   * message does not grow with what other conversations taught.
+   */
+  teachingsIn(npc: string, session: string): Teaching[] {
+    return (this.sessionTeachings.all(npc, session) as TeachRow[]).map(toTeaching);
   }
 
   /** The trusted teachings of an NPC, sorted by word then meaning (what build --taught folds in). */

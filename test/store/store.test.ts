@@ -157,6 +157,19 @@ describe("teach store", () => {
     store.close();
   });
 
+  it("gives a conversation the trusted teachings, the operator's and its own provisional ones only", () => {
+    const store = tempStore();
+    store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "cli" });
+    store.teachSynonym({ npc: "termy", word: "frob", meaning: "list", source: "conversation", session: "a" });
+    store.teachSynonym({ npc: "termy", word: "blip", meaning: "show", source: "conversation", session: "b" });
+    store.teachSynonym({ npc: "example", word: "quux", meaning: "list", source: "conversation", session: "a" });
+    const words = (session: string) => store.teachingsIn("termy", session).map((t) => t.word);
+    expect(words("a")).toEqual(["frob", "zap"]);
+    expect(words("b")).toEqual(["blip", "zap"]);
+    expect(words("c")).toEqual(["zap"]);
+    store.close();
+  });
+
   it("ndfc teach synonym and teach list", async () => {
     const cwd = tempDir("teach-cli");
     const db = join(cwd, "ndfc.db");
