@@ -238,12 +238,11 @@ export class NpcSession {
     if (template && !child) return templateMatch(template);
     if (!probabilistic) throw new Error("unreachable: no template and no ranking");
     trace?.probabilistic(probabilistic.ranking, probabilistic.hit !== null);
-    // The guard's reading of negation (guards.ts), on the request without its sentiment phrases:
-    // "don't worry, …" is encouragement, not a "don't".
-    const negated = isNegated(textOf(query));
     const guess = child ?? probabilistic.hit;
     const ranking = probabilistic.ranking.slice(0, Math.max(suggestions, 2));
-    if (guess && negated && this.model.payload.intents[guess.intent]!.destructive) {
+    // The guard's reading of negation (guards.ts), on the request without its sentiment phrases:
+    // "don't worry, …" is encouragement, not a "don't". Asked only of a destructive guess.
+    if (guess && this.model.payload.intents[guess.intent]!.destructive && isNegated(textOf(query))) {
       // "don't delete x" resembles "delete x": a guess must never turn it into a destructive call.
       return { kind: "rejected", related: ranking.slice(0, suggestions), notice: NEGATED_NOTICE };
     }
