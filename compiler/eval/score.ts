@@ -13,7 +13,8 @@
 // exists, or some entry has that output or description as written, before rendering): the others
 // no matcher could get right, only adding the answer to the dataset.
 
-import type { Npc, NpcResponse, Segments, ToolTree } from "../../runtime/index.js";
+import type { Npc, NpcResponse, ToolTree } from "../../runtime/index.js";
+import { joinSegments } from "../ir/walk.js";
 import type { EvalCase, JsonlExpectation, NdfExpectation } from "./cases.js";
 
 export interface EvalFailure {
@@ -68,13 +69,9 @@ interface EntryTexts {
   descriptions: Set<string>;
 }
 
-function unsplit(segments: Segments): string {
-  return segments.map((part, i) => (i % 2 === 0 ? part : `<||${part}||>`)).join("");
-}
-
 function unsplitTool(tree: ToolTree): unknown {
-  if (Array.isArray(tree)) return unsplit(tree);
-  if ("sh" in tree) return unsplit(tree.sh.segments);
+  if (Array.isArray(tree)) return joinSegments(tree);
+  if ("sh" in tree) return joinSegments(tree.sh.segments);
   if ("a" in tree) return tree.a.map(unsplitTool);
   if ("o" in tree) return Object.fromEntries(tree.o.map(([key, value]) => [key, unsplitTool(value)]));
   return tree.v;
@@ -95,8 +92,8 @@ function addTool(tool: unknown, texts: EntryTexts): void {
 export function entryTexts(npc: Npc): Map<string, EntryTexts> {
   const out = new Map<string, EntryTexts>();
   for (const intent of npc.payload.intents) {
-    const texts: EntryTexts = { outputs: new Set(intent.outputs.map((o) => unsplit(o).trim())), descriptions: new Set() };
-    if (intent.description) texts.descriptions.add(unsplit(intent.description).trim());
+    const texts: EntryTexts = { outputs: new Set(intent.outputs.map((o) => joinSegments(o).trim())), descriptions: new Set() };
+    if (intent.description) texts.descriptions.add(joinSegments(intent.description).trim());
     for (const tool of intent.tools) addTool(unsplitTool(tool), texts);
     out.set(intent.id, texts);
   }

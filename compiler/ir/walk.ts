@@ -48,3 +48,8 @@ export function withoutTagReferences(text: string): string {
   }
   return out + text.slice(at);
 }
+
+/** Segments split at build time (even: text, odd: tag names) written back as text with `<||tag||>`s. */
+export function joinSegments(segments: readonly string[]): string {
+  return segments.map((part, i) => (i % 2 === 0 ? part : `<||${part}||>`)).join("");
+}

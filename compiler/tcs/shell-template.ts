@@ -4,11 +4,12 @@
 // literal. A command that cannot be lexed refuses every value at run time.
 
 import type { Segments, ShellTemplate } from "../../runtime/bundle-types.js";
+import { joinSegments } from "../ir/walk.js";
 import { firstPlaceholder, lexShell } from "./shell-lexer.js";
 
 /** The template of a command pre-split as [literal, tag, literal, …] (tag names trimmed). */
 export function shellTemplate(split: Segments): ShellTemplate {
-  const command = split.map((piece, i) => (i % 2 === 0 ? piece : `<||${piece}||>`)).join("");
+  const command = joinSegments(split);
   const lexed = lexShell(command);
   const unsafeTag = lexed.error ? firstPlaceholder(command) : undefined;
   if (lexed.error && unsafeTag !== undefined) {
