@@ -6,7 +6,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { DiagnosticBag } from "../compiler/diagnostics.js";
 import { lowerDslFile } from "../compiler/sources/dsl/index.js";
-import { LineMap } from "../compiler/sources/dsl/location.js";
+import { LineMap } from "../compiler/sources/location.js";
 import { parseDsl } from "../compiler/sources/dsl/syntax.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { mulberry32 } from "../runtime/rng.js";

@@ -3,7 +3,7 @@
 //     description?, permission? }`; each input is one case expecting that output or description.
 //   - JSONL: one `{ "input": "...", "expect": { intent?, output?, status?, slots? } }` per line.
 // Mistakes are reported as `file:line: what is wrong`.
-import { positionAt } from "../sources/ndf/json-ast.js";
+import { positionAt } from "../sources/location.js";
 
 export interface NdfExpectation {
   format: "ndf";

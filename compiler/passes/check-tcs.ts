@@ -15,7 +15,7 @@ import { lexShell } from "../tcs/shell-lexer.js";
 import { findDestructive } from "../tcs/destructive.js";
 import { TCS_CODES, tcsSeverity } from "../tcs/codes.js";
 import { checkLexedCommand, type CarriesUserInput, type CommandEdit, type TcsFinding } from "../tcs/rules.js";
-import { positionAt } from "../sources/ndf/json-ast.js";
+import { positionAt } from "../sources/location.js";
 import { mapStringLiteral, type StringLiteralMap } from "../tcs/string-literal.js";
 import { globallyFillableTags, ownKeys } from "./check-references.js";
 import type { CheckContext } from "./index.js";

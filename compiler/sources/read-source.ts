@@ -2,7 +2,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { fileStart, type DiagnosticBag } from "../diagnostics.js";
 import { CODES } from "../passes/codes.js";
-import { positionAt } from "./ndf/json-ast.js";
+import { positionAt } from "./location.js";
 
 /** Larger sources are refused: no NPC needs them, and reading them would stall a pre-commit hook. */
 export const MAX_SOURCE_BYTES = 16 * 1024 * 1024;

@@ -7,7 +7,7 @@ import { compileNpc } from "../../compiler/compile.js";
 import { DiagnosticBag } from "../../compiler/diagnostics.js";
 import { lintSources, type LintResult } from "../../compiler/lint.js";
 import type { CallNode } from "../../compiler/sources/dsl/ast.js";
-import { LineMap } from "../../compiler/sources/dsl/location.js";
+import { LineMap } from "../../compiler/sources/location.js";
 import { parseDsl } from "../../compiler/sources/dsl/syntax.js";
 import { loadNpc, type NpcSession } from "../../runtime/index.js";
 

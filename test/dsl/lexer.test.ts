@@ -3,7 +3,7 @@ import { describe, expect, test } from "vitest";
 import { DiagnosticBag } from "../../compiler/diagnostics.js";
 import { lexDsl } from "../../compiler/sources/dsl/lexer.js";
 import { decodeRegex, decodeString } from "../../compiler/sources/dsl/literals.js";
-import { LineMap } from "../../compiler/sources/dsl/location.js";
+import { LineMap } from "../../compiler/sources/location.js";
 
 function lex(text: string): { types: string[]; images: string[]; bag: DiagnosticBag } {
   const bag = new DiagnosticBag();

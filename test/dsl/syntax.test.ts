@@ -2,7 +2,7 @@
 import { describe, expect, test } from "vitest";
 import { DiagnosticBag } from "../../compiler/diagnostics.js";
 import type { CallNode } from "../../compiler/sources/dsl/ast.js";
-import { LineMap } from "../../compiler/sources/dsl/location.js";
+import { LineMap } from "../../compiler/sources/location.js";
 import { parseDsl } from "../../compiler/sources/dsl/syntax.js";
 import { withoutLocations } from "./helpers.js";
 

@@ -4,7 +4,7 @@ import { lexShell } from "../../compiler/tcs/shell-lexer.js";
 import { invocationsOf, simpleCommands, staticText } from "../../compiler/tcs/commands.js";
 import { findDestructive, isDestructiveCommand } from "../../compiler/tcs/destructive.js";
 import { checkCommand, type TcsFinding } from "../../compiler/tcs/rules.js";
-import { positionAt } from "../../compiler/sources/ndf/json-ast.js";
+import { positionAt } from "../../compiler/sources/location.js";
 import { mapStringLiteral } from "../../compiler/tcs/string-literal.js";
 
 const SYSTEM = new Set(["username", "computer_name"]);

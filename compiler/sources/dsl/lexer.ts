@@ -2,7 +2,7 @@
 import { Lexer, type IToken } from "./chevrotain.js";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import { DSL_CODES } from "./codes.js";
-import type { LineMap } from "./location.js";
+import type { LineMap } from "../location.js";
 import { ALL_TOKENS, RegexLiteral, StringLiteral, WordsLiteral, type LiteralPayload } from "./tokens.js";
 
 const dslLexer = new Lexer(ALL_TOKENS, { positionTracking: "full", ensureOptimizations: true });

@@ -4,7 +4,7 @@ import type { DiagnosticBag } from "../../diagnostics.js";
 import { PERMISSIONS, type Intent, type LocatedText, type Permission, type SourceLocation, type TemplateNode, type TemplatePath, type ToolCall } from "../../ir/types.js";
 import type { CallNode, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
-import type { LineMap } from "./location.js";
+import type { LineMap } from "../location.js";
 import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf, type PathNode, type PatternItem } from "./pattern.js";
 import { ArgumentLowering, describeExpr, locInString, locatedText, nameOf, stringsOf, type SlotScope } from "./values.js";
 import { wordTag, type WordTable } from "./words.js";

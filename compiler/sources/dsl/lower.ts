@@ -5,7 +5,7 @@ import type { DiagnosticBag } from "../../diagnostics.js";
 import type { IrFragment, SourceLocation, TypeDef } from "../../ir/types.js";
 import type { CallNode, Expr } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
-import { LineMap } from "./location.js";
+import { LineMap } from "../location.js";
 import { RULE_FORMS, RULE_BODY_METHODS, RuleLowering, reportUnknownMethod, type PatternScope } from "./lower-rule.js";
 import { parseDsl } from "./syntax.js";
 import { describeExpr, keyName, nameOf } from "./values.js";

@@ -7,7 +7,7 @@ import type { ArrayNode, BlockNode, CallNode, DslFile, Expr, HashNode, Pair, Str
 import { DSL_CODES } from "./codes.js";
 import { lexDsl } from "./lexer.js";
 import { decodeNumber, decodeRegex, decodeString, decodeSymbol, type DecodedString } from "./literals.js";
-import type { LineMap } from "./location.js";
+import type { LineMap } from "../location.js";
 import { describeFound, parseTokens, type ParseError } from "./parser.js";
 import {
   Do,

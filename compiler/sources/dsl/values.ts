@@ -4,7 +4,7 @@ import type { DiagnosticBag } from "../../diagnostics.js";
 import type { LocatedText, SourceLocation } from "../../ir/types.js";
 import type { Expr, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
-import type { LineMap } from "./location.js";
+import type { LineMap } from "../location.js";
 
 /** Which slot references a tool argument may use. */
 export interface SlotScope {

@@ -5,6 +5,7 @@ import type { AnyNode, DocumentNode, ObjectNode, ValueNode } from "@humanwhocode
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation } from "../../ir/types.js";
 import { CODES } from "../../passes/codes.js";
+import { positionAt } from "../location.js";
 
 export type JsonNode = ValueNode;
 export type { ObjectNode };
@@ -35,32 +36,6 @@ function syntaxErrorPosition(error: unknown, text: string) {
   }
   const end = positionAt(text, text.length);
   return { message, ...end, offset: text.length };
-}
-
-/** The offsets where the lines of the text last asked about begin (callers ask about one file at a time). */
-let lastIndexed: { text: string; lineStarts: number[] } | undefined;
-
-function lineStartsOf(text: string): number[] {
-  if (lastIndexed?.text !== text) {
-    const lineStarts = [0];
-    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) lineStarts.push(i + 1);
-    lastIndexed = { text, lineStarts };
-  }
-  return lastIndexed.lineStarts;
-}
-
-/** 1-based line and column of a 0-based offset into `text` (a binary search over the line starts). */
-export function positionAt(text: string, offset: number): { line: number; column: number } {
-  const starts = lineStartsOf(text);
-  // The last line that starts at or before the offset.
-  let lo = 0;
-  let hi = starts.length - 1;
-  while (lo < hi) {
-    const mid = (lo + hi + 1) >>> 1;
-    if (starts[mid]! <= offset) lo = mid;
-    else hi = mid - 1;
-  }
-  return { line: lo + 1, column: offset - starts[lo]! + 1 };
 }
 
 export function toValue(node: JsonNode): unknown {

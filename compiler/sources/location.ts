@@ -1,6 +1,6 @@
-// Source locations of DSL tokens and of positions inside a file's text.
-import type { IToken } from "./chevrotain.js";
-import type { SourceLocation } from "../../ir/types.js";
+// Source locations: positions inside a file's text, and of DSL tokens.
+import type { IToken } from "./dsl/chevrotain.js";
+import type { SourceLocation } from "../ir/types.js";
 
 /** Line starts of a text, for turning offsets into 1-based line and column. */
 export class LineMap {
@@ -32,4 +32,14 @@ export class LineMap {
   end(): SourceLocation {
     return this.at(this.text.length, this.text.length);
   }
+}
+
+/** The line map of the text last asked about (callers ask many positions of one file in a row). */
+let lastMap: LineMap | undefined;
+
+/** 1-based line and column of a 0-based offset into `text`. */
+export function positionAt(text: string, offset: number): { line: number; column: number } {
+  if (lastMap?.text !== text) lastMap = new LineMap("", text);
+  const { line, column } = lastMap.at(offset);
+  return { line, column };
 }
