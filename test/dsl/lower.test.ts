@@ -144,6 +144,11 @@ describe("tools", () => {
     expect(textAt(text, tool!.commandLoc!)).toBe(`"rm -- '<||target||>'"`);
   });
 
+  test("a placeholder with spaces inside names its slot, as the runtime reads it (<|| target ||> is :target)", () => {
+    const intent = onlyIntent(`rule "delete :target" do\n  output "Deleting <|| target ||>."\n  command "rm -- '<|| target ||>'"\nend`);
+    expect(intent.tools[0]!.arguments.command).toBe("rm -- '<|| target ||>'");
+  });
+
   test("a chain keeps its steps in order; :prev_result refers to the previous step's result by tool index", () => {
     const intent = onlyIntent(`chain("clean up :dir") do\n  step :list_files, path: :dir\n  step :filter, criterion: "empty"\n  step :delete, target: :prev_result\nend`);
     expect(intent.tools.map((t) => [t.name, t.arguments])).toEqual([

@@ -3,6 +3,7 @@ import { closest, distance } from "fastest-levenshtein";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { LocatedText, SourceLocation } from "../../ir/types.js";
 import type { Expr, StringNode } from "./ast.js";
+import { tagReferences } from "../../ir/walk.js";
 import { DSL_CODES } from "./codes.js";
 import type { LineMap } from "../location.js";
 
@@ -28,8 +29,6 @@ export const PREV_RESULT = "prev_result";
 export const resultOf = (toolIndex: number): { $result_of: number } => ({ $result_of: toolIndex });
 
 export const slotPlaceholder = (name: string): string => `<||${name}||>`;
-
-const PLACEHOLDER = /<\|\|([^|<>]*)\|\|>/g;
 
 export function describeExpr(expr: Expr): string {
   switch (expr.kind) {
@@ -132,14 +131,14 @@ export class ArgumentLowering {
    * (`<||tagret||>` beside `:target`) is an error, fixed to the slot.
    */
   checkMisspeltPlaceholders(node: StringNode, scope: SlotScope): void {
-    for (const match of node.value.matchAll(PLACEHOLDER)) {
-      const slot = misspeltSlot(match[1]!, scope);
+    for (const ref of tagReferences(node.value)) {
+      const slot = misspeltSlot(ref.name, scope);
       if (slot === undefined) continue;
-      const loc = locInString(this.lines, node, match.index, match[0].length);
+      const loc = locInString(this.lines, node, ref.index, ref.length);
       this.bag.report({
         code: DSL_CODES.unboundSlot,
         severity: "error",
-        message: `<||${match[1]}||> is not captured by ${scope.patterns}${describeBound(scope)}; did you mean <||${slot}||>?`,
+        message: `<||${ref.name}||> is not captured by ${scope.patterns}${describeBound(scope)}; did you mean <||${slot}||>?`,
         loc,
         ...(node.offsets === undefined ? { fix: [{ file: loc.file, offset: loc.offset, endOffset: loc.endOffset ?? loc.offset, text: slotPlaceholder(slot) }] } : {}),
       });
@@ -148,13 +147,12 @@ export class ArgumentLowering {
 
   /** `<||name||>` inside a command or tool string must name a captured slot. */
   checkPlaceholders(node: StringNode, scope: SlotScope): void {
-    for (const match of node.value.matchAll(PLACEHOLDER)) {
-      const name = match[1]!;
+    for (const { name, index, length } of tagReferences(node.value)) {
       if (scope.bound.has(name)) continue;
       this.bag.error(
         DSL_CODES.unboundSlot,
         `<||${name}||> is not captured by ${scope.patterns}${describeBound(scope)}, so the command would run with it unfilled`,
-        locInString(this.lines, node, match.index, match[0].length),
+        locInString(this.lines, node, index, length),
       );
     }
   }
