@@ -65,14 +65,12 @@ function numberOr(value: unknown, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) ? value : fallback;
 }
 
-/** Thresholds: explicit IR fields, then NDF's `threshold` key (read as the sentence threshold). */
+/** Thresholds from the config (NDF's `threshold` key is read as the sentence threshold by the loader), else the defaults. */
 export function bundleConfig(config: NpcConfig): BundleConfig {
   return {
     npcName: config.name,
     creator: config.creator ?? null,
-    sentenceThreshold: round6(
-      numberOr(config.sentenceThreshold, numberOr(config.extra.threshold, DEFAULT_THRESHOLDS.sentenceThreshold)),
-    ),
+    sentenceThreshold: round6(numberOr(config.sentenceThreshold, DEFAULT_THRESHOLDS.sentenceThreshold)),
     wordThreshold: round6(numberOr(config.wordThreshold, DEFAULT_THRESHOLDS.wordThreshold)),
     margin: round6(numberOr(config.extra.margin, DEFAULT_THRESHOLDS.margin)),
     synonymContribution: round6(numberOr(config.synonymContribution, DEFAULT_THRESHOLDS.synonymContribution)),

@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { compileNpc, DEFAULT_THRESHOLDS } from "../../compiler/compile.js";
+import { lintSources } from "../../compiler/lint.js";
+import { tempDir, writeTree } from "../support/cli.js";
 import { npcIr, shellNpc } from "../runtime/ir-fixture.js";
 
 describe("compileNpc", () => {
@@ -11,10 +13,13 @@ describe("compileNpc", () => {
       synonymContribution: DEFAULT_THRESHOLDS.synonymContribution,
       suggestions: DEFAULT_THRESHOLDS.suggestions,
     });
-    const ndf = compileNpc({ ir: npcIr({ intents: [], config: { extra: { threshold: 0.7, margin: 0.1 }, suggestions: 10 } }) }).payload.config;
-    expect(ndf).toMatchObject({ sentenceThreshold: 0.7, margin: 0.1, suggestions: 10 });
-    const explicit = compileNpc({ ir: npcIr({ intents: [], config: { sentenceThreshold: 0.8, extra: { threshold: 0.7 } } }) }).payload.config;
-    expect(explicit.sentenceThreshold).toBe(0.8);
+    const fromConfig = (config: object) => {
+      const dir = writeTree(tempDir("thresholds"), { "config.json": JSON.stringify({ npc_name: "T", ...config }), "dataset/dataset_a.json": "[]" });
+      return compileNpc(lintSources([dir])).payload.config;
+    };
+    expect(fromConfig({ threshold: 0.7, margin: 0.1, suggestions: 10 })).toMatchObject({ sentenceThreshold: 0.7, margin: 0.1, suggestions: 10 });
+    expect(fromConfig({ threshold: 0.7, sentence_threshold: 0.8 }).sentenceThreshold).toBe(0.8);
+    expect(fromConfig({ sentence_threshold: 0.8, threshold: 0.7 }).sentenceThreshold).toBe(0.8);
   });
 
   it("carries clause connectives, normalized, for composite prompts", () => {
