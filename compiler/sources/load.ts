@@ -108,8 +108,8 @@ class Loader {
     if (file.misnamed) {
       this.bag.warning(CODES.misnamedFile, `NDF names this kind of file ${file.misnamed}; it is loaded, but other NDF tools will skip it`, fileStart(file.path));
     }
-    const valid = validateAgainstSchema(SCHEMA_OF[file.kind], file.path, root, this.bag);
-    if (!valid && root.type !== (file.kind === "entries" ? "Array" : "Object")) return;
+    // Schema findings are reported; each lowerer reads what it can and skips a root of the wrong type.
+    validateAgainstSchema(SCHEMA_OF[file.kind], file.path, root, this.bag);
     switch (file.kind) {
       case "entries": {
         const { intents, wordLists } = lowerEntriesFile(file.path, file.relPath, root, this.bag);
