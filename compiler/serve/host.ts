@@ -1,7 +1,8 @@
 // One served NPC: its sessions (LRU), the messages the server answers itself (teach, yes/no to a
 // taught word, tool results), substitution of taught words, and one audit row per message.
 import { bundleSlug } from "../emit/write-bundle.js";
-import type { Npc, NpcResponse, NpcSession, ProcessOptions, SessionOptions } from "../../runtime/index.js";
+import { emojiFor, type Npc, type NpcResponse, type NpcSession, type ProcessOptions, type SessionOptions } from "../../runtime/index.js";
+import { emptySentiment } from "../../runtime/sanitize.js";
 import { bundleConcepts } from "../store/bundle-concepts.js";
 import { TRUST_AFTER, type ConceptLookup, type Store, type Teaching } from "../store/store.js";
 import { LruMap } from "./lru.js";
@@ -40,7 +41,8 @@ const TOOL_ACK_FALLBACK = "Done.";
 export class NpcHost {
   readonly id: string;
   private readonly sessions: LruMap<string, SessionState>;
-  private readonly concepts: ConceptLookup;
+  /** The bundle's concepts, for refusing conflicting teachings: built at the first teaching. */
+  private concepts: ConceptLookup | undefined;
   private readonly toolAck: string[];
 
   constructor(
@@ -52,7 +54,6 @@ export class NpcHost {
   ) {
     this.id = bundleSlug(npc.name) || "npc";
     this.sessions = new LruMap(maxSessions);
-    this.concepts = bundleConcepts(npc.payload);
     // The NPC's own completion words, when they are plain text, acknowledge a tool result.
     const completion = npc.payload.wordLists.find(([name]) => name === "completion")?.[1] ?? [];
     const plain = completion.filter((segments) => segments.length === 1 && segments[0]!.trim() !== "").map((s) => s[0]!);
@@ -117,7 +118,7 @@ export class NpcHost {
 
   private teach(key: string, message: string, word: string, meaning: string): ServeAnswer {
     if (!this.store) return this.control("teaching refused", "Teaching needs the store, and this server runs without one (--no-store).");
-    const outcome = this.store.teachSynonym({ npc: this.id, word, meaning, source: "conversation", session: key, known: this.concepts });
+    const outcome = this.store.teachSynonym({ npc: this.id, word, meaning, source: "conversation", session: key, known: (this.concepts ??= bundleConcepts(this.npc.payload)) });
     if (outcome.kind === "refused") {
       this.record(key, message, "teaching refused", null, 1, []);
       return this.control("teaching refused", `I cannot learn that: ${outcome.message}.`);
@@ -150,6 +151,7 @@ export class NpcHost {
   }
 
   private control(status: ControlStatus, text: string): ServeAnswer {
+    const sentiment = emptySentiment();
     return {
       status,
       confidence: 1,
@@ -159,8 +161,8 @@ export class NpcHost {
       tools: [],
       slots: {},
       permission: "ask",
-      sentiment: { expletives: 0, interjections: 0, thanking: 0, encouraging: 0, discouraging: 0 },
-      emoji: "🙂",
+      sentiment,
+      emoji: emojiFor(sentiment),
       related: [],
       description: null,
       witness: [],

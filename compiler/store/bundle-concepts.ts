@@ -7,16 +7,25 @@ import type { ConceptLookup, KnownConcept } from "./store.js";
 export function bundleConcepts(payload: BundlePayload): ConceptLookup {
   const { words, tags } = payload.lexicon;
   const tagWords = new Map<number, string[]>();
-  words.forEach((word, id) => {
-    for (const tag of tags[id]!) tagWords.set(tag, [...(tagWords.get(tag) ?? []), word]);
-  });
-  for (const [tag, phrase] of payload.vocab.phrases) tagWords.set(tag, [...(tagWords.get(tag) ?? []), phrase.join(" ")]);
   const tagsOf = new Map<string, number[]>();
-  for (const [tag, list] of tagWords) for (const word of list) tagsOf.set(word, [...(tagsOf.get(word) ?? []), tag]);
+  const add = (tag: number, word: string) => {
+    pushTo(tagWords, tag, word);
+    pushTo(tagsOf, word, tag);
+  };
+  words.forEach((word, id) => tags[id]!.forEach((tag) => add(tag, word)));
+  for (const [tag, phrase] of payload.vocab.phrases) add(tag, phrase.join(" "));
+  for (const list of tagWords.values()) list.sort();
+  for (const list of tagsOf.values()) list.sort((a, b) => a - b);
   const inputWords = new Set(words);
   return (word: string): KnownConcept[] => {
     const tagIds = tagsOf.get(word) ?? [];
     if (tagIds.length === 0) return inputWords.has(word) ? [{ concept: `"${word}" itself`, words: [word] }] : [];
-    return [...tagIds].sort((a, b) => a - b).map((tag) => ({ concept: payload.vocab.tags[tag]!, words: [...tagWords.get(tag)!].sort() }));
+    return tagIds.map((tag) => ({ concept: payload.vocab.tags[tag]!, words: [...tagWords.get(tag)!] }));
   };
+}
+
+function pushTo<K, V>(map: Map<K, V[]>, key: K, value: V): void {
+  const list = map.get(key);
+  if (list) list.push(value);
+  else map.set(key, [value]);
 }
