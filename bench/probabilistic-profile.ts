@@ -7,6 +7,7 @@ import { lintSources } from "../compiler/lint.js";
 import { loadNpc } from "../runtime/index.js";
 import { typoOf } from "./matching-inputs.js";
 import { syntheticNpc } from "./synthetic.js";
+import { median } from "./stats.js";
 
 const target = process.argv[2] ?? "20000";
 const synthetic = /^\d+$/.test(target) ? syntheticNpc(Number(target)) : null;
@@ -23,10 +24,10 @@ for (let round = 0; round < 20; round++) {
     const start = process.hrtime.bigint();
     const { status } = session.process(message);
     const us = Number(process.hrtime.bigint() - start) / 1000;
-    if (round >= 2) byStatus.set(status, [...(byStatus.get(status) ?? []), us]);
+    if (round < 2) continue;
+    const times = byStatus.get(status);
+    if (times) times.push(us);
+    else byStatus.set(status, [us]);
   }
 }
-for (const [status, times] of byStatus) {
-  times.sort((a, b) => a - b);
-  console.log(`${status}: median ${times[times.length >> 1]!.toFixed(1)} µs over ${times.length}`);
-}
+for (const [status, times] of byStatus) console.log(`${status}: median ${median(times).toFixed(1)} µs over ${times.length}`);

@@ -5,10 +5,6 @@ export class LruMap<K, V> {
 
   constructor(private readonly capacity: number) {}
 
-  get size(): number {
-    return this.entries.size;
-  }
-
   /** The value of `key` (now the most recent), creating it with `create` when missing. */
   getOrCreate(key: K, create: () => V): V {
     const found = this.get(key);
