@@ -38,17 +38,8 @@ interface CurvePoint {
   stages: Partial<Record<Stage, Latency>>;
 }
 
-function findRepoRoot(from: string): string {
-  let dir = from;
-  while (!existsSync(join(dir, "package.json")) || !readFileSync(join(dir, "package.json"), "utf8").includes('"name": "ndfc"')) {
-    const parent = dirname(dir);
-    if (parent === dir) throw new Error("cannot find the ndfc repository root");
-    dir = parent;
-  }
-  return dir;
-}
-
-const repoRoot = findRepoRoot(dirname(fileURLToPath(import.meta.url)));
+// Run from build/bench/: the repository is two levels up.
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const sizeOnly = args.includes("--size");
