@@ -109,7 +109,7 @@ export interface DslParseResult {
   diagnostics: number;
 }
 
-export function runDslParseBench(rules = 2000, runs = 21, warmups = 3): DslParseResult {
+function runDslParseBench(rules = 2000, runs = 21, warmups = 3): DslParseResult {
   const text = generateRuleFile(rules);
   const file = "bench.rules";
   const [parseTimes, lowerTimes] = timeInterleaved(runs, warmups, [

@@ -15,7 +15,7 @@ interface AskOptions {
 }
 
 /** The answer as a person reads it: the response, each tool call and its permission, suggestions, notices. */
-export function formatAnswer(answer: NpcResponse): string {
+function formatAnswer(answer: NpcResponse): string {
   const lines = [answer.response];
   for (const tool of answer.tools) {
     const name = typeof tool.name === "string" ? tool.name : "tool";

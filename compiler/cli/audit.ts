@@ -25,7 +25,7 @@ function parseSince(value: string): string {
 
 const parseConfidence = fractionParser("expected a number between 0 and 1");
 
-export function formatAuditGroups(groups: readonly AuditGroup[]): string {
+function formatAuditGroups(groups: readonly AuditGroup[]): string {
   const rows = groups.map((g) => [String(g.count), g.firstSeen.slice(0, 19).replace("T", " "), g.lastSeen.slice(0, 19).replace("T", " "), g.npc, g.example, g.statuses.join(", ")]);
   const header = ["count", "first seen", "last seen", "npc", "input", "status"];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));

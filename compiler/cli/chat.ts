@@ -28,7 +28,7 @@ interface ChatCliOptions {
   store?: string | false;
 }
 
-export interface ChatStreams {
+interface ChatStreams {
   input: NodeJS.ReadableStream;
   output: NodeJS.WritableStream & { isTTY?: boolean };
 }
@@ -98,7 +98,7 @@ function runCommand(command: string, output: NodeJS.WritableStream): Promise<num
   });
 }
 
-export async function runChat(options: ChatOptions): Promise<void> {
+async function runChat(options: ChatOptions): Promise<void> {
   const { host, output, name } = options;
   const c = palette(options.colour);
   const rl = createInterface({ input: options.input, output, terminal: Boolean(output.isTTY), historySize: 1000 });

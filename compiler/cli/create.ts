@@ -12,7 +12,7 @@ import type { RegisterCommand } from "./program.js";
 const TEMPLATE = join("datasets", "example");
 
 /** datasets/example of this checkout, found from this module (source or build/ tree). */
-export function templateDirectory(): string {
+function templateDirectory(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (;;) {
     const candidate = join(dir, TEMPLATE);
@@ -32,7 +32,7 @@ function renamedConfig(text: string, name: string): string {
 }
 
 /** Creates the NPC directory and returns its path. */
-export function createNpc(name: string, parent: string): string {
+function createNpc(name: string, parent: string): string {
   const slug = bundleSlug(name);
   if (slug === "") throw new CliError(`"${name}" cannot name an NPC: use letters or digits`, EXIT_USAGE);
   const target = resolve(parent, slug);

@@ -82,7 +82,7 @@ function groupInputs(inputs: string[], cwd: string): string[][] {
   return [...dirs.map((d) => [resolve(cwd, d)]), ...(files.length > 0 ? [files.map((f) => resolve(cwd, f))] : [])];
 }
 
-export function lintExitCode(diagnostics: Diagnostic[], options: { strict?: boolean; maxWarnings?: number }): number {
+function lintExitCode(diagnostics: Diagnostic[], options: { strict?: boolean; maxWarnings?: number }): number {
   const errors = diagnostics.filter((d) => d.severity === "error").length;
   const warnings = diagnostics.filter((d) => d.severity === "warning").length;
   if (errors > 0) return EXIT_FAILED;

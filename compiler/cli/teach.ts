@@ -19,7 +19,7 @@ interface TeachListOptions {
   store?: string;
 }
 
-export function formatTeachings(teachings: readonly Teaching[]): string {
+function formatTeachings(teachings: readonly Teaching[]): string {
   if (teachings.length === 0) return "nothing taught yet\n";
   return teachings
     .map((t) => `${t.npc}  "${t.word}" means "${t.meaning}"  ${t.state} (${t.confirmations}/${TRUST_AFTER} confirmed, ${t.uses} uses, ${t.kind}, from ${t.source})\n`)

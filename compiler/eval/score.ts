@@ -89,7 +89,7 @@ function addTool(tool: unknown, texts: EntryTexts): void {
 }
 
 /** The dataset texts of every intent, by id, as written (with their `<||tag||>`s). */
-export function entryTexts(npc: Npc): Map<string, EntryTexts> {
+function entryTexts(npc: Npc): Map<string, EntryTexts> {
   const out = new Map<string, EntryTexts>();
   for (const intent of npc.payload.intents) {
     const texts: EntryTexts = { outputs: new Set(intent.outputs.map((o) => joinSegments(o).trim())), descriptions: new Set() };

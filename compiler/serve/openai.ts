@@ -69,7 +69,7 @@ export interface OpenAiToolCall {
 }
 
 /** The ndfc fields of an answer, under the `ndfc` key of the message (and of the stream's last chunk). */
-export function ndfcFields(answer: ServeAnswer): Record<string, unknown> {
+function ndfcFields(answer: ServeAnswer): Record<string, unknown> {
   const fields: Record<string, unknown> = {
     status: answer.status,
     confidence: answer.confidence,
@@ -84,7 +84,7 @@ export function ndfcFields(answer: ServeAnswer): Record<string, unknown> {
   return fields;
 }
 
-export function toolCalls(tools: readonly RenderedTool[], callPrefix: string): OpenAiToolCall[] {
+function toolCalls(tools: readonly RenderedTool[], callPrefix: string): OpenAiToolCall[] {
   return tools.map((tool, index) => {
     const { name, arguments: args, ...rest } = tool;
     const payload = args !== undefined ? args : rest;
