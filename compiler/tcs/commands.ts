@@ -68,7 +68,6 @@ function collectCommands(source: string, script: Script, out: SimpleCommand[]): 
       if (CONTROL_OPERATORS.has(token.op)) {
         finish();
         if (CASE_ITEM_ENDS.has(token.op)) mode = "case-pattern";
-        else if (mode === "for-list" && token.op !== "\n" && token.op !== ";") mode = "command";
         else if (mode === "for-list" || mode === "for-name") mode = "command";
         continue;
       }
