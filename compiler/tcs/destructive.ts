@@ -59,6 +59,14 @@ export function findDestructive(lexed: LexedCommand): DestructiveUse[] {
   return uses.sort((a, b) => a.start - b.start);
 }
 
+/** Whether the arguments hold one of some flags, or a short-flag cluster (-rf) with a letter. */
+function flagTests(args: readonly (string | undefined)[]) {
+  return {
+    has: (...flags: string[]) => args.some((arg) => arg !== undefined && flags.includes(arg)),
+    hasShortFlag: (letter: string) => args.some((arg) => arg !== undefined && /^-[A-Za-z]+$/.test(arg) && arg.includes(letter)),
+  };
+}
+
 function use(reason: string, word: WordToken): DestructiveUse {
   return { reason, start: word.start, end: word.end };
 }
@@ -67,8 +75,7 @@ function destructiveReason(source: string, invocation: Invocation): string | und
   const program = invocation.program;
   if (program === undefined) return undefined;
   const args = invocation.args.map((word) => staticText(source, word));
-  const has = (...flags: string[]) => args.some((arg) => arg !== undefined && flags.includes(arg));
-  const hasShortFlag = (letter: string) => args.some((arg) => arg !== undefined && /^-[A-Za-z]+$/.test(arg) && arg.includes(letter));
+  const { has, hasShortFlag } = flagTests(args);
   const always = ALWAYS.get(program);
   if (always) return always;
   if (program.startsWith("mkfs")) return `${program} formats a device`;
@@ -80,7 +87,8 @@ function destructiveReason(source: string, invocation: Invocation): string | und
     case "chgrp":
       return hasShortFlag("R") || has("--recursive") ? `${program} -R changes a whole tree` : undefined;
     case "find":
-      return has("-delete") || invocationDeletes(args) ? "find -delete removes what it matches" : undefined;
+      // `find -exec rm …` is its own invocation (invocationsOf), judged as rm.
+      return has("-delete") ? "find -delete removes what it matches" : undefined;
     case "crontab":
       return hasShortFlag("r") ? "crontab -r deletes the crontab" : undefined;
     case "git":
@@ -100,16 +108,11 @@ function destructiveReason(source: string, invocation: Invocation): string | und
   }
 }
 
-function invocationDeletes(args: (string | undefined)[]): boolean {
-  return args.some((arg, i) => (arg === "-exec" || arg === "-execdir") && (args[i + 1] === "rm" || args[i + 1] === "shred"));
-}
-
 function gitReason(args: (string | undefined)[]): string | undefined {
   const sub = args.find((arg) => arg !== undefined && !arg.startsWith("-"));
   if (sub === undefined) return undefined;
   const rest = args.slice(args.indexOf(sub) + 1);
-  const has = (...flags: string[]) => rest.some((arg) => arg !== undefined && flags.includes(arg));
-  const shortFlag = (letter: string) => rest.some((arg) => arg !== undefined && /^-[A-Za-z]+$/.test(arg) && arg.includes(letter));
+  const { has, hasShortFlag: shortFlag } = flagTests(rest);
   if (sub === "push" && (shortFlag("f") || has("--force", "--force-with-lease", "--mirror", "--delete") || rest.some((arg) => arg?.startsWith("+")))) return "git push --force rewrites the remote's history";
   if (sub === "reset" && has("--hard")) return "git reset --hard discards changes";
   if (sub === "clean" && (shortFlag("f") || has("--force"))) return "git clean -f deletes untracked files";
