@@ -1,7 +1,7 @@
 // `ndfc ask`: answer one message with a bundle (a fresh session), as text or as the whole JSON response.
 import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
-import { formatTrace, formatWitness } from "./format-trace.js";
+import { formatExplanation } from "./format-trace.js";
 import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
@@ -48,6 +48,6 @@ export const registerAsk: RegisterCommand = (program, io) => {
       const session = npc.session({ seed: options.seed ?? 0, metadata });
       const answer = session.process(words.join(" "), { explain: options.explain === true && explain });
       if (options.json) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
-      else io.stdout(formatAnswer(answer) + (answer.trace ? `${formatTrace(answer.trace)}\n${formatWitness(answer)}` : ""));
+      else io.stdout(formatAnswer(answer) + formatExplanation(answer));
     });
 };

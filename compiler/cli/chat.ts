@@ -14,7 +14,7 @@ import { createInterface, type Interface } from "node:readline";
 import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
 import { NpcHost, type ServeAnswer } from "../serve/host.js";
-import { formatTrace, formatWitness } from "./format-trace.js";
+import { formatExplanation } from "./format-trace.js";
 import type { RegisterCommand } from "./program.js";
 import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
@@ -131,7 +131,7 @@ async function runChat(options: ChatOptions): Promise<void> {
       if (arg === "on" || arg === "off") {
         autoExplain = arg === "on";
         write(c.dim(`(explain after every answer: ${arg})`));
-      } else write(last?.trace ? `${formatTrace(last.trace)}\n${formatWitness(last)}` : c.dim("(nothing to explain yet)"));
+      } else write(last?.trace ? formatExplanation(last) : c.dim("(nothing to explain yet)"));
       continue;
     }
     if (message.startsWith("/")) {
@@ -141,7 +141,7 @@ async function runChat(options: ChatOptions): Promise<void> {
     const answer: ServeAnswer = host.message(sessionId(), message, { explain });
     if (answer.status === "rejected" || answer.intent !== null) last = answer as NpcResponse;
     showAnswer(answer, name, write, c);
-    if (autoExplain && answer.trace) write(c.dim(`${formatTrace(answer.trace)}\n${formatWitness(answer as NpcResponse)}`));
+    if (autoExplain && answer.trace) write(c.dim(formatExplanation(answer as NpcResponse)));
     if (options.exec) await execute(answer, lines, write, output, c);
   }
   rl.close();
