@@ -1,12 +1,10 @@
 // `ndfc build`: lint, then compile NPC sources into one reproducible `.npc` bundle.
 import { basename, resolve } from "node:path";
-import { compileNpc } from "../compile.js";
 import { bundleSlug, writeBundle } from "../emit/write-bundle.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { foldTaught } from "./build-taught.js";
 import { WordNetUnavailableError, wordnetExpansion } from "../passes/compute-wordnet.js";
 import { displayPath, formatText } from "./format-diagnostics.js";
-import { lintForCli } from "./lint.js";
 import type { RegisterCommand } from "./program.js";
 
 interface BuildOptions {
@@ -33,7 +31,8 @@ Examples:
   ndfc build datasets/termy -o /tmp/t.npc
   ndfc build datasets/termy --wordnet        understands more rewordings; the runtime stays the same size`,
     )
-    .action((inputs: string[], options: BuildOptions) => {
+    .action(async (inputs: string[], options: BuildOptions) => {
+      const [{ lintForCli }, { compileNpc }] = await Promise.all([import("./lint-sources.js"), import("../compile.js")]);
       const started = performance.now();
       const lint = lintForCli(inputs.map((input) => resolve(io.cwd, input)));
       const errors = lint.diagnostics.filter((d) => d.severity === "error");

@@ -2,13 +2,9 @@
 import { Option } from "commander";
 import { resolve } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
-import { fixUntilStable } from "../fix.js";
-import { lintSources } from "../lint.js";
 import { isDslFile } from "../sources/ndf/files.js";
-import { SourceInputError } from "../sources/load.js";
-import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
+import { CliError, EXIT_FAILED } from "./errors.js";
 import { formatJson, formatSarif, formatText, summaryLine, type DiagnosticFormat } from "./format-diagnostics.js";
-import type { CliIO } from "./io.js";
 import type { RegisterCommand } from "./program.js";
 
 interface LintOptions {
@@ -39,7 +35,8 @@ Examples:
   ndfc lint datasets/shell/shell.rules
   ndfc lint datasets/* --format json | jq '.[] | select(.severity=="error")'`,
     )
-    .action((inputs: string[], options: LintOptions) => {
+    .action(async (inputs: string[], options: LintOptions) => {
+      const { fixThenLint, lintForCli } = await import("./lint-sources.js");
       const groups = groupInputs(inputs, io.cwd);
       const all: Diagnostic[] = [];
       const texts = new Map<string, string>();
@@ -57,23 +54,6 @@ Examples:
       exitCode.value = lintExitCode(all, options);
     });
 };
-
-/** lintSources for commands: an unusable input path is a usage error (exit 2), not a crash. */
-export function lintForCli(inputs: string[]) {
-  try {
-    return lintSources(inputs);
-  } catch (error) {
-    if (error instanceof SourceInputError) throw new CliError(error.message, EXIT_USAGE);
-    throw error;
-  }
-}
-
-/** `--fix` for one group: fix until stable, then the diagnostics of the fixed files (no extra lint when the last round already read them). */
-function fixThenLint(group: string[], io: CliIO) {
-  const fixed = fixUntilStable(() => lintForCli(group));
-  io.stderr(`fixed ${fixed.applied} problem(s) in ${fixed.files.length} file(s)${fixed.changedOnDisk.length > 0 ? `; left alone, changed while linting: ${fixed.changedOnDisk.join(", ")}` : ""}\n`);
-  return fixed.final ?? lintForCli(group);
-}
 
 /** Directories are linted one by one; loose DSL files together as one NPC. */
 function groupInputs(inputs: string[], cwd: string): string[][] {
