@@ -15,7 +15,7 @@ import type { Clause } from "./clauses.js";
 import { lex } from "./lexer.js";
 import type { ExactHit } from "./match-exact.js";
 import type { RankedIntent } from "./match-probabilistic.js";
-import type { TemplateHit } from "./match-template.js";
+import { tagHitsAt, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
 import { round4, type NpcResponse } from "./response.js";
@@ -174,20 +174,6 @@ function label(model: NpcModel, node: PathNode): string {
   return `<||${node.slot}||>:string${mark}`;
 }
 
-/** Vocab tags the words at `p` stand for, with how many words they take. */
-function tagsAt(model: NpcModel, tokens: readonly Token[], p: number, words: WordResolver): [number, number][] {
-  const token = tokens[p]!;
-  if (token.kind === "quoted") return [];
-  const hits: [number, number][] = [];
-  const id = words.id(token.norm);
-  if (id !== undefined) for (const tag of model.payload.lexicon.tags[id]!) hits.push([tag, 1]);
-  else if (token.kind === "word") for (const f of words.corrected(token.norm)) for (const tag of model.payload.lexicon.tags[f.word]!) hits.push([tag, 1]);
-  for (const phrase of model.vocabPhrases.get(token.norm) ?? []) {
-    if (phrase.words.every((w, k) => tokens[p + k]?.kind !== "quoted" && tokens[p + k]?.norm === w)) hits.push([phrase.value, phrase.words.length]);
-  }
-  return hits;
-}
-
 /** Replays one path on the message: "matches" or where and why it fails. */
 function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], words: WordResolver): string {
   const n = path.nodes.length;
@@ -215,7 +201,7 @@ function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], 
     const spec = path.nodes[node]!;
     if (spec.optional) visit(node + 1, tok);
     if (spec.kind === "vocab") {
-      for (const [tag, length] of tagsAt(model, tokens, tok, words)) if (spec.tags.includes(tag)) visit(node + 1, tok + length);
+      for (const { tag, length } of tagHitsAt(model, tokens, tok, words)) if (spec.tags.includes(tag)) visit(node + 1, tok + length);
     } else if (spec.kind === "typed") {
       if (model.types[spec.type]!.test(token.text)) visit(node + 1, tok + 1);
     } else for (let end = tok + 1; end <= t; end++) visit(node + 1, end);
@@ -230,7 +216,7 @@ function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], 
 /** Template paths sharing a vocab word with the message (at most `limit`), each replayed. */
 function explainTemplates(model: NpcModel, tokens: readonly Token[], words: WordResolver, activeContext: number | null, limit = 8): string[] {
   const messageTags = new Set<number>();
-  tokens.forEach((_, p) => tagsAt(model, tokens, p, words).forEach(([tag]) => messageTags.add(tag)));
+  tokens.forEach((_, p) => tagHitsAt(model, tokens, p, words).forEach(({ tag }) => messageTags.add(tag)));
   const scored = automatonPaths(model)
     .filter(({ intent }) => {
       const parent = model.payload.intents[intent]!.parent;

@@ -11,7 +11,7 @@
 //   3. source order (intent index, then path index).
 // A path matches only when it consumes every word; stop words may be skipped between nodes.
 
-import type { NpcModel } from "./model.js";
+import { phraseAt, type NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
 import type { WitnessItem } from "./response.js";
 import type { WordResolver } from "./word-resolver.js";
@@ -42,7 +42,7 @@ interface Thread {
   openSlot: string;
 }
 
-interface TagHit {
+export interface TagHit {
   tag: number;
   length: number;
   item: WitnessItem;
@@ -197,42 +197,42 @@ class TemplateRun {
     return hit;
   }
 
-  /** Vocab tags the words at `p` stand for: one-word synonyms, typo-corrected words, phrases. */
+  /** Vocab tags the words at `p` stand for (see tagHitsAt), once per position. */
   private tagHits(p: number): TagHit[] {
-    const cached = this.tagCache.get(p);
-    if (cached) return cached;
-    const token = this.tokens[p]!;
-    const hits: TagHit[] = [];
-    if (token.kind !== "quoted") {
-      const { model } = this;
-      const tagName = (tag: number) => `<||${model.payload.vocab.tags[tag]}||>`;
-      const id = this.words.id(token.norm);
-      if (id !== undefined) {
-        for (const tag of model.payload.lexicon.tags[id]!) {
-          hits.push({ tag, length: 1, item: { word: token.text, kind: "vocab", matched: tagName(tag) } });
-        }
-      } else if (token.kind === "word") {
-        for (const fuzzy of this.words.corrected(token.norm)) {
-          for (const tag of model.payload.lexicon.tags[fuzzy.word]!) {
-            const matched = `${tagName(tag)} (as "${model.payload.lexicon.words[fuzzy.word]}")`;
-            hits.push({ tag, length: 1, item: { word: token.text, kind: "fuzzy", matched } });
-          }
-        }
-      }
-      for (const phrase of model.vocabPhrases.get(token.norm) ?? []) {
-        const length = phrase.words.length;
-        const fits = phrase.words.every((word, k) => {
-          const t = this.tokens[p + k];
-          return t !== undefined && t.kind !== "quoted" && t.norm === word;
-        });
-        if (!fits) continue;
-        const words = textOf(this.tokens.slice(p, p + length));
-        hits.push({ tag: phrase.value, length, item: { word: words, kind: "vocab", matched: tagName(phrase.value) } });
-      }
+    let hits = this.tagCache.get(p);
+    if (!hits) {
+      hits = tagHitsAt(this.model, this.tokens, p, this.words);
+      this.tagCache.set(p, hits);
     }
-    this.tagCache.set(p, hits);
     return hits;
   }
+}
+
+/** Vocab tags the words at `p` stand for: one-word synonyms, typo-corrected words, phrases. */
+export function tagHitsAt(model: NpcModel, tokens: readonly Token[], p: number, words: WordResolver): TagHit[] {
+  const token = tokens[p]!;
+  const hits: TagHit[] = [];
+  if (token.kind === "quoted") return hits;
+  const tagName = (tag: number) => `<||${model.payload.vocab.tags[tag]}||>`;
+  const id = words.id(token.norm);
+  if (id !== undefined) {
+    for (const tag of model.payload.lexicon.tags[id]!) {
+      hits.push({ tag, length: 1, item: { word: token.text, kind: "vocab", matched: tagName(tag) } });
+    }
+  } else if (token.kind === "word") {
+    for (const fuzzy of words.corrected(token.norm)) {
+      for (const tag of model.payload.lexicon.tags[fuzzy.word]!) {
+        const matched = `${tagName(tag)} (as "${model.payload.lexicon.words[fuzzy.word]}")`;
+        hits.push({ tag, length: 1, item: { word: token.text, kind: "fuzzy", matched } });
+      }
+    }
+  }
+  for (const phrase of model.vocabPhrases.get(token.norm) ?? []) {
+    if (!phraseAt(phrase, tokens, p)) continue;
+    const length = phrase.words.length;
+    hits.push({ tag: phrase.value, length, item: { word: textOf(tokens.slice(p, p + length)), kind: "vocab", matched: tagName(phrase.value) } });
+  }
+  return hits;
 }
 
 function outranks(a: { intent: number; path: number; inContext: boolean }, at: Thread, b: TemplateHit, bt: Thread): boolean {

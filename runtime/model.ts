@@ -5,6 +5,7 @@ import type { BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex, readU32 } from "./fuzzy.js";
 import { MatchIndex } from "./match-probabilistic.js";
 import { TypeMatcher } from "./regex-vm.js";
+import type { Token } from "./normalize.js";
 
 export interface RuntimeState {
   /** Tag id → children (an edge may carry several alternative tags). */
@@ -18,6 +19,14 @@ export interface RuntimeState {
 export interface Phrase {
   words: string[];
   value: number;
+}
+
+/** Whether `phrase` is written at `at` in the tokens (words only: quoted text never takes part in a phrase). */
+export function phraseAt(phrase: Phrase, tokens: readonly Token[], at: number): boolean {
+  return phrase.words.every((word, k) => {
+    const token = tokens[at + k];
+    return token !== undefined && token.kind !== "quoted" && token.norm === word;
+  });
 }
 
 function byFirstWord(entries: Iterable<[string[], number]>): Map<string, Phrase[]> {

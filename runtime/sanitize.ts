@@ -3,7 +3,7 @@
 // sentiment phrases are counted and left out of the probabilistic stage only.
 
 import { SENTIMENT_KINDS, type SentimentKind } from "./bundle-types.js";
-import type { NpcModel } from "./model.js";
+import { phraseAt, type NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
 import type { Sentiment, WitnessItem } from "./response.js";
 
@@ -57,10 +57,5 @@ export function sanitize(model: NpcModel, tokens: readonly Token[]): Sanitized {
 function longestPhraseAt(model: NpcModel, tokens: readonly Token[], at: number) {
   const candidates = model.sanitizerPhrases.get(tokens[at]!.norm);
   if (!candidates) return undefined;
-  return candidates.find((phrase) =>
-    phrase.words.every((word, k) => {
-      const token = tokens[at + k];
-      return token !== undefined && token.kind !== "quoted" && token.norm === word;
-    }),
-  );
+  return candidates.find((phrase) => phraseAt(phrase, tokens, at));
 }
