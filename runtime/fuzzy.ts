@@ -83,6 +83,8 @@ export function osaDistance(a: string, b: string, limit: number): number {
 export interface FuzzyHit {
   word: number;
   distance: number;
+  /** 1 − distance / the longer length (in characters) of the token and the word. */
+  similarity: number;
 }
 
 /** Reads a little-endian u32 array stored as bytes. */
@@ -103,7 +105,8 @@ export class FuzzyIndex {
 
   /** Vocabulary words within the edit budget of both `token` and the word (closest first, then by word id). */
   lookup(token: string): FuzzyHit[] {
-    const budget = editBudget(Array.from(token).length);
+    const tokenLength = Array.from(token).length;
+    const budget = editBudget(tokenLength);
     if (budget === 0) return [];
     const seen = new Set<number>();
     const hits: FuzzyHit[] = [];
@@ -114,9 +117,10 @@ export class FuzzyIndex {
         if (seen.has(word) || word >= this.words.length) continue;
         seen.add(word);
         const target = this.words[word]!;
-        const limit = Math.min(budget, editBudget(Array.from(target).length));
+        const targetLength = Array.from(target).length;
+        const limit = Math.min(budget, editBudget(targetLength));
         const distance = osaDistance(token, target, limit);
-        if (distance > 0 && distance <= limit) hits.push({ word, distance });
+        if (distance > 0 && distance <= limit) hits.push({ word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) });
       }
     }
     return hits.sort((a, b) => a.distance - b.distance || a.word - b.word);

@@ -127,10 +127,8 @@ function termsOf(model: NpcModel, tokens: readonly Token[], words: WordResolver)
     if (own !== undefined) direct.push({ stem: own, sim: 1, kind: "word", word: words.id(token.norm) ?? -1 });
     else if (token.kind === "word") {
       // Literals and quoted text keep their exact text: "note.txt" is never "corrected" to a word.
-      const length = token.norm.length;
       for (const hit of words.correctedLoosely(token.norm)) {
-        const sim = 1 - hit.distance / Math.max(length, model.payload.lexicon.words[hit.word]!.length);
-        if (sim >= wordThreshold) addCandidate(direct, { stem: wordStem[hit.word]!, sim, kind: "fuzzy", word: hit.word });
+        if (hit.similarity >= wordThreshold) addCandidate(direct, { stem: wordStem[hit.word]!, sim: hit.similarity, kind: "fuzzy", word: hit.word });
       }
     }
     const candidates = [...direct];

@@ -46,7 +46,7 @@ export class WordResolver {
         const [best, second] = this.corrected(norm);
         if (!best || (second && second.distance === best.distance)) return null;
         norm = words[best.word]!;
-        similarity = Math.min(similarity, 1 - best.distance / Math.max(Array.from(token.norm).length, Array.from(norm).length));
+        similarity = Math.min(similarity, best.similarity);
         if (similarity < this.model.payload.config.wordThreshold) return null;
       }
       norms.push(norm);

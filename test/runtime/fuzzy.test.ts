@@ -26,11 +26,19 @@ describe("fuzzy index", () => {
     expect(found("xxxx")).toEqual([]);
   });
 
+  it("gives each correction its similarity, 1 − edits / the longer length in characters (an emoji is one)", () => {
+    expect(index.lookup("shwo")).toEqual([{ word: words.indexOf("show"), distance: 1, similarity: 0.75 }]);
+    const withEmoji = ["disk🙂"];
+    const built = computeFuzzyIndex(withEmoji);
+    const emojiIndex = new FuzzyIndex(readU32(built.hashes), readU32(built.words), withEmoji);
+    expect(emojiIndex.lookup("dsik🙂")).toEqual([{ word: 0, distance: 1, similarity: 0.8 }]);
+  });
+
   it("returns exactly the words a scan with the OSA distance would", () => {
     fc.assert(
       fc.property(fc.stringMatching(/^[a-z]{1,10}$/), (token) => {
         const expected = words
-          .map((w, id) => ({ word: id, distance: osaDistance(token, w, 5) }))
+          .map((w, id) => ({ word: id, distance: osaDistance(token, w, 5), similarity: 1 - osaDistance(token, w, 5) / Math.max(token.length, w.length) }))
           .filter((h) => h.distance > 0 && h.distance <= Math.min(editBudget(token.length), editBudget(words[h.word]!.length)))
           .sort((a, b) => a.distance - b.distance || a.word - b.word);
         expect(index.lookup(token)).toEqual(expected);
