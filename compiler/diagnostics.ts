@@ -1,4 +1,5 @@
 // Diagnostics: what every check pass reports, and the collector passes report into.
+import { closest, distance } from "fastest-levenshtein";
 import type { SourceLocation } from "./ir/types.js";
 
 export type Severity = "error" | "warning" | "info";
@@ -74,4 +75,12 @@ export function compareStrings(a: string, b: string): number {
 /** A location for a whole file (line 1, column 1), used when nothing more precise exists. */
 export function fileStart(file: string): SourceLocation {
   return { file, line: 1, column: 1, offset: 0 };
+}
+
+/** For a "did you mean" hint: the candidate closest to `name`, when it differs by 1 to `maxEdits` edits. */
+export function nearMiss(name: string, candidates: readonly string[], maxEdits = 2): string | undefined {
+  if (candidates.length === 0) return undefined;
+  const guess = closest(name, [...candidates]);
+  const edits = distance(name, guess);
+  return edits > 0 && edits <= maxEdits ? guess : undefined;
 }

@@ -1,6 +1,5 @@
 // Lowering one `rule` / `chain` / `query` call (and its `context` follow-ups) into an Intent.
-import { closest, distance } from "fastest-levenshtein";
-import type { DiagnosticBag } from "../../diagnostics.js";
+import { nearMiss, type DiagnosticBag } from "../../diagnostics.js";
 import { PERMISSIONS, type Intent, type LocatedText, type Permission, type SourceLocation, type TemplateNode, type TemplatePath, type ToolCall } from "../../ir/types.js";
 import type { CallNode, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
@@ -234,8 +233,8 @@ export class RuleLowering {
       return;
     }
     if (!(PERMISSIONS as readonly string[]).includes(value)) {
-      const guess = closest(value, [...PERMISSIONS]);
-      const hint = distance(value, guess) <= 2 ? ` (did you mean :${guess}?)` : "";
+      const guess = nearMiss(value, PERMISSIONS);
+      const hint = guess !== undefined ? ` (did you mean :${guess}?)` : "";
       this.env.bag.error(DSL_CODES.unknownPermission, `unknown permission :${value}${hint}: expected ${PERMISSIONS.map((p) => `:${p}`).join(", ")}`, arg.loc);
       return;
     }
@@ -295,7 +294,7 @@ export class RuleLowering {
 
 export function reportUnknownMethod(call: CallNode, where: string, known: readonly string[], bag: DiagnosticBag): void {
   const name = call.receiver === undefined ? call.name : `${call.receiver}.${call.name}`;
-  const guess = closest(name, [...known]);
-  const hint = distance(name, guess) <= Math.max(2, Math.floor(name.length / 3)) ? `did you mean ${guess}? ` : "";
+  const guess = nearMiss(name, known, Math.max(2, Math.floor(name.length / 3)));
+  const hint = guess !== undefined ? `did you mean ${guess}? ` : "";
   bag.error(DSL_CODES.unknownMethod, `unknown method ${name} in ${where}: ${hint}expected one of ${known.join(", ")}`, call.loc);
 }

@@ -1,6 +1,5 @@
 // Turning literal argument expressions into IR values: tool arguments, texts, names.
-import { closest, distance } from "fastest-levenshtein";
-import type { DiagnosticBag } from "../../diagnostics.js";
+import { nearMiss, type DiagnosticBag } from "../../diagnostics.js";
 import type { LocatedText, SourceLocation } from "../../ir/types.js";
 import type { Expr, StringNode } from "./ast.js";
 import { tagReferences } from "../../ir/walk.js";
@@ -160,9 +159,7 @@ export class ArgumentLowering {
 
 /** The captured slot `name` is most likely a misspelling of (edit distance ≤ 2), if any. */
 function misspeltSlot(name: string, scope: SlotScope): string | undefined {
-  if (scope.bound.size === 0 || scope.bound.has(name)) return undefined;
-  const guess = closest(name, [...scope.bound]);
-  return distance(name, guess) <= 2 ? guess : undefined;
+  return scope.bound.has(name) ? undefined : nearMiss(name, [...scope.bound]);
 }
 
 function describeBound(scope: SlotScope): string {

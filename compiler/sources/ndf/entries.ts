@@ -1,6 +1,5 @@
 // Lowering NDF entry files (dataset_*.json, templates_*.json, personality.json) into IR intents.
-import { closest, distance } from "fastest-levenshtein";
-import type { DiagnosticBag } from "../../diagnostics.js";
+import { nearMiss, type DiagnosticBag } from "../../diagnostics.js";
 import type { Intent, LocatedText, Permission, TemplateNode, TemplatePath, ToolCall, WordList } from "../../ir/types.js";
 import { PERMISSIONS } from "../../ir/types.js";
 import { CODES } from "../../passes/codes.js";
@@ -160,9 +159,8 @@ function lowerTools(node: JsonNode, file: string): ToolCall[] {
 /** An unknown key close to a known one (`otuput`) is almost certainly a typo; others are custom tags. */
 export function reportLikelyTypo(key: string, loc: ReturnType<typeof locOf>, bag: DiagnosticBag, known: readonly string[] = KNOWN_ENTRY_KEYS): void {
   if (key.length < 4) return;
-  const guess = closest(key, [...known]);
-  const d = distance(key, guess);
-  if (d > 0 && d <= 2) {
+  const guess = nearMiss(key, known);
+  if (guess !== undefined) {
     bag.warning(CODES.unknownKey, `unknown key "${key}": did you mean "${guess}"? (as written it is only a custom <||${key}||> tag)`, loc);
   }
 }
