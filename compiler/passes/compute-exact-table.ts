@@ -4,7 +4,7 @@
 
 import type { BundleContextTable, BundleExactTable } from "../../runtime/bundle-types.js";
 import { normalizeKey } from "../../runtime/normalize.js";
-import type { OrderedIntent } from "./compute-intent-order.js";
+import { contextChildren, type OrderedIntent } from "./compute-intent-order.js";
 
 function tableOf(members: readonly OrderedIntent[]): BundleExactTable {
   const map = new Map<string, number>();
@@ -22,15 +22,8 @@ export function computeExactTables(ordered: readonly OrderedIntent[]): {
   exact: BundleExactTable;
   contextExact: BundleContextTable[];
 } {
-  const byParent = new Map<number, OrderedIntent[]>();
-  for (const o of ordered) {
-    if (o.parent === null) continue;
-    const list = byParent.get(o.parent) ?? [];
-    list.push(o);
-    byParent.set(o.parent, list);
-  }
-  const contextExact = [...byParent.keys()]
-    .sort((a, b) => a - b)
-    .map((parent) => ({ parent, ...tableOf(byParent.get(parent)!) }));
+  const contextExact = contextChildren(ordered).flatMap((children, parent) =>
+    children !== null && children.length > 0 ? [{ parent, ...tableOf(children.map((i) => ordered[i]!)) }] : [],
+  );
   return { exact: tableOf(ordered.filter((o) => o.parent === null)), contextExact };
 }
