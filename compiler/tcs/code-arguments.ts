@@ -3,7 +3,7 @@
 // but a value placed in one of these becomes code for another interpreter (`sed 's/x/y/e'`,
 // awk's system(), a second shell). The arguments after such a script stay data (`sh -c '…' _ "$v"`).
 import type { WordToken } from "./shell-lexer.js";
-import { staticText, type Invocation } from "./commands.js";
+import { isOption, staticText, takesNextWord, type Invocation } from "./commands.js";
 import { NATIVE_BINARIES } from "./native-binaries.js";
 
 export interface CodeWord {
@@ -59,8 +59,8 @@ function operands(texts: (string | undefined)[], valueOptions: string): number[]
       optionsEnded = true;
       continue;
     }
-    if (!optionsEnded && text !== undefined && text.length > 1 && text.startsWith("-")) {
-      if (!text.startsWith("--") && text.length === 2 && valueOptions.includes(text[1]!)) i++;
+    if (!optionsEnded && text !== undefined && isOption(text)) {
+      if (takesNextWord(text, valueOptions)) i++;
       continue;
     }
     out.push(i);

@@ -204,6 +204,19 @@ export function invocationsOf(source: string, command: SimpleCommand): Invocatio
   return out;
 }
 
+export function isOption(text: string): boolean {
+  return text.length > 1 && text.startsWith("-");
+}
+
+/** `-n` (or a cluster ending in it, `-An`) whose value is the next word; `-n5` carries its own. */
+export function takesNextWord(option: string, valueOptions: string): boolean {
+  if (option.startsWith("--")) return false;
+  for (let i = 1; i < option.length; i++) {
+    if (valueOptions.includes(option[i]!)) return i === option.length - 1;
+  }
+  return false;
+}
+
 function unwrap(source: string, command: SimpleCommand, words: WordToken[]): Invocation | undefined {
   let index = 0;
   for (;;) {
@@ -222,9 +235,8 @@ function unwrap(source: string, command: SimpleCommand, words: WordToken[]): Inv
         index++;
         break;
       }
-      if (text !== undefined && text.startsWith("-") && text.length > 1) {
-        const letter = text[text.length - 1]!;
-        index += !text.startsWith("--") && text.length === 2 && wrapper.valueOptions.includes(letter) ? 2 : 1;
+      if (text !== undefined && isOption(text)) {
+        index += takesNextWord(text, wrapper.valueOptions) ? 2 : 1;
         continue;
       }
       if (program === "env" && text !== undefined && ASSIGNMENT.test(text)) {

@@ -5,7 +5,7 @@
 // compiler/passes/check-tcs.ts); a placeholder that carries none (a word list, a system value) is never judged.
 import { lexShell, type LexedCommand, type PlaceholderSite, type QuoteContext, type WordPart, type WordToken } from "./shell-lexer.js";
 import { codeWords } from "./code-arguments.js";
-import { argumentWords, invocationsOf, simpleCommands, staticText, type Invocation } from "./commands.js";
+import { argumentWords, invocationsOf, isOption, simpleCommands, staticText, takesNextWord, type Invocation } from "./commands.js";
 import { TCS_CODES } from "./codes.js";
 import { NATIVE_BINARIES } from "./native-binaries.js";
 
@@ -194,19 +194,6 @@ function checkInvocation(source: string, invocation: Invocation, userSites: read
     };
   }
   return undefined;
-}
-
-function isOption(text: string): boolean {
-  return text.length > 1 && text.startsWith("-");
-}
-
-/** `-n` (or a cluster ending in it, `-An`) whose value is the next word; `-n5` carries its own. */
-function takesNextWord(option: string, valueOptions: string): boolean {
-  if (option.startsWith("--")) return false;
-  for (let i = 1; i < option.length; i++) {
-    if (valueOptions.includes(option[i]!)) return i === option.length - 1;
-  }
-  return false;
 }
 
 /** The user-input placeholder the word's value starts with, if it does (quotes do not matter here). */

@@ -38,6 +38,8 @@ describe("simple commands", () => {
     expect(programs("sudo -u root env A=1 nice -n 5 rm -- x; timeout 5 grep y z; find . -name q -exec chmod +x {} \\;")).toEqual([
       "rm(-- x)", "grep(y z)", "find(. -name q -exec chmod +x {} \\;)", "chmod(+x {})",
     ]);
+    // An option cluster ending in one that takes a value (-Eu root) skips that value too.
+    expect(programs("sudo -Eu root rm x; nice -in5 ls")).toEqual(["rm(x)", "ls()"]);
   });
 
   it("keeps redirections apart from arguments", () => {
