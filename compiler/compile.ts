@@ -18,6 +18,8 @@ import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
 import { computeTypePrograms } from "./passes/compute-type-programs.js";
 import { computeAutomaton } from "./passes/compute-automaton.js";
 import { computeSanitizer, computeWordLists } from "./passes/compute-word-tables.js";
+import { computeLearned } from "./passes/compute-learned.js";
+import type { Calibration } from "./learn/calibrate.js";
 import { compareStrings } from "./diagnostics.js";
 
 /** Defaults of the runtime's thresholds when the config says nothing (documented in the README). */
@@ -44,6 +46,8 @@ export interface CompileSummary {
   unusableTypes: { name: string; reason: string }[];
   /** Vocab tags used by templates but defined nowhere (they match their own name's word). */
   implicitTags: string[];
+  /** The learned stage's cross-validation on the NPC's own phrasings (null when it was not trained). */
+  learned: Calibration | null;
 }
 
 export interface CompileResult {
@@ -65,8 +69,8 @@ function numberOr(value: unknown, fallback: number): number {
   return typeof value === "number" && Number.isFinite(value) ? value : fallback;
 }
 
-/** Thresholds from the config (NDF's `threshold` key is read as the sentence threshold by the loader), else the defaults. */
-export function bundleConfig(config: NpcConfig): BundleConfig {
+/** Thresholds from the config (NDF's `threshold` key is read as the sentence threshold by the loader), else the defaults; the learned threshold is set by compileNpc. */
+export function bundleConfig(config: NpcConfig, learnedThreshold = 0): BundleConfig {
   return {
     npcName: config.name,
     creator: config.creator ?? null,
@@ -77,6 +81,7 @@ export function bundleConfig(config: NpcConfig): BundleConfig {
     suggestions: Math.max(0, Math.floor(numberOr(config.suggestions, DEFAULT_THRESHOLDS.suggestions))),
     maxMessageChars: DEFAULT_THRESHOLDS.maxMessageChars,
     connectives: config.connectives.map((words) => normalizeWords(words.join(" "))).filter((words) => words.length > 0),
+    learnedThreshold: round6(learnedThreshold),
   };
 }
 
@@ -87,8 +92,9 @@ export interface CompileOptions {
 
 export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): CompileResult {
   const { ir } = lint;
-  const config = bundleConfig(ir.config);
   const ordered = computeIntentOrder(ir.intents);
+  const learned = computeLearned(ordered, ir.config);
+  const config = bundleConfig(ir.config, learned.threshold);
   const intents = computeIntents(ordered);
   const { exact, contextExact } = computeExactTables(ordered);
   const vocab = computeVocab(ir.synonyms, ordered);
@@ -128,6 +134,7 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
     matching,
     vocab: { tags: vocab.tags, phrases: vocab.phrases },
     fuzzy: computeFuzzyIndex(lexicon.words),
+    learned: learned.learned,
     types,
     automaton: automaton.states,
     sanitizer,
@@ -148,6 +155,7 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
       unmatchablePaths: automaton.unmatchable,
       unusableTypes: types.filter((t) => t.unusable !== null).map((t) => ({ name: t.name, reason: t.unusable! })),
       implicitTags: vocab.implicit,
+      learned: learned.learned ? learned.calibration : null,
     },
   };
 }

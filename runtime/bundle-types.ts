@@ -87,6 +87,11 @@ export interface BundleConfig {
   maxMessageChars: number;
   /** Clause connectives (DSL `connectives`), normalized words, for splitting composite prompts. */
   connectives: string[][];
+  /**
+   * The learned stage answers when its winner leads the runner-up by this much (score units of
+   * the linear model), chosen at build time by cross-validation or set by `learned_threshold`.
+   */
+  learnedThreshold: number;
 }
 
 /** Normalized input → intent index, keys sorted. */
@@ -136,6 +141,31 @@ export interface BundleMatching {
   unknownWeight: number;
   /** Input ids from here on are entries' descriptions (description, tool explanation and goal, category): weaker evidence, never a match alone. */
   firstDescription: number;
+}
+
+/**
+ * The learned stage (runtime/match-learned.ts): a one-vs-rest linear model over hashed features
+ * (runtime/learned-features.ts), trained at build time. Class k < intents.length stands for
+ * intents[k]; the last class is "none of these" (generic English). Weights are int8 with a scale
+ * per class, pruned of zeros, grouped by feature (compressed sparse rows). Byte arrays are little-endian.
+ */
+export interface BundleLearned {
+  /** Per class but the last: the intent it answers. */
+  intents: number[];
+  /** Feature hashes, ascending and distinct (u32). */
+  hashes: Uint8Array;
+  /** Per feature: its IDF in 1/16 steps (u8). */
+  idf: Uint8Array;
+  /** Per feature, and one more: where its weights start in `classes` / `weights` (u32, ascending). */
+  offsets: Uint8Array;
+  /** Per weight: its class (u16). */
+  classes: Uint8Array;
+  /** Per weight: its value in units of its class's scale (int8). */
+  weights: Uint8Array;
+  /** Per class: what one weight unit is worth. */
+  scale: number[];
+  /** Per class: its score when no feature of the message has a weight for it. */
+  bias: number[];
 }
 
 export interface BundleVocab {
@@ -217,6 +247,8 @@ export interface BundlePayload {
   matching: BundleMatching;
   vocab: BundleVocab;
   fuzzy: BundleFuzzy;
+  /** null when the NPC has too few phrasings to learn from, or its config says `"matcher": "lexical"`. */
+  learned: BundleLearned | null;
   types: BundleTypeProgram[];
   automaton: BundleState[];
   sanitizer: BundleSanitizer;

@@ -14,6 +14,7 @@
 import type { Clause } from "./clauses.js";
 import { lex } from "./lexer.js";
 import type { ExactHit } from "./match-exact.js";
+import type { LearnedScores } from "./match-learned.js";
 import type { RankedIntent } from "./match-probabilistic.js";
 import { tagHitsAt, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
@@ -23,7 +24,7 @@ import type { Sanitized } from "./sanitize.js";
 import type { SentimentHit } from "./sentiment.js";
 import type { WordResolver } from "./word-resolver.js";
 
-export type TraceStage = "lex" | "limits" | "sanitize" | "exact" | "sentiment" | "template" | "probabilistic" | "decision";
+export type TraceStage = "lex" | "limits" | "sanitize" | "exact" | "sentiment" | "template" | "learned" | "probabilistic" | "decision";
 
 export interface TraceStep {
   stage: TraceStage;
@@ -45,6 +46,8 @@ export interface Tracer {
   exact(keys: readonly string[], hit: ExactHit | null, activeContext: number | null): void;
   sentiment(hit: SentimentHit | null): void;
   template(tokens: readonly Token[], hit: TemplateHit | null, words: WordResolver, activeContext: number | null): void;
+  /** The learned stage's scores (before the session reads them: the object is refilled by the next message). */
+  learned(scores: LearnedScores): void;
   probabilistic(ranking: readonly RankedIntent[], accepted: boolean): void;
   /** The last step; returns every step. */
   decision(response: NpcResponse): TraceStep[];
@@ -108,6 +111,17 @@ class Trace implements Tracer {
       "template",
       hit ? `path ${hit.path} of ${this.intentId(hit.intent)}` : "no template path matches",
       explainTemplates(this.model, tokens, words, activeContext),
+    );
+  }
+
+  learned(scores: LearnedScores): void {
+    const name = (intent: number) => (intent < 0 ? "none of these" : this.intentId(intent));
+    const { learnedThreshold } = this.model.payload.config;
+    const verdict = scores.accepted ? "accepted" : scores.topIntent < 0 ? "none of these wins" : "abstains";
+    this.add(
+      "learned",
+      `top ${name(scores.topIntent)} ${round4(scores.topScore)}, runner-up ${name(scores.runnerUpIntent)} ${round4(scores.runnerUpScore)}, margin ${round4(scores.margin)} (threshold ${learnedThreshold}): ${verdict}`,
+      [`${scores.known} known features`],
     );
   }
 

@@ -3,8 +3,12 @@
 //   - a destructive intent reached by a guess (probabilistic match) is `ask`;
 //   - a negated request ("don't delete x", "do not remove y", "never …") never comes back as a
 //     runnable destructive call: its permission is `ask` and the response says `negated: true`.
+//   - a guess (learned or lexical) never reaches a destructive intent from a message with nothing
+//     to refer to: only a pronoun or a bare verb ("delete it", "remove that", "wipe" in a fresh
+//     session): see lacksReferent.
 // Negation is detected on the message's words, wherever they sit: a false alarm only makes the
 // NPC ask first, while a missed "don't" could delete what the user wanted kept.
+import type { Token } from "./normalize.js";
 import type { MatchStatus, Permission } from "./response.js";
 
 export interface GuardedAnswer {
@@ -42,4 +46,25 @@ export function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, messag
     answer.negated = true;
   }
   answer.permission = permission;
+}
+
+/** Words that name nothing by themselves: pronouns, determiners and courtesy. */
+const NO_REFERENT = new Set([
+  "it", "its", "this", "that", "these", "those", "them", "they", "one", "ones", "all", "everything", "something", "anything",
+  "stuff", "thing", "things", "please", "now", "the", "a", "an", "my", "me", "i", "you", "do", "just", "again", "too", "also",
+  "here", "there", "so", "then", "up", "out", "away", "off",
+]);
+
+/**
+ * Whether the request has no object a destructive command could be about: at most one word
+ * (the verb) besides pronouns, determiners and courtesy ("delete it", "remove that please").
+ * A literal (a file name, a path) is an object.
+ */
+export function lacksReferent(tokens: readonly Token[]): boolean {
+  let words = 0;
+  for (const token of tokens) {
+    if (token.kind !== "word") return false;
+    if (!NO_REFERENT.has(token.norm)) words++;
+  }
+  return words <= 1;
 }

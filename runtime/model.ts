@@ -4,6 +4,7 @@
 import type { BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex, readU32 } from "./fuzzy.js";
 import { MatchIndex } from "./match-probabilistic.js";
+import { LearnedIndex } from "./match-learned.js";
 import { TypeMatcher } from "./regex-vm.js";
 import type { Token } from "./normalize.js";
 
@@ -55,6 +56,8 @@ export class NpcModel {
   readonly wordLists: Map<string, Segments[]>;
   /** The probabilistic stage's index. */
   readonly matching: MatchIndex;
+  /** The learned stage's model, or null when the bundle has none. */
+  readonly learned: LearnedIndex | null;
 
   constructor(readonly payload: BundlePayload) {
     const table = (keys: string[], targets: number[]) => new Map(keys.map((k, i) => [k, targets[i]!]));
@@ -76,5 +79,6 @@ export class NpcModel {
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.wordLists = new Map(payload.wordLists);
     this.matching = new MatchIndex(payload.matching, payload.intents.length);
+    this.learned = payload.learned ? new LearnedIndex(payload.learned, payload.config.learnedThreshold) : null;
   }
 }

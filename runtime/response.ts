@@ -38,13 +38,15 @@ export interface WitnessItem {
   /** The message word (or words, for a phrase or a free-string slot). */
   word: string;
   /** How it was used: an exact word, a typo-corrected word, a synonym, a vocab tag, a slot, … */
-  kind: "word" | "fuzzy" | "synonym" | "vocab" | "slot" | "stop word" | "noise" | "unknown";
-  /** What it matched: the vocabulary word, `<||tag||>`, or the slot name. */
+  kind: "word" | "fuzzy" | "synonym" | "vocab" | "slot" | "stop word" | "noise" | "unknown" | "feature";
+  /** What it matched: the vocabulary word, `<||tag||>`, the slot name, or (a learned feature) the intent it scores for. */
   matched: string;
+  /** A learned feature: what it adds to that intent's score. */
+  weight?: number;
 }
 
 export interface Witness {
-  stage: "sanitize" | "exact" | "context" | "template" | "probabilistic";
+  stage: "sanitize" | "exact" | "context" | "template" | "probabilistic" | "learned";
   items: WitnessItem[];
   /** Which input, template path or key matched (e.g. the normalized key). */
   note?: string;
@@ -53,7 +55,10 @@ export interface Witness {
 export interface NpcResponse {
   /** A composite message's parts that all answered the same way share it; otherwise see CompositeStatus. */
   status: MatchStatus | CompositeStatus;
-  /** 1 for exact, context and template matches; the similarity for probabilistic ones; 0 when rejected; a composite's minimum. */
+  /**
+   * 1 for exact, context and template matches; the similarity for probabilistic ones; for the
+   * learned stage margin / (margin + threshold) (0.5 at the threshold); 0 when rejected; a composite's minimum.
+   */
   confidence: number;
   /** Id of the intent that answered, or null when rejected (a composite's ids joined with ", "). */
   intent: string | null;

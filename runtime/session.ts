@@ -7,7 +7,8 @@ import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
 import { mayMatchChild, pickContextChild } from "./context.js";
 import type { Explainer, Tracer } from "./explain.js";
-import { applyGuards, isNegated } from "./guards.js";
+import { applyGuards, isNegated, lacksReferent } from "./guards.js";
+import type { LearnedScores } from "./match-learned.js";
 import { matchExact, type ExactHit } from "./match-exact.js";
 import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
 import { matchTemplate, type TemplateHit } from "./match-template.js";
@@ -44,6 +45,14 @@ interface TypedLookup {
 }
 
 const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
+const NO_REFERENT_NOTICE = "This asks for something destructive without saying what it is about, so nothing will run: name what you mean.";
+/** Features shown in a learned answer's witness, for the winner and for the runner-up. */
+const WITNESS_FEATURES = 5;
+
+/** The intent a forced answer of the learned stage would be: its best class that is an intent. */
+function forcedIntent(scores: LearnedScores): number {
+  return scores.topIntent >= 0 ? scores.topIntent : scores.runnerUpIntent;
+}
 const UNBALANCED_QUOTE_NOTICE = 'A quote was opened and never closed: close it so the quoted text is read as one piece.';
 
 export interface ProcessOptions {
@@ -227,6 +236,18 @@ export class NpcSession {
     if (template?.inContext) return templateMatch(template);
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
+    // The learned stage ranks what no template reads; with no context active, an answer it
+    // accepts needs nothing else (the lexical stage is not run).
+    const learned = template === null && this.model.learned !== null && query.length > 0 ? this.model.learned.score(query) : null;
+    if (learned) trace?.learned(learned);
+    const learnedGuess = (): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } => {
+      const refusal = this.refusesGuess(learned!.topIntent, query);
+      if (refusal) return refusal([{ intent: learned!.topIntent, score: learned!.margin, input: -1 }]);
+      witness.push(...this.learnedWitness(query, learned!));
+      const threshold = this.model.payload.config.learnedThreshold;
+      return { kind: "match", match: { status: "probabilistic match", intent: learned!.topIntent, confidence: round4(learned!.margin / (learned!.margin + threshold)), slots: {} } };
+    };
+    if (learned?.accepted && this.activeContext === null) return learnedGuess();
     // While a context is active its children are tried first, fuzzily too (before top-level
     // templates that needed a typo correction): the matcher then returns the whole ranking.
     // A top-level template read without typos is firm evidence ("delete old.log"); only one that
@@ -238,18 +259,43 @@ export class NpcSession {
     if (template && !child) return templateMatch(template);
     if (!probabilistic) throw new Error("unreachable: no template and no ranking");
     trace?.probabilistic(probabilistic.ranking, probabilistic.hit !== null);
-    const guess = child ?? probabilistic.hit;
     const ranking = probabilistic.ranking.slice(0, Math.max(suggestions, 2));
-    // The guard's reading of negation (guards.ts), on the request without its sentiment phrases:
-    // "don't worry, …" is encouragement, not a "don't". Asked only of a destructive guess.
-    if (guess && this.model.payload.intents[guess.intent]!.destructive && isNegated(textOf(query))) {
-      // "don't delete x" resembles "delete x": a guess must never turn it into a destructive call.
-      return { kind: "rejected", related: ranking.slice(0, suggestions), notice: NEGATED_NOTICE };
-    }
+    if (!child && learned?.accepted) return learnedGuess();
+    // With a learned model, a lexical answer the model does not rank first is a guess against
+    // the better judge: it stands only when both agree.
+    const lexical = probabilistic.hit && (learned === null || probabilistic.hit.intent === forcedIntent(learned)) ? probabilistic.hit : null;
+    const guess = child ?? lexical;
+    const refusal = guess ? this.refusesGuess(guess.intent, query) : null;
+    if (refusal) return refusal(ranking.slice(0, suggestions));
     if (guess) return found(child ? "context" : "probabilistic", guess.items, `input ${guess.input}`, "probabilistic match", guess.intent, round4(guess.score));
     // Suggestions must share real evidence with the message: half the threshold at least.
     const floor = this.model.payload.config.sentenceThreshold / 2;
     return { kind: "rejected", related: ranking.filter((r) => r.score >= floor).slice(0, suggestions) };
+  }
+
+  /**
+   * A guess of a destructive entry that must not stand: a negated request ("don't delete x"
+   * resembles "delete x"), or, with no context to refer to, a request naming nothing ("delete
+   * it"). The guard's reading of negation (guards.ts) is on the request without its sentiment
+   * phrases: "don't worry, …" is encouragement, not a "don't".
+   */
+  private refusesGuess(intent: number, query: readonly Token[]): ((related: RankedIntent[]) => { kind: "rejected"; related: RankedIntent[]; notice: string }) | null {
+    if (!this.model.payload.intents[intent]!.destructive) return null;
+    const notice = isNegated(textOf(query)) ? NEGATED_NOTICE : this.activeContext === null && lacksReferent(query) ? NO_REFERENT_NOTICE : null;
+    return notice === null ? null : (related) => ({ kind: "rejected", related, notice });
+  }
+
+  /** The learned stage's evidence: the features adding most to the winner's score, then to the runner-up's. */
+  private learnedWitness(query: readonly Token[], scores: LearnedScores): Witness[] {
+    const index = this.model.learned!;
+    const { intents } = this.model.payload;
+    const name = (intent: number) => (intent < 0 ? "none of these" : intents[intent]!.id);
+    const { topClass, topIntent, topScore, runnerUpClass, runnerUpIntent, runnerUpScore, margin } = scores;
+    const items = (c: number, intent: number) =>
+      index.evidence(query, c, WITNESS_FEATURES).map((e): WitnessItem => ({ word: e.feature, kind: "feature", matched: name(intent), weight: e.weight }));
+    const out: Witness[] = [{ stage: "learned", items: items(topClass, topIntent), note: `${name(topIntent)} ${round4(topScore)}, margin ${round4(margin)}` }];
+    if (runnerUpClass >= 0) out.push({ stage: "learned", items: items(runnerUpClass, runnerUpIntent), note: `runner-up ${name(runnerUpIntent)} ${round4(runnerUpScore)}` });
+    return out;
   }
 
   /** A refusal before any matching (limits, open quote): the response says what to do. */

@@ -177,6 +177,34 @@ function typeProgram(t: Record<string, unknown>, path: Path): void {
   }
 }
 
+const BYTES = leaf((v) => v instanceof Uint8Array, () => "expected bytes");
+const LEARNED = { intents: list(INTENT), hashes: U32, idf: BYTES, offsets: U32, classes: BYTES, weights: BYTES, scale: list(NUM), bias: list(NUM) };
+
+function u32At(bytes: Uint8Array, i: number): number {
+  return (bytes[4 * i]! | (bytes[4 * i + 1]! << 8) | (bytes[4 * i + 2]! << 16) | (bytes[4 * i + 3]! << 24)) >>> 0;
+}
+
+/** The learned model's arrays fit together: one IDF per feature, hashes ascending, offsets ascending to the weights' end, classes in range. */
+function learnedSection(o: Record<string, unknown>, path: Path): void {
+  const hashes = o.hashes as Uint8Array;
+  const offsets = o.offsets as Uint8Array;
+  const classes = o.classes as Uint8Array;
+  const weights = o.weights as Uint8Array;
+  const features = hashes.length / 4;
+  const classCount = (o.bias as unknown[]).length;
+  if ((o.scale as unknown[]).length !== classCount) fail(join(path, "scale"), "length differs from bias");
+  if ((o.intents as unknown[]).length !== classCount - 1) fail(join(path, "intents"), "expected one intent per class but the last (none of these)");
+  if ((o.idf as Uint8Array).length !== features) fail(join(path, "idf"), "expected one byte per feature hash");
+  for (let i = 1; i < features; i++) if (u32At(hashes, i - 1) >= u32At(hashes, i)) fail(join(path, "hashes"), `not ascending at ${i}`);
+  if (offsets.length !== 4 * (features + 1)) fail(join(path, "offsets"), "expected one offset per feature, and one more");
+  if (classes.length !== 2 * weights.length) fail(join(path, "classes"), "expected one u16 class per weight");
+  if (u32At(offsets, 0) !== 0 || u32At(offsets, features) !== weights.length) fail(join(path, "offsets"), "must run from 0 to the number of weights");
+  for (let i = 1; i <= features; i++) if (u32At(offsets, i - 1) > u32At(offsets, i)) fail(join(path, "offsets"), `not ascending at ${i}`);
+  for (let p = 0; p < weights.length; p++) {
+    if ((classes[2 * p]! | (classes[2 * p + 1]! << 8)) >= classCount) fail(join(path, "classes"), `class of weight ${p} is not below ${classCount}`);
+  }
+}
+
 const PAYLOAD = object({
   name: STR,
   compilerVersion: STR,
@@ -195,6 +223,7 @@ const PAYLOAD = object({
     suggestions: NUM,
     maxMessageChars: NUM,
     connectives: list(TEXT),
+    learnedThreshold: NUM,
   }),
   intents: list(
     object({
@@ -233,6 +262,7 @@ const PAYLOAD = object({
   fuzzy: object({ hashes: U32, words: U32 }, (f) => {
     if ((f.hashes as Uint8Array).length !== (f.words as Uint8Array).length) fail("fuzzy", "hashes and words differ in length");
   }),
+  learned: nullable(object(LEARNED, learnedSection)),
   types: list(object({ name: STR, unusable: nullable(STR), classes: list(list(NUM)), ops: array }, typeProgram)),
   automaton: list(
     object({

@@ -99,6 +99,8 @@ export const NDF_SCHEMAS = {
       threshold: { type: "number", minimum: 0, maximum: 1, description: "Read as sentence_threshold." },
       synonym_contribution: { type: "number", minimum: 0, maximum: 1 },
       suggestions: { type: "integer", minimum: 0 },
+      matcher: { enum: ["learned", "lexical"], description: "lexical: no learned stage in the bundle (default learned)." },
+      learned_threshold: { type: "number", minimum: 0, description: "Margin the learned stage's winner needs over its runner-up (default: chosen by cross-validation)." },
     },
   },
   dataset: entriesFile("dataset", "NDF dataset_*.json / templates_*.json / personality.json"),

@@ -1,0 +1,149 @@
+// The features of a message for the learned stage (runtime/match-learned.ts). The compiler's
+// trainer (compiler/learn/) extracts its training phrasings' features with this very module, so
+// build time and run time cannot disagree. Features are 32-bit FNV-1a hashes, no strings:
+//   - words: the Porter stem of each word (a literal keeps its text), and each pair of neighbours;
+//   - characters: the 3-, 4- and 5-grams inside each normalized token padded with spaces (" card ").
+// The lowest bit of a hash is its block (WORD_BLOCK, CHAR_BLOCK): each block is TF-IDF weighted
+// (tf = 1 + ln count) and L2-normalized on its own, so long words do not drown the word features.
+
+import type { Token } from "./normalize.js";
+import { stem } from "./stem.js";
+
+export const WORD_BLOCK = 0;
+export const CHAR_BLOCK = 1;
+const CHAR_MIN = 3;
+const CHAR_MAX = 5;
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+/** Seeds keep a word feature and a character n-gram of the same text apart. */
+const CHAR_SEED = 0x2545f491;
+const SPACE = 32;
+/** Distinct features kept of one message; the rest are ignored (a 500-character message has about 1,400). */
+export const MAX_FEATURES = 4096;
+/** IDF values are stored in 1/IDF_STEPS steps (one byte per feature). */
+export const IDF_STEPS = 16;
+
+/** Where a feature comes from, for the explanation: a word (`start` −1), a pair (−2), or characters of a token. */
+export interface FeatureOrigin {
+  token: number;
+  /** −1: the token's stem; −2: its stem and the next one's; otherwise the n-gram's first character in " norm ". */
+  start: number;
+  length: number;
+}
+
+function fnv(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+function withBlock(h: number, block: number): number {
+  return ((h & ~1) | block) >>> 0;
+}
+
+/** The word-block form of each token: the stem of a word, the text of a literal or quoted value. */
+export function featureWords(tokens: readonly Token[]): string[] {
+  return tokens.map((t) => (t.kind === "word" ? stem(t.norm) : t.norm));
+}
+
+/**
+ * Calls `add(hash, token, start, length)` for every feature occurrence of the tokens (a feature
+ * seen twice is added twice). `words` is featureWords(tokens).
+ */
+export function forEachFeature(tokens: readonly Token[], words: readonly string[], add: (hash: number, token: number, start: number, length: number) => void): void {
+  for (let t = 0; t < words.length; t++) {
+    const h = fnv(FNV_OFFSET, words[t]!);
+    add(withBlock(h, WORD_BLOCK), t, -1, 1);
+    if (t + 1 < words.length) add(withBlock(fnv(Math.imul(h ^ SPACE, FNV_PRIME), words[t + 1]!), WORD_BLOCK), t, -2, 2);
+  }
+  for (let t = 0; t < tokens.length; t++) {
+    const norm = tokens[t]!.norm;
+    // The padded token " norm ", read without building it: position p is a space at both ends.
+    const padded = norm.length + 2;
+    for (let start = 0; start + CHAR_MIN <= padded; start++) {
+      let h = CHAR_SEED;
+      for (let n = 1; n <= CHAR_MAX && start + n <= padded; n++) {
+        const p = start + n - 1;
+        h = Math.imul(h ^ (p === 0 || p === padded - 1 ? SPACE : norm.charCodeAt(p - 1)), FNV_PRIME);
+        if (n >= CHAR_MIN) add(withBlock(h, CHAR_BLOCK), t, start, n);
+      }
+    }
+  }
+}
+
+/** The text of a feature, for explanations: "w:card", "w:card arriv", "c: car". */
+export function featureText(tokens: readonly Token[], words: readonly string[], origin: FeatureOrigin): string {
+  if (origin.start === -1) return `w:${words[origin.token]}`;
+  if (origin.start === -2) return `w:${words[origin.token]} ${words[origin.token + 1]}`;
+  return `c:${` ${tokens[origin.token]!.norm} `.slice(origin.start, origin.start + origin.length)}`;
+}
+
+/**
+ * A message's distinct features and their counts, in the order first seen. Reused from message to
+ * message (an open-addressing table over typed arrays): counting allocates nothing.
+ */
+export class FeatureCounts {
+  readonly hashes = new Uint32Array(MAX_FEATURES);
+  readonly counts = new Uint16Array(MAX_FEATURES);
+  size = 0;
+  private readonly slots = new Int32Array(MAX_FEATURES * 2);
+  private readonly mask = MAX_FEATURES * 2 - 1;
+  /** Bound once: forEachFeature calls it per occurrence. */
+  readonly add = (hash: number): void => {
+    let slot = (hash ^ (hash >>> 15)) & this.mask;
+    for (;;) {
+      const at = this.slots[slot]!;
+      if (at === 0) break;
+      if (this.hashes[at - 1] === hash) {
+        if (this.counts[at - 1]! < 0xffff) this.counts[at - 1]!++;
+        return;
+      }
+      slot = (slot + 1) & this.mask;
+    }
+    if (this.size === MAX_FEATURES) return;
+    this.hashes[this.size] = hash;
+    this.counts[this.size] = 1;
+    this.slots[slot] = ++this.size;
+  };
+
+  /** Counts the features of `tokens`, replacing what was counted before. */
+  count(tokens: readonly Token[], words: readonly string[] = featureWords(tokens)): this {
+    this.clear();
+    forEachFeature(tokens, words, this.add);
+    return this;
+  }
+
+  clear(): void {
+    for (let i = 0; i < this.size; i++) {
+      let slot = (this.hashes[i]! ^ (this.hashes[i]! >>> 15)) & this.mask;
+      while (this.slots[slot] !== 0) {
+        this.slots[slot] = 0;
+        slot = (slot + 1) & this.mask;
+      }
+    }
+    this.size = 0;
+  }
+}
+
+/** A feature's weight before normalization: sublinear term frequency times its (stored) IDF byte. */
+export function featureWeight(count: number, idfByte: number): number {
+  return (1 + Math.log(count)) * (idfByte / IDF_STEPS);
+}
+
+/** The IDF byte of a feature seen in `df` of `n` training phrasings: ln((1 + n) / (1 + df)) + 1 in 1/16 steps. */
+export function idfByte(df: number, n: number): number {
+  return Math.min(255, Math.max(1, Math.round((Math.log((1 + n) / (1 + df)) + 1) * IDF_STEPS)));
+}
+
+/** Divides values[from + k] by the L2 norm of its block (the lowest bit of hashes[k]), for k < count, in place. */
+export function normalizeBlocks(hashes: ArrayLike<number>, values: Float64Array, from: number, count: number): void {
+  let words = 0;
+  let chars = 0;
+  for (let k = 0; k < count; k++) {
+    const v = values[from + k]!;
+    if ((hashes[k]! & 1) === WORD_BLOCK) words += v * v;
+    else chars += v * v;
+  }
+  const w = words > 0 ? 1 / Math.sqrt(words) : 0;
+  const c = chars > 0 ? 1 / Math.sqrt(chars) : 0;
+  for (let k = 0; k < count; k++) values[from + k]! *= (hashes[k]! & 1) === WORD_BLOCK ? w : c;
+}
