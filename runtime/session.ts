@@ -49,10 +49,23 @@ const NO_REFERENT_NOTICE = "This asks for something destructive without saying w
 /** Features shown in a learned answer's witness, for the winner and for the runner-up. */
 const WITNESS_FEATURES = 5;
 
-/** The intent a forced answer of the learned stage would be: its best class that is an intent. */
-function forcedIntent(scores: LearnedScores): number {
-  return scores.topIntent >= 0 ? scores.topIntent : scores.runnerUpIntent;
+/**
+ * The tokens with each word the NPC does not know replaced by its closest correction, when one is
+ * closer than any other and similar enough ("updat ystem" → "update system"): the learned model
+ * has only seen the dataset's spellings. The tokens themselves when nothing needs correcting.
+ */
+function correctedTokens(tokens: Token[], words: WordResolver, threshold: number): Token[] {
+  let out: Token[] | null = null;
+  tokens.forEach((token, i) => {
+    if (token.kind !== "word" || words.id(token.norm) !== undefined) return;
+    const [best, second] = words.correctedLoosely(token.norm);
+    if (!best || best.similarity < threshold || (second && second.distance === best.distance)) return;
+    out ??= tokens.slice();
+    out[i] = { ...token, norm: words.word(best.word) };
+  });
+  return out ?? tokens;
 }
+
 const UNBALANCED_QUOTE_NOTICE = 'A quote was opened and never closed: close it so the quoted text is read as one piece.';
 
 export interface ProcessOptions {
@@ -141,6 +154,7 @@ export class NpcSession {
       });
     }
     trace?.clauses(clean, clauses);
+    if (clauses.length > 1 && this.readsAsOne(tokens, clauses, clean, words)) clauses.splice(0, clauses.length, { tokens, start: 0, end: clean.length });
     if (clauses.length <= 1) {
       const clause = clauses[0] ?? { tokens: [], start: 0, end: 0 };
       // The whole message as typed was just looked up: a clause of all its tokens reuses that.
@@ -148,6 +162,19 @@ export class NpcSession {
     }
     const parts = clauses.map((clause, k) => this.answer(clean, clause, turn, k, words, trace));
     return combineParts(parts, this.totals, emojiFor(this.totals));
+  }
+
+  /**
+   * Whether a message split into clauses is better read whole: the learned stage accepts it
+   * whole, and some clause has no exact key or template of its own. "My card has not arrived.
+   * Help please!" is one request; "delete a.log then list files" stays two.
+   */
+  private readsAsOne(tokens: Token[], clauses: readonly Clause[], clean: string, words: WordResolver): boolean {
+    const learned = this.model.learned;
+    if (learned === null || !learned.score(tokens).accepted) return false;
+    return clauses.some(
+      (clause) => matchExact(this.model, [keyOf(clause.tokens)], this.activeContext) === null && matchTemplate(this.model, clause.tokens, clean, words, this.activeContext) === null,
+    );
   }
 
   private answer(
@@ -238,7 +265,7 @@ export class NpcSession {
     const query = content.length > 0 ? content : kept;
     // The learned stage ranks what no template reads; with no context active, an answer it
     // accepts needs nothing else (the lexical stage is not run).
-    const learned = template === null && this.model.learned !== null && query.length > 0 ? this.model.learned.score(query) : null;
+    const learned = template === null && this.model.learned !== null && query.length > 0 ? this.model.learned.score(correctedTokens(query, words, this.model.payload.config.wordThreshold)) : null;
     if (learned) trace?.learned(learned);
     const learnedGuess = (): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } => {
       const refusal = this.refusesGuess(learned!.topIntent, query);
@@ -261,9 +288,9 @@ export class NpcSession {
     trace?.probabilistic(probabilistic.ranking, probabilistic.hit !== null);
     const ranking = probabilistic.ranking.slice(0, Math.max(suggestions, 2));
     if (!child && learned?.accepted) return learnedGuess();
-    // With a learned model, a lexical answer the model does not rank first is a guess against
-    // the better judge: it stands only when both agree.
-    const lexical = probabilistic.hit && (learned === null || probabilistic.hit.intent === forcedIntent(learned)) ? probabilistic.hit : null;
+    // With a learned model, a lexical answer the model does not rank first (above "none of
+    // these") is a guess against the better judge: it stands only when both agree.
+    const lexical = probabilistic.hit && (learned === null || probabilistic.hit.intent === learned.topIntent) ? probabilistic.hit : null;
     const guess = child ?? lexical;
     const refusal = guess ? this.refusesGuess(guess.intent, query) : null;
     if (refusal) return refusal(ranking.slice(0, suggestions));

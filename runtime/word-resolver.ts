@@ -19,6 +19,11 @@ export class WordResolver {
     return this.model.wordId.get(norm);
   }
 
+  /** The vocabulary word of an id. */
+  word(id: number): string {
+    return this.model.payload.lexicon.words[id]!;
+  }
+
   /** Known words within the generous edit budget of an unknown word (closest first). */
   correctedLoosely(norm: string): FuzzyHit[] {
     let hits = this.loose.get(norm);

@@ -38,7 +38,7 @@ export function trainOneVsRest(samples: SparseSamples, rows: Int32Array, classCo
   const { offsets, features, values, labels, dims } = samples;
   const K = classCount;
   const n = rows.length;
-  const weights = new Float64Array(dims * K);
+  const weights = new Float32Array(dims * K);
   const bias = new Float64Array(K);
   const alpha = new Float64Array(n * K);
   const diagonal = 1 / (2 * options.C);

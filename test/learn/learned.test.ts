@@ -1,0 +1,113 @@
+// The learned stage end to end on a small NPC: the bundle section and its config keys, the
+// runtime's answers and their witness, the safety rules, validation and reproducibility.
+import fc from "fast-check";
+import { beforeAll, describe, expect, it } from "vitest";
+import { compileNpc, type CompileResult } from "../../compiler/compile.js";
+import { lintSources, type LintResult } from "../../compiler/lint.js";
+import type { NpcIR } from "../../compiler/ir/types.js";
+import { loadNpc, type Npc } from "../../runtime/index.js";
+import { validatePayload } from "../../runtime/validate-payload.js";
+import { writeLearnedNpc } from "./fixture.js";
+
+let lint: LintResult;
+let built: CompileResult;
+let npc: Npc;
+beforeAll(async () => {
+  lint = lintSources([writeLearnedNpc()]);
+  built = compileNpc(lint);
+  npc = await loadNpc(built.bytes);
+});
+
+describe("the bundle's learned section", () => {
+  it("holds one class per entry and none-of-these, sorted feature hashes and a cross-validated threshold", () => {
+    const learned = built.payload.learned!;
+    expect(learned.intents).toHaveLength(6);
+    expect(learned.bias).toHaveLength(7);
+    // Cross-validation on 49 phrasings would accept any margin: the threshold keeps its floor.
+    expect(built.payload.config.learnedThreshold).toBe(0.2);
+    expect(built.summary.learned).toMatchObject({ cases: 49 });
+    expect(validatePayload(built.payload)).toBeNull();
+  });
+
+  it('is left out with "matcher": "lexical", and `learned_threshold` overrides the threshold', () => {
+    const lexical = compileNpc(lintSources([writeLearnedNpc({ matcher: "lexical" })]));
+    expect(lexical.payload.learned).toBeNull();
+    expect(lexical.bytes.length).toBeLessThan(built.bytes.length);
+    const fixed = compileNpc(lintSources([writeLearnedNpc({ learned_threshold: 0.75 })]));
+    expect(fixed.payload.config.learnedThreshold).toBe(0.75);
+  });
+
+  it("is refused by the loader when its arrays do not fit together", () => {
+    const learned = built.payload.learned!;
+    const swapped = learned.hashes.slice();
+    swapped.set(learned.hashes.subarray(4, 8), 0);
+    swapped.set(learned.hashes.subarray(0, 4), 4);
+    expect(validatePayload({ ...built.payload, learned: { ...learned, hashes: swapped } })).toBe("learned.hashes: not ascending at 1");
+    expect(validatePayload({ ...built.payload, learned: { ...learned, idf: learned.idf.subarray(1) } })).toBe("learned.idf: expected one byte per feature hash");
+    const classes = learned.classes.slice();
+    classes[0] = 7;
+    classes[1] = 0;
+    expect(validatePayload({ ...built.payload, learned: { ...learned, classes } })).toBe("learned.classes: class of weight 0 is not below 7");
+    expect(validatePayload({ ...built.payload, learned: { ...learned, intents: [...learned.intents, 0] } })).toMatch(/^learned\.intents: /);
+  });
+
+  it("does not depend on the order of intents in the IR", () => {
+    const reference = built.bytes;
+    fc.assert(
+      fc.property(fc.array(fc.nat(50), { minLength: 6, maxLength: 6 }), (keys) => {
+        const ir: NpcIR = { ...lint.ir, intents: lint.ir.intents.map((intent, i) => ({ intent, key: keys[i]! * 10 + i })).sort((a, b) => a.key - b.key).map((x) => x.intent) };
+        expect(compileNpc({ ir }).bytes).toEqual(reference);
+      }),
+      { numRuns: 5, seed: 14 },
+    );
+  });
+});
+
+describe("answers of the learned stage", () => {
+  it("understands a paraphrase no input spells, with the features that decided it", () => {
+    const answer = npc.session().process("how much room is left on my disk");
+    expect(answer).toMatchObject({ status: "probabilistic match", intent: "disk_usage" });
+    const learned = answer.witness.filter((w) => w.stage === "learned");
+    expect(learned).toHaveLength(2);
+    expect(learned[0]!.note).toMatch(/^disk_usage -?[\d.]+, margin [\d.]+$/);
+    expect(learned[1]!.note).toMatch(/^runner-up /);
+    expect(learned[0]!.items.length).toBeGreaterThan(0);
+    for (const item of learned[0]!.items) expect(item).toMatchObject({ kind: "feature", matched: "disk_usage", weight: expect.any(Number) });
+    const weights = learned[0]!.items.map((i) => i.weight!);
+    expect(weights).toEqual([...weights].sort((a, b) => b - a));
+    expect(answer.confidence).toBeGreaterThanOrEqual(0.5);
+    expect(answer.confidence).toBeLessThan(1);
+  });
+
+  it("asks before running a destructive entry it reached", () => {
+    const answer = npc.session().process("wipe the trash bin");
+    expect(answer).toMatchObject({ intent: "trash_empty", permission: "ask" });
+  });
+
+  it("never answers a negated destructive request with something runnable", () => {
+    for (const message of ["don't empty my wastebasket", "do not throw away the junk in the bin", "never purge the recycle bin"]) {
+      const answer = npc.session().process(message);
+      if (answer.intent === "trash_empty") expect(answer.permission).toBe("ask");
+      expect(answer.status === "rejected" || answer.negated === true, message).toBe(true);
+    }
+  });
+
+  it('never reaches a destructive entry from a pronoun or a bare verb ("delete it") in a fresh session', () => {
+    for (const message of ["delete it", "remove that", "wipe it", "get rid of it", "throw it away", "purge them please", "clean it out"]) {
+      const answer = npc.session().process(message);
+      expect(answer.intent, message).not.toBe("trash_empty");
+    }
+    // Naming the object is enough: the guard is about nothing to refer to, not about the verb.
+    expect(npc.session().process("delete everything in the trash").intent).toBe("trash_empty");
+  });
+
+  it("leaves exact inputs to the exact stage", () => {
+    expect(npc.session().process("show uptime")).toMatchObject({ status: "exact match", intent: "system_uptime" });
+  });
+
+  it("sends generic English to none-of-these", () => {
+    for (const message of ["the children played in the garden all afternoon", "she sang a song for her grandmother"]) {
+      expect(npc.session().process(message).status, message).toBe("rejected");
+    }
+  });
+});
