@@ -48,11 +48,13 @@ export function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, messag
   answer.permission = permission;
 }
 
-/** Words that name nothing by themselves: pronouns, determiners and courtesy. */
+/** Words that name nothing by themselves: pronouns, determiners, particles, modal and light verbs, courtesy. */
 const NO_REFERENT = new Set([
   "it", "its", "this", "that", "these", "those", "them", "they", "one", "ones", "all", "everything", "something", "anything",
-  "stuff", "thing", "things", "please", "now", "the", "a", "an", "my", "me", "i", "you", "do", "just", "again", "too", "also",
-  "here", "there", "so", "then", "up", "out", "away", "off",
+  "stuff", "thing", "things", "please", "now", "the", "a", "an", "my", "me", "i", "you", "we", "us", "do", "just", "again",
+  "too", "also", "here", "there", "so", "then", "up", "out", "away", "off", "of", "to", "for", "with", "on", "in", "at",
+  "from", "and", "get", "rid", "go", "ahead", "can", "could", "would", "will", "should", "let", "lets", "make", "sure",
+  "right", "immediately", "quickly",
 ]);
 
 /**

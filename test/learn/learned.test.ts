@@ -92,13 +92,19 @@ describe("answers of the learned stage", () => {
     }
   });
 
-  it('never reaches a destructive entry from a pronoun or a bare verb ("delete it") in a fresh session', () => {
-    for (const message of ["delete it", "remove that", "wipe it", "get rid of it", "throw it away", "purge them please", "clean it out"]) {
-      const answer = npc.session().process(message);
-      expect(answer.intent, message).not.toBe("trash_empty");
+  it('never reaches a destructive entry from a pronoun or a bare verb ("delete it") in a fresh session', async () => {
+    // Before the guard, the lexical stage answered "get rid of it", "throw it away", "clean it
+    // out", "empty it" and "empty" with `rm -rf` of the trash.
+    const lexical = await loadNpc(compileNpc(lintSources([writeLearnedNpc({ matcher: "lexical" })])).bytes);
+    for (const [name, bundle] of Object.entries({ learned: npc, lexical })) {
+      for (const message of ["delete it", "remove that", "wipe it", "get rid of it", "throw it away", "purge them please", "clean it out", "empty it", "empty"]) {
+        const answer = bundle.session().process(message);
+        expect(answer.intent, `${name}: ${message}`).not.toBe("trash_empty");
+      }
     }
     // Naming the object is enough: the guard is about nothing to refer to, not about the verb.
     expect(npc.session().process("delete everything in the trash").intent).toBe("trash_empty");
+    expect(lexical.session().process("clean out the trash").intent).toBe("trash_empty");
   });
 
   it("leaves exact inputs to the exact stage", () => {
