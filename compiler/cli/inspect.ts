@@ -1,4 +1,4 @@
-// `ndfc inspect`: what a bundle contains (name, versions, source hash, counts, bytes per section).
+// `ndfc inspect`: what a bundle contains (name, versions, source hash, counts, the learned model, bytes per section).
 import { FORMAT_MAJOR, readHeader } from "../../runtime/index.js";
 import { sectionSizes } from "../../runtime/format.js";
 import type { BundlePayload } from "../../runtime/bundle-types.js";
@@ -15,6 +15,8 @@ export interface InspectReport {
   config: BundlePayload["config"];
   /** Encoded size of each payload section, in bytes. */
   sections: Record<string, number>;
+  /** The learned stage's model (null: `"matcher": "lexical"`, or too few phrasings to learn from). */
+  learned: { classes: number; features: number; weights: number; threshold: number } | null;
 }
 
 export function inspectPayload(payload: BundlePayload, bytes: Uint8Array): InspectReport {
@@ -28,6 +30,9 @@ export function inspectPayload(payload: BundlePayload, bytes: Uint8Array): Inspe
     counts: payload.counts,
     config: payload.config,
     sections: sectionSizes(payload),
+    learned: payload.learned
+      ? { classes: payload.learned.bias.length, features: payload.learned.idf.length, weights: payload.learned.weights.length, threshold: payload.config.learnedThreshold }
+      : null,
   };
 }
 
@@ -40,6 +45,9 @@ function formatReport(report: InspectReport): string {
     `bytes            ${report.bytes}`,
     "counts",
     ...Object.entries(report.counts).map(([key, value]) => `  ${key.padEnd(16)} ${value}`),
+    report.learned
+      ? `learned          ${report.learned.classes} classes (with none of these), ${report.learned.features} features, ${report.learned.weights} int8 weights, threshold ${report.learned.threshold} (margin over the runner-up)`
+      : "learned          none (lexical matching only)",
     "sections (bytes)",
     ...Object.entries(report.sections).map(([key, value]) => `  ${key.padEnd(16)} ${value}`),
   ];

@@ -1,5 +1,7 @@
 // The learned stage end to end on a small NPC: the bundle section and its config keys, the
 // runtime's answers and their witness, the safety rules, validation and reproducibility.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileNpc, type CompileResult } from "../../compiler/compile.js";
@@ -7,6 +9,7 @@ import { lintSources, type LintResult } from "../../compiler/lint.js";
 import type { NpcIR } from "../../compiler/ir/types.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { validatePayload } from "../../runtime/validate-payload.js";
+import { runCaptured, tempDir } from "../support/cli.js";
 import { writeLearnedNpc } from "./fixture.js";
 
 let lint: LintResult;
@@ -27,6 +30,17 @@ describe("the bundle's learned section", () => {
     expect(built.payload.config.learnedThreshold).toBe(0.2);
     expect(built.summary.learned).toMatchObject({ cases: 49 });
     expect(validatePayload(built.payload)).toBeNull();
+  });
+
+  it("is shown by ndfc inspect, threshold included", async () => {
+    const dir = tempDir("inspect");
+    const bundle = join(dir, "shelly.npc");
+    writeFileSync(bundle, built.bytes);
+    const run = await runCaptured(["inspect", bundle], dir);
+    expect(run.out).toContain(`learned          7 classes (with none of these), ${built.payload.learned!.idf.length} features, ${built.payload.learned!.weights.length} int8 weights, threshold 0.2 (margin over the runner-up)`);
+    const json = JSON.parse((await runCaptured(["inspect", bundle, "--json"], dir)).out) as { learned: unknown; sections: Record<string, number> };
+    expect(json.learned).toMatchObject({ classes: 7, threshold: 0.2 });
+    expect(json.sections.learned).toBeGreaterThan(0);
   });
 
   it('is left out with "matcher": "lexical", and `learned_threshold` overrides the threshold', () => {

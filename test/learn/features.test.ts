@@ -1,0 +1,52 @@
+// The learned stage's feature extraction (runtime/learned-features.ts), shared by the trainer and
+// the runtime: the reusable counting table must count exactly what a plain map counts.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { CHAR_BLOCK, FeatureCounts, featureText, featureWords, forEachFeature, normalizeBlocks, WORD_BLOCK } from "../../runtime/learned-features.js";
+import { tokenize } from "../../runtime/normalize.js";
+
+function naive(message: string): Map<number, number> {
+  const { tokens } = tokenize(message);
+  const out = new Map<number, number>();
+  forEachFeature(tokens, featureWords(tokens), (hash) => out.set(hash, (out.get(hash) ?? 0) + 1));
+  return out;
+}
+
+describe("learned features", () => {
+  it("counts each distinct feature once, whatever messages came before (the table is reused)", () => {
+    const counts = new FeatureCounts();
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 80 }), { minLength: 1, maxLength: 4 }), (messages) => {
+        for (const message of messages) {
+          counts.count(tokenize(message).tokens);
+          const got = new Map<number, number>();
+          for (let i = 0; i < counts.size; i++) got.set(counts.hashes[i]!, counts.counts[i]!);
+          expect(got).toEqual(naive(message));
+        }
+      }),
+      { numRuns: 300, seed: 14 },
+    );
+  });
+
+  it("names stems, stem pairs and character n-grams of the padded word, each in its block", () => {
+    const { tokens } = tokenize("cards arrived");
+    const words = featureWords(tokens);
+    const seen: string[] = [];
+    forEachFeature(tokens, words, (hash, token, start, length) => {
+      const text = featureText(tokens, words, { token, start, length });
+      seen.push(text);
+      expect(hash & 1, text).toBe(text.startsWith("w:") ? WORD_BLOCK : CHAR_BLOCK);
+    });
+    expect(seen).toContain("w:card");
+    expect(seen).toContain("w:card arriv");
+    expect(seen).toContain("c: ca");
+    expect(seen).toContain("c:ards ");
+    expect(seen.filter((t) => t.startsWith("c:") && t.length - 2 > 5)).toEqual([]);
+  });
+
+  it("normalizes words and characters each to unit length", () => {
+    const values = Float64Array.from([3, 4, 1, 1]);
+    normalizeBlocks([WORD_BLOCK, WORD_BLOCK, CHAR_BLOCK, CHAR_BLOCK], values, 0, 4);
+    expect(Array.from(values)).toEqual([0.6, 0.8, Math.SQRT1_2, Math.SQRT1_2]);
+  });
+});

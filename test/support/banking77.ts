@@ -1,0 +1,20 @@
+// The Banking77 NPC (bench/banking77.ts) built once per test file, or a note when the corpus is missing.
+import { compileNpc, type CompileResult } from "../../compiler/compile.js";
+import { lintSources } from "../../compiler/lint.js";
+import { banking77Dir, hasBanking77, writeBanking77Npc, type LabelledRow } from "../../bench/banking77.js";
+import { tempDir } from "./cli.js";
+import { repoRoot } from "./repo-root.js";
+
+export const banking77Present = hasBanking77(repoRoot);
+if (!banking77Present) console.warn(`Banking77 corpus not found at ${banking77Dir(repoRoot)}: its tests are skipped`);
+
+let built: { dir: string; result: CompileResult; test: LabelledRow[]; train: LabelledRow[] } | null = null;
+
+export function banking77Build(): { dir: string; result: CompileResult; test: LabelledRow[]; train: LabelledRow[] } {
+  if (!built) {
+    const dir = tempDir("banking77");
+    const { train, test } = writeBanking77Npc(repoRoot, dir);
+    built = { dir, result: compileNpc(lintSources([dir])), test, train };
+  }
+  return built;
+}
