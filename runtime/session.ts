@@ -289,8 +289,10 @@ export class NpcSession {
     const ranking = probabilistic.ranking.slice(0, Math.max(suggestions, 2));
     if (!child && learned?.accepted) return learnedGuess();
     // With a learned model, a lexical answer the model does not rank first (above "none of
-    // these") is a guess against the better judge: it stands only when both agree.
-    const lexical = probabilistic.hit && (learned === null || probabilistic.hit.intent === learned.topIntent) ? probabilistic.hit : null;
+    // these") is a guess against the better judge: it stands only when both agree, or for a
+    // message of one word ("list"), a keyword the model has too little context to weigh.
+    const hit = probabilistic.hit;
+    const lexical = hit && (learned === null || hit.intent === learned.topIntent || query.length === 1) ? hit : null;
     const guess = child ?? lexical;
     const refusal = guess ? this.refusesGuess(guess.intent, query) : null;
     if (refusal) return refusal(ranking.slice(0, suggestions));
