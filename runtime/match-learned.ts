@@ -6,7 +6,7 @@
 //
 // Cost: one binary search per distinct feature of the message plus its weights — independent of
 // how many phrasings an intent has. Scratch buffers live in LearnedIndex: scoring allocates only
-// the stems of the message's words.
+// the stems of the message's words (and their list).
 
 import type { BundleLearned } from "./bundle-types.js";
 import { readU32 } from "./fuzzy.js";
@@ -83,6 +83,24 @@ export class LearnedIndex {
     this.touchedList = new Int32Array(classCount);
   }
 
+  /** The best two classes of the message being scored. */
+  private top = -1;
+  private topScore = -Infinity;
+  private second = -1;
+  private secondScore = -Infinity;
+
+  private consider(c: number, s: number): void {
+    if (s > this.topScore || (s === this.topScore && c < this.top)) {
+      this.second = this.top;
+      this.secondScore = this.topScore;
+      this.top = c;
+      this.topScore = s;
+    } else if (s > this.secondScore || (s === this.secondScore && c < this.second)) {
+      this.second = c;
+      this.secondScore = s;
+    }
+  }
+
   /** Index of a feature hash, or −1. */
   private featureOf(hash: number): number {
     let lo = 0;
@@ -128,33 +146,23 @@ export class LearnedIndex {
         sums[c]! += weights[p]! * v;
       }
     }
-    let top = -1;
-    let topScore = -Infinity;
-    let second = -1;
-    let secondScore = -Infinity;
-    const consider = (c: number, s: number) => {
-      if (s > topScore || (s === topScore && c < top)) {
-        second = top;
-        secondScore = topScore;
-        top = c;
-        topScore = s;
-      } else if (s > secondScore || (s === secondScore && c < second)) {
-        second = c;
-        secondScore = s;
-      }
-    };
+    this.top = -1;
+    this.topScore = -Infinity;
+    this.second = -1;
+    this.secondScore = -Infinity;
     for (let k = 0; k < touchedCount; k++) {
       const c = touchedList[k]!;
-      consider(c, this.bias[c]! + this.scale[c]! * sums[c]!);
+      this.consider(c, this.bias[c]! + this.scale[c]! * sums[c]!);
     }
     // The two best classes no feature touched: their scores are their biases.
     for (let k = 0, taken = 0; k < this.byBias.length && taken < 2; k++) {
       const c = this.byBias[k]!;
       if (touched[c] !== 0) continue;
-      consider(c, this.bias[c]!);
+      this.consider(c, this.bias[c]!);
       taken++;
     }
     for (let k = 0; k < touchedCount; k++) touched[touchedList[k]!] = 0;
+    const { top, topScore, second, secondScore } = this;
     const r = this.result;
     r.topClass = top;
     r.topIntent = this.intents[top]!;
