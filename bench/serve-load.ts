@@ -1,6 +1,7 @@
-// Load on `ndfc serve` over loopback: C concurrent clients (each its own session) send R chat
-// completions each, one after another; we count errors, measure latency per request and check
-// that the audit log holds exactly one row per request. Server and clients share one process
+// Load on `ndfc serve` over loopback: C concurrent clients send R chat completions each, one
+// after another, each request naming no session (so the server creates one per request and
+// returns its id in X-Session-Id); we count errors, measure latency per request and check that
+// the audit log holds exactly one row per request, under the session the server returned. Server and clients share one process
 // (and this machine's 2 cores), so the figures are a floor for the server alone.
 //
 //   npx tsc -p tsconfig.json && node build/bench/serve-load.js [clients] [requests-per-client]
@@ -29,13 +30,15 @@ export interface LoadOptions {
   messages?: readonly string[];
   /** Once aborted, clients send no more requests (a test kills the server mid-load). */
   stop?: AbortSignal;
+  /** Sent as Authorization: Bearer KEY. */
+  apiKey?: string;
 }
 
 export interface LoadResult {
   requests: number;
   ok: number;
   errors: number;
-  /** Session ids (client-k-r) of the requests answered 200. */
+  /** Session ids (from X-Session-Id) of the requests answered 200. */
   okSessions: string[];
   durationMs: number;
   latenciesMs: number[];
@@ -44,23 +47,25 @@ export interface LoadResult {
 /** Runs the load; never throws for a failed request (it counts as an error). */
 export async function runServeLoad(options: LoadOptions): Promise<LoadResult> {
   const messages = options.messages ?? LOAD_MESSAGES;
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (options.apiKey !== undefined) headers.Authorization = `Bearer ${options.apiKey}`;
   const latenciesMs: number[] = [];
   const okSessions: string[] = [];
   let errors = 0;
   const started = performance.now();
   const client = async (k: number) => {
     for (let r = 0; r < options.requestsPerClient && !options.stop?.aborted; r++) {
-      const session = `client-${k}-${r}`;
       const body = JSON.stringify({ model: options.model, messages: [{ role: "user", content: messages[(k + r) % messages.length] }] });
       const t0 = performance.now();
       try {
         const response = await fetch(`${options.url}/v1/chat/completions`, {
           method: "POST",
-          headers: { "Content-Type": "application/json", "X-Session-Id": session },
+          headers,
           body,
         });
         const json = (await response.json()) as { object?: string };
-        if (response.status === 200 && json.object === "chat.completion") okSessions.push(session);
+        const session = response.headers.get("x-session-id");
+        if (response.status === 200 && json.object === "chat.completion" && session !== null) okSessions.push(session);
         else errors++;
       } catch {
         errors++;
