@@ -16,6 +16,7 @@ const teaching = (id: number, word: string, meaning: string): Teaching => ({
   confirmations: 0,
   source: "cli",
   session: null,
+  client: null,
   created: "",
   updated: "",
 });
