@@ -77,10 +77,11 @@ Security model:
             field, or OpenAI's "user" field. A session id this client was not given (another
             key's, a dropped one, a guess) is a 404 session_not_found. Each client keeps at most
             --max-sessions sessions per NPC, so one client's sessions never evict another's.
-  Teaching  "teach: WORD means MEANING" is provisional in its own session until 3 other
-            confirmers (other keys when keys are on, other sessions without) say "yes" to an
-            answer that used it. Negated phrases and typos of known words are refused, and a
-            taught word never makes a destructive command run without asking.
+  Teaching  "teach: WORD means MEANING" applies only in the sessions that taught it until 3
+            other confirmers (other keys when keys are on, other sessions without) teach the same
+            or say "yes" to an answer that used it; its teacher's own "yes" never counts. Negated
+            phrases and typos of known words are refused, and a taught word never makes a
+            destructive command run without asking.
 Stops cleanly on SIGINT or SIGTERM.
 
 Examples:
