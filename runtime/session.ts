@@ -13,7 +13,7 @@ import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js"
 import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { keyOf, textOf, tokenize, type Token } from "./normalize.js";
-import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
+import { RenderBudget, renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type Witness, type WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
@@ -264,7 +264,7 @@ export class NpcSession {
 
   private renderContext(intent: BundleIntent | null, slots: Record<string, string>, turn: number, part: number): RenderContext {
     // Part k of a composite message draws from its own stream of the turn's seed.
-    return { model: this.model, intent, slots, system: this.system, random: turnRandom(this.seed + part * 0x3c6ef372, turn) };
+    return { model: this.model, intent, slots, system: this.system, random: turnRandom(this.seed + part * 0x3c6ef372, turn), budget: new RenderBudget() };
   }
 
   private respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
