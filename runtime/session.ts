@@ -43,6 +43,17 @@ interface TypedLookup {
   hit: ExactHit | null;
 }
 
+/**
+ * Longest message read, whatever a bundle's maxMessageChars says (the compiler writes 500): the
+ * work of every step is bounded in the message's length, so this bounds the work of a message.
+ */
+export const MAX_MESSAGE_CHARS = 2000;
+
+/** The bundle's limit, never past MAX_MESSAGE_CHARS (a value that is not a number reads as it). */
+function messageLimit(configured: number): number {
+  return configured <= MAX_MESSAGE_CHARS ? configured : MAX_MESSAGE_CHARS;
+}
+
 const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
 const UNBALANCED_QUOTE_NOTICE = 'A quote was opened and never closed: close it so the quoted text is read as one piece.';
 
@@ -107,7 +118,8 @@ export class NpcSession {
   }
 
   private processMessage(message: string, turn: number, trace: Tracer | undefined): NpcResponse {
-    const limit = this.model.payload.config.maxMessageChars;
+    // First, before any step reads the message (lexing, clauses, sentiment, matching).
+    const limit = messageLimit(this.model.payload.config.maxMessageChars);
     if (message.length > limit) {
       return this.refuse(turn, `That message is ${message.length} characters long; I read at most ${limit}. Split it into shorter messages.`, trace, {
         unit: "characters",
