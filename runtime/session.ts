@@ -47,7 +47,7 @@ interface TypedLookup {
  * Longest message read, whatever a bundle's maxMessageChars says (the compiler writes 500): the
  * work of every step is bounded in the message's length, so this bounds the work of a message.
  */
-export const MAX_MESSAGE_CHARS = 2000;
+export const MAX_MESSAGE_CHARS = 1000;
 
 /** The bundle's limit, never past MAX_MESSAGE_CHARS (a value that is not a number reads as it). */
 function messageLimit(configured: number): number {

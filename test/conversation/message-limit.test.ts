@@ -39,7 +39,7 @@ describe("the message length limit comes first", () => {
     const answer = withLimit(configured).session().process(message);
     expect(answer.status).toBe("rejected");
     expect(answer.tooLong).toEqual({ unit: "characters", limit: MAX_MESSAGE_CHARS, length: message.length });
-    expect(answer.response).toMatch(/I read at most 2000\. Split it into shorter messages/);
+    expect(answer.response).toMatch(/I read at most 1000\. Split it into shorter messages/);
   });
 
   it("keeps a bundle's smaller limit", () => {
