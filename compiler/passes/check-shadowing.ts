@@ -56,7 +56,14 @@ export function findShadowedPaths(ir: NpcIR): ShadowingResult {
   // Words as the compiled vocab table holds them: normalized, an undefined tag standing for its name.
   const synonyms = new Map(ir.synonyms.map((set) => [set.tag, set.words.map(normalizeKey)]));
   const wordsOf = (tag: string) => synonyms.get(tag) ?? [normalizeKey(impliedWords(tag))];
-  const acceptsOf = (node: TemplateNode) => new Set(node.type === "vocab" ? node.tags.flatMap(wordsOf) : [`type:${node.type}`]);
+  // Nodes with the same tags (or type) accept the same words: one read-only set for all of them.
+  const acceptSets = new Map<string, Set<string>>();
+  const acceptsOf = (node: TemplateNode): Set<string> => {
+    const key = node.type === "vocab" ? `\u0000${node.tags.join("\u0000")}` : `type:${node.type}`;
+    let words = acceptSets.get(key);
+    if (!words) acceptSets.set(key, (words = new Set(node.type === "vocab" ? node.tags.flatMap(wordsOf) : [key])));
+    return words;
+  };
 
   // Only paths with the same length and node types can cover each other.
   const groups = new Map<string, RankedPath[]>();
@@ -76,8 +83,8 @@ export function findShadowedPaths(ir: NpcIR): ShadowingResult {
 
 /** For each path of one group, in order, the first earlier path of another intent that covers it. */
 function searchGroup(group: readonly RankedPath[], result: ShadowingResult): void {
-  // "position word" → the paths seen so far that accept that word there, in order.
-  const accepting = new Map<string, RankedPath[]>();
+  // Per position: word → the paths seen so far that accept that word there, in order.
+  const accepting = group[0]!.accepts.map(() => new Map<string, RankedPath[]>());
   const seen: RankedPath[] = [];
   for (const later of group) {
     const candidates = narrowestList(later, accepting) ?? seen;
@@ -90,11 +97,11 @@ function searchGroup(group: readonly RankedPath[], result: ShadowingResult): voi
       }
     }
     later.accepts.forEach((words, position) => {
+      const lists = accepting[position]!;
       for (const word of words) {
-        const key = `${position} ${word}`;
-        const list = accepting.get(key);
+        const list = lists.get(word);
         if (list) list.push(later);
-        else accepting.set(key, [later]);
+        else lists.set(word, [later]);
       }
     });
     seen.push(later);
@@ -102,11 +109,11 @@ function searchGroup(group: readonly RankedPath[], result: ShadowingResult): voi
 }
 
 /** The shortest list of earlier paths accepting one of `path`'s words at its position (undefined when it has no word). */
-function narrowestList(path: RankedPath, accepting: ReadonlyMap<string, RankedPath[]>): RankedPath[] | undefined {
+function narrowestList(path: RankedPath, accepting: readonly ReadonlyMap<string, RankedPath[]>[]): RankedPath[] | undefined {
   let narrowest: RankedPath[] | undefined;
   for (let position = 0; position < path.accepts.length; position++) {
     for (const word of path.accepts[position]!) {
-      const list = accepting.get(`${position} ${word}`) ?? [];
+      const list = accepting[position]!.get(word) ?? [];
       if (!narrowest || list.length < narrowest.length) narrowest = list;
       if (narrowest.length === 0) return narrowest;
     }
