@@ -53,9 +53,9 @@ function lintOnce(file: string, cacheDir: string): { ms: number; cpuMs: number; 
 }
 
 /** The least-squares slope of log(time) over log(rules). */
-function growthExponent(points: SizeResult[]): number {
+function growthExponent(points: SizeResult[], time: (point: SizeResult) => number): number {
   const xs = points.map((p) => Math.log(p.rules));
-  const ys = points.map((p) => Math.log(p.medianMs));
+  const ys = points.map((p) => Math.log(time(p)));
   const mx = xs.reduce((a, b) => a + b, 0) / xs.length;
   const my = ys.reduce((a, b) => a + b, 0) / ys.length;
   const num = xs.reduce((sum, x, i) => sum + (x - mx) * (ys[i]! - my), 0);
@@ -91,7 +91,8 @@ try {
     sizes,
     // the same figures flat, for the key/value table of bench/results/README.md
     ...Object.fromEntries(sizes.flatMap((s) => [[`medianMs${s.rules}`, s.medianMs], [`maxMs${s.rules}`, s.maxMs], [`cpuMedianMs${s.rules}`, s.cpuMedianMs]])),
-    growthExponent: round(growthExponent(sizes), 2),
+    growthExponent: round(growthExponent(sizes, (p) => p.medianMs), 2),
+    cpuGrowthExponent: round(growthExponent(sizes, (p) => p.cpuMedianMs), 2),
     targetMsAt16k: TARGET_MS_AT_16K,
     meetsTarget: largest.medianMs <= TARGET_MS_AT_16K,
     machine: `${cpus()[0]?.model ?? "unknown"} × ${cpus().length}, Node ${process.version}`,
