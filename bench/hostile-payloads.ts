@@ -14,6 +14,9 @@ import type { BundlePayload, ToolTree } from "../runtime/bundle-types.js";
 import { frameBundle } from "../runtime/encode.js";
 import { packPayload } from "../runtime/format.js";
 
+/** The fuzz suite's seed; the bench times the same bundles. */
+export const HOSTILE_SEED = 1313;
+
 /** The payload of datasets/example compiled now (as plain decoded values). */
 export function examplePayload(repoRoot: string): BundlePayload {
   const lint = lintSources([join(repoRoot, "datasets", "example")]);
@@ -27,7 +30,7 @@ const sharingPackr = new Packr({ structuredClone: true, useRecords: false, mapsA
 
 /** Bundle bytes of `payload`, its shared values written as references when `sharing` (else as copies). */
 export function hostileBundle(payload: unknown, sharing = false): Uint8Array {
-  return frameBundle(sharing ? Uint8Array.from(sharingPackr.pack(payload)) : packPayload(payload));
+  return frameBundle(sharing ? new Uint8Array(sharingPackr.pack(payload)) : packPayload(payload));
 }
 
 /** A tool tree `depth` levels deep whose every level holds its child twice: 2^depth leaves in a few bytes once shared. */
@@ -94,7 +97,7 @@ const EDITS: Record<string, Edit> = {
   truncate: (v, n) => (Array.isArray(v) ? v.slice(0, n % Math.max(1, v.length)) : typeof v === "string" ? v.slice(0, n % Math.max(1, v.length)) : v),
   empty: (v) => (Array.isArray(v) ? [] : typeof v === "string" ? "" : v),
   grow: (v, n) => (Array.isArray(v) && v.length > 0 ? Array.from({ length: [2, 50, 2000][n % 3]! }, (_, i) => v[i % v.length]) : v),
-  huge: (_, n) => Array.from({ length: 20_000 }, () => [0, "a", [], 7][n % 4]),
+  huge: (_, n) => new Array<unknown>(20_000).fill([0, "a", 2 ** 31, 7][n % 4]),
   dropItem: (v, n) => (Array.isArray(v) && v.length > 0 ? v.filter((_, i) => i !== n % v.length) : v),
   dropKey: (v, n) => {
     if (v === null || typeof v !== "object" || Array.isArray(v) || v instanceof Uint8Array) return v;
@@ -169,18 +172,23 @@ export function mutatedBundle(base: BundlePayload, mutations: readonly Mutation[
     } else if (m.kind === "edge") payload = addEdge(payload, m.from, m.to, m.edgeKind);
     else byteEdits.push(m);
   }
-  let body = sharing ? Uint8Array.from(sharingPackr.pack(payload)) : packPayload(payload);
+  let body = sharing ? new Uint8Array(sharingPackr.pack(payload)) : packPayload(payload);
   for (const { at, value, insert } of byteEdits) {
     const i = at % body.length;
-    if (insert) body = Uint8Array.from([...body.subarray(0, i), value, ...body.subarray(i)]);
-    else body[i]! ^= value;
+    if (insert) {
+      const longer = new Uint8Array(body.length + 1);
+      longer.set(body.subarray(0, i));
+      longer[i] = value;
+      longer.set(body.subarray(i), i + 1);
+      body = longer;
+    } else body[i]! ^= value;
   }
   return frameBundle(body);
 }
 
 /**
  * The messages every hostile bundle that loads must answer: exact inputs, template-shaped
- * requests, sentiment, garbage, quotes, controls, and long words (up to 64 letters: longer words
+ * requests, sentiment, garbage, quotes, controls, and long words (up to 32 letters: longer words
  * belong to the typo-lookup bound of issue 13 item 4), 100 in all.
  */
 export function hostileMessages(base: BundlePayload): string[] {
@@ -196,7 +204,7 @@ export function hostileMessages(base: BundlePayload): string[] {
     "__proto__", "constructor", "<||username||>", "<||amp||><||amp||>", "a b c d e f g h i j k l m n o p q r s t u v w x y z",
     "x ".repeat(240), "word ".repeat(100), "teach: x means y", "qwxz vbnm plkj", "1 2 3 4 5 6 7 8 9 0",
   ];
-  const longWords = [8, 16, 24, 32, 40, 48, 56, 64].flatMap((n) => ["filesx".repeat(n).slice(0, n), `list ${"e".repeat(n)}`]);
+  const longWords = [8, 12, 16, 20, 24, 28, 30, 32].flatMap((n) => ["filesx".repeat(n).slice(0, n), `list ${"e".repeat(n)}`]);
   const messages = [...exact, ...shaped, ...garbage, ...longWords];
   for (let i = 0; messages.length < 100; i++) messages.push(`${exact[i % exact.length]} ${shaped[i % shaped.length]}`);
   return messages.slice(0, 100);

@@ -40,7 +40,7 @@ export interface BundleHeader {
 
 /** The msgpack bytes of a payload (or of one of its sections). Bundles are written by encode.ts. */
 export function packPayload(value: unknown): Uint8Array {
-  return Uint8Array.from(packr.pack(value));
+  return new Uint8Array(packr.pack(value)); // a copy: msgpackr reuses its buffer
 }
 
 /** Encoded size in bytes of each top-level payload section (for `ndfc inspect`). */

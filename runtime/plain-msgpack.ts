@@ -17,62 +17,79 @@ export const MAX_MSGPACK_NESTING = 256;
 
 /** Why `bytes` is not one plain msgpack value with nothing after it, or null. */
 export function plainMsgpackProblem(bytes: Uint8Array): string | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const end = bytes.length;
   /** Values still to read in each open array or map, innermost last. */
   const open: number[] = [];
   let at = 0;
   let pending = 1;
   while (pending > 0) {
-    if (at >= bytes.length) return `the msgpack data ends at byte ${at}, inside a value`;
+    if (at >= end) return `the msgpack data ends at byte ${end}, inside a value`;
     const token = bytes[at]!;
-    const size = tokenSize(token, view, at);
-    if (typeof size === "string") return `byte ${at}: ${size}`;
-    const [head, body, children] = size;
+    let head = 1;
+    let body = 0;
+    let children = 0;
+    if (token <= 0x7f || token >= 0xe0) {
+      // a fixint
+    } else if (token <= 0x8f) children = 2 * (token & 0x0f);
+    else if (token <= 0x9f) children = token & 0x0f;
+    else if (token <= 0xbf) body = token & 0x1f;
+    else {
+      const kind = LONG_TOKENS[token - 0xc0]!;
+      if (kind === REFUSED) return `byte ${at}: ${refusal(bytes, at)}`;
+      if (kind >= 0) body = kind;
+      else {
+        // Lengths (of bytes, or of values) follow the token in 1, 2 or 4 bytes.
+        const width = -kind & 7;
+        head += width;
+        if (at + head > end) return `the msgpack data ends at byte ${end}, inside a length`;
+        let length = 0;
+        for (let k = 1; k <= width; k++) length = length * 256 + bytes[at + k]!;
+        if (-kind & ARRAY) children = length;
+        else if (-kind & MAP) children = 2 * length;
+        else body = length;
+      }
+    }
+    if (at + head + body > end) return `the msgpack data ends at byte ${end}, inside a value of ${head + body} bytes at byte ${at}`;
+    // Each value takes at least one byte: a count beyond the bytes left cannot be honest.
+    if (children > end - at - head) return `byte ${at}: a container of ${children} values in the ${end - at - head} bytes left`;
     at += head + body;
-    if (at > bytes.length) return `the msgpack data ends at byte ${bytes.length}, inside a value of ${head + body} bytes`;
     pending--;
     if (children > 0) {
-      // Each value takes at least one byte: a count beyond the bytes left cannot be honest.
-      if (children > bytes.length - at) return `byte ${at - head}: a container of ${children} values in the ${bytes.length - at} bytes left`;
       if (open.length >= MAX_MSGPACK_NESTING) return `byte ${at - head}: containers nested deeper than ${MAX_MSGPACK_NESTING}`;
       open.push(pending);
       pending = children;
     }
     while (pending === 0 && open.length > 0) pending = open.pop()!;
   }
-  if (at !== bytes.length) return `${bytes.length - at} bytes after the payload's value`;
+  if (at !== end) return `${end - at} bytes after the payload's value`;
   return null;
 }
 
-/** [header bytes, body bytes, values it contains] of the token at `at`, or why it is refused. */
-function tokenSize(token: number, view: DataView, at: number): [number, number, number] | string {
-  const need = (n: number) => at + 1 + n <= view.byteLength;
-  const u8 = () => view.getUint8(at + 1);
-  const u16 = () => view.getUint16(at + 1);
-  const u32 = () => view.getUint32(at + 1);
-  if (token <= 0x7f || token >= 0xe0) return [1, 0, 0]; // fixints
-  if (token <= 0x8f) return [1, 0, 2 * (token & 0x0f)]; // fixmap
-  if (token <= 0x9f) return [1, 0, token & 0x0f]; // fixarray
-  if (token <= 0xbf) return [1, token & 0x1f, 0]; // fixstr
-  switch (token) {
-    case 0xc0: case 0xc2: case 0xc3: return [1, 0, 0]; // nil, false, true
-    case 0xcc: case 0xd0: return [1, 1, 0];
-    case 0xcd: case 0xd1: return [1, 2, 0];
-    case 0xca: case 0xce: case 0xd2: return [1, 4, 0];
-    case 0xcb: case 0xcf: case 0xd3: return [1, 8, 0];
-    case 0xc4: case 0xd9: return need(1) ? [2, u8(), 0] : "truncated length"; // bin 8, str 8
-    case 0xc5: case 0xda: return need(2) ? [3, u16(), 0] : "truncated length";
-    case 0xc6: case 0xdb: return need(4) ? [5, u32(), 0] : "truncated length";
-    case 0xdc: return need(2) ? [3, 0, u16()] : "truncated length";
-    case 0xdd: return need(4) ? [5, 0, u32()] : "truncated length";
-    case 0xde: return need(2) ? [3, 0, 2 * u16()] : "truncated length";
-    case 0xdf: return need(4) ? [5, 0, 2 * u32()] : "truncated length";
-    case 0xc1: return "0xc1 is not a msgpack value";
-    default: {
-      // 0xc7-0xc9 ext 8/16/32 (type after the length), 0xd4-0xd8 fixext (type next).
-      const typeAt = token <= 0xc9 ? at + 1 + (1 << (token - 0xc7)) : at + 1;
-      const type = typeAt < view.byteLength ? `0x${view.getUint8(typeAt).toString(16).padStart(2, "0")}` : "(truncated)";
-      return `msgpack extension ${type}: a bundle holds plain values only (no shared references, records or extension types)`;
-    }
-  }
+const REFUSED = -128;
+const ARRAY = 8;
+const MAP = 16;
+/**
+ * Tokens 0xc0-0xdf: a body of fixed size (≥ 0), a length of 1, 2 or 4 bytes (negated, with ARRAY
+ * or MAP when it counts values), or REFUSED (0xc1, which msgpack never uses, and the extensions).
+ */
+const LONG_TOKENS: readonly number[] = [
+  0, REFUSED, 0, 0, //                      nil, (unused), false, true
+  -1, -2, -4, //                            bin 8/16/32
+  REFUSED, REFUSED, REFUSED, //             ext 8/16/32
+  4, 8, //                                  float 32/64
+  1, 2, 4, 8, //                            uint 8/16/32/64
+  1, 2, 4, 8, //                            int 8/16/32/64
+  REFUSED, REFUSED, REFUSED, REFUSED, REFUSED, // fixext 1/2/4/8/16
+  -1, -2, -4, //                            str 8/16/32
+  -(ARRAY | 2), -(ARRAY | 4), //            array 16/32
+  -(MAP | 2), -(MAP | 4), //                map 16/32
+];
+
+function refusal(bytes: Uint8Array, at: number): string {
+  const token = bytes[at]!;
+  if (token === 0xc1) return "0xc1 is not a msgpack value";
+  // 0xc7-0xc9 ext 8/16/32 (the type after the length), 0xd4-0xd8 fixext (the type next).
+  const typeAt = token <= 0xc9 ? at + 1 + (1 << (token - 0xc7)) : at + 1;
+  const type = typeAt < bytes.length ? `0x${bytes[typeAt]!.toString(16).padStart(2, "0")}` : "(truncated)";
+  return `msgpack extension ${type}: a bundle holds plain values only (no shared references, records or extension types)`;
 }
