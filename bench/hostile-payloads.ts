@@ -11,6 +11,7 @@ import { Packr } from "msgpackr";
 import { compileNpc } from "../compiler/compile.js";
 import { lintSources } from "../compiler/lint.js";
 import type { BundlePayload, ToolTree } from "../runtime/bundle-types.js";
+import type { NpcResponse } from "../runtime/response.js";
 import { frameBundle } from "../runtime/encode.js";
 import { packPayload } from "../runtime/format.js";
 
@@ -208,4 +209,18 @@ export function hostileMessages(base: BundlePayload): string[] {
   const messages = [...exact, ...shaped, ...garbage, ...longWords];
   for (let i = 0; messages.length < 100; i++) messages.push(`${exact[i % exact.length]} ${shaped[i % shaped.length]}`);
   return messages.slice(0, 100);
+}
+
+/**
+ * The note of an error the session caught while answering (it answers "internal error: …" rather
+ * than throw, runtime/session.ts), in the response or one of its parts; null when there was none.
+ */
+export function internalErrorOf(response: NpcResponse): string | null {
+  const note = response.witness.find((w) => w.note?.startsWith("internal error"))?.note;
+  if (note !== undefined) return note;
+  for (const part of response.parts ?? []) {
+    const inPart = internalErrorOf(part);
+    if (inPart !== null) return inPart;
+  }
+  return null;
 }

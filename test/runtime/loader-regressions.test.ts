@@ -115,6 +115,28 @@ describe("bundles that loaded and then broke (item 3)", () => {
     expect(message).toMatch(new RegExp(`automaton\\[\\d+\\]\\.\\w+\\[\\d+\\]: state ${last} already has a way in, from state \\d+`));
   });
 
+  it("explains on a valid automaton 20,000 states deep (the trace rebuilt every path recursively, copying its nodes)", async () => {
+    const depth = 20_000;
+    const allTags = base.vocab.tags.map((_, tag) => tag);
+    const chain = edited((p) => {
+      p.automaton = Array.from({ length: depth + 1 }, (_, k) => ({
+        vocab: k < depth ? [[allTags, k + 1] as [number[], number]] : [],
+        typed: [],
+        strings: [],
+        skip: [],
+        accept: k === depth ? [[0, 0] as [number, number]] : [],
+      }));
+    });
+    const npc = await loadNpc(hostileBundle(chain));
+    const answer = npc.session().process("create folder demo", { explain });
+    expect(answer.witness.map((w) => w.note ?? "")).not.toContainEqual(expect.stringMatching(/internal error/));
+    const template = answer.trace!.find((step) => step.stage === "template")!;
+    expect(template.lines).toHaveLength(1);
+    // The one path, its 20,000 nodes listed, replayed to the node where the message stops fitting.
+    expect(template.lines[0]!.match(/<\|\|vocab_create\|\|>/g)).toHaveLength(depth + 1); // and once more in the failing node
+    expect(template.lines[0]).toMatch(/\]: fails at node 3 [^:]*: "demo" does not fit$/);
+  });
+
   it("the real bundle still loads, answers and explains", async () => {
     const npc = await loadNpc(hostileBundle(base));
     const answer = npc.session().process("create folder demo", { explain });
