@@ -6,21 +6,12 @@ import { examplePayload, hostileBundle, sharedToolTree } from "../../bench/hosti
 import type { BundlePayload } from "../../runtime/bundle-types.js";
 import { explain } from "../../runtime/explain.js";
 import { packPayload } from "../../runtime/format.js";
-import { InvalidBundleError, loadNpc } from "../../runtime/index.js";
+import { loadNpc } from "../../runtime/index.js";
 import { validatePayload } from "../../runtime/validate-payload.js";
 import { repoRoot } from "../support/repo-root.js";
+import { refusalOf } from "../support/refusal.js";
 
 const base = examplePayload(repoRoot);
-
-async function refusal(bytes: Uint8Array): Promise<string> {
-  try {
-    await loadNpc(bytes);
-  } catch (error) {
-    expect(error).toBeInstanceOf(InvalidBundleError);
-    return (error as Error).message;
-  }
-  throw new Error("the bundle was accepted");
-}
 
 function edited(edit: (payload: BundlePayload) => void): BundlePayload {
   const payload = structuredClone(base);
@@ -32,7 +23,7 @@ describe("shared-reference payloads (item 1)", () => {
   it.each([22, 60])("refuses a tool tree sharing its child twice per level, depth %i, before walking it", async (depth) => {
     const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [sharedToolTree(depth)])), true);
     expect(bytes.length).toBeLessThan(base.intents.length * 2_000); // a few bytes per level, for 2^depth leaves
-    expect(await refusal(bytes)).toMatch(/payload is not plain msgpack: byte \d+: msgpack extension 0x69: a bundle holds plain values only/);
+    expect(await refusalOf(bytes)).toMatch(/payload is not plain msgpack: byte \d+: msgpack extension 0x69: a bundle holds plain values only/);
   });
 
   it("refuses a cycle", async () => {
@@ -41,7 +32,7 @@ describe("shared-reference payloads (item 1)", () => {
       tree.a.push(tree);
       p.intents[0]!.tools = [{ o: [["arguments", tree as never]] }];
     });
-    expect(await refusal(hostileBundle(looped, true))).toMatch(/msgpack extension 0x69/);
+    expect(await refusalOf(hostileBundle(looped, true))).toMatch(/msgpack extension 0x69/);
   });
 
   it("the validator's walk stops once it has visited as many values as the payload has bytes", () => {
@@ -56,7 +47,7 @@ describe("shared-reference payloads (item 1)", () => {
 describe("bundles that loaded and then broke (item 3)", () => {
   it("refuses matching.wordStem = [] (the index-list fast path skipped the length check)", async () => {
     const bytes = hostileBundle(edited((p) => void (p.matching.wordStem = [])));
-    expect(await refusal(bytes)).toMatch(/wrong shape: matching\.wordStem: length differs from lexicon\.words/);
+    expect(await refusalOf(bytes)).toMatch(/wrong shape: matching\.wordStem: length differs from lexicon\.words/);
   });
 
   it.each([
@@ -69,7 +60,7 @@ describe("bundles that loaded and then broke (item 3)", () => {
     ["lexicon", "tags"],
   ] as const)("refuses an emptied parallel list %s.%s", async (section, list) => {
     const bytes = hostileBundle(edited((p) => void ((p[section] as unknown as Record<string, unknown[]>)[list] = [])));
-    expect(await refusal(bytes)).toMatch(new RegExp(`${section}\\.${list}: length differs from`));
+    expect(await refusalOf(bytes)).toMatch(new RegExp(`${section}\\.${list}: length differs from`));
   });
 
   it.each([
@@ -79,7 +70,7 @@ describe("bundles that loaded and then broke (item 3)", () => {
     ["a null", null, /expected a tool object/],
   ])("refuses a tool that is %s instead of an object (serve answered 500)", async (_, tool, reason) => {
     const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [tool as never])));
-    expect(await refusal(bytes)).toMatch(new RegExp(`intents\\[0\\]\\.tools\\[0\\]: ${reason.source}`));
+    expect(await refusalOf(bytes)).toMatch(new RegExp(`intents\\[0\\]\\.tools\\[0\\]: ${reason.source}`));
   });
 
   const withState = base.automaton.findIndex((s) => s.vocab.length > 0);
@@ -90,7 +81,7 @@ describe("bundles that loaded and then broke (item 3)", () => {
       state.vocab.push([[0], withState]);
       state.skip.push(withState);
     });
-    expect(await refusal(hostileBundle(looped))).toMatch(
+    expect(await refusalOf(hostileBundle(looped))).toMatch(
       new RegExp(`automaton\\[${withState}\\]\\.vocab\\[\\d+\\]: vocab edges must point to a later state \\(the automaton is a forest\\)`),
     );
   });
@@ -106,12 +97,12 @@ describe("bundles that loaded and then broke (item 3)", () => {
       if (p.types.length === 0) p.types.push({ name: "t", unusable: null, classes: [], ops: [3, 0, 0] });
       add(p.automaton[last]!, 0);
     });
-    expect(await refusal(hostileBundle(back))).toMatch(new RegExp(`automaton\\[${last}\\]\\.${kind}\\[\\d+\\]: ${kind} edges must point to a later state`));
+    expect(await refusalOf(hostileBundle(back))).toMatch(new RegExp(`automaton\\[${last}\\]\\.${kind}\\[\\d+\\]: ${kind} edges must point to a later state`));
     const diamond = edited((p) => {
       if (p.types.length === 0) p.types.push({ name: "t", unusable: null, classes: [], ops: [3, 0, 0] });
       add(p.automaton[0]!, last);
     });
-    const message = await refusal(hostileBundle(diamond));
+    const message = await refusalOf(hostileBundle(diamond));
     expect(message).toMatch(new RegExp(`automaton\\[\\d+\\]\\.\\w+\\[\\d+\\]: state ${last} already has a way in, from state \\d+`));
   });
 
