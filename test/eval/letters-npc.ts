@@ -12,6 +12,8 @@ export const LETTERS_FILES: Record<string, unknown> = {
   "config.json": { npc_name: "Letters" },
   "dataset/dataset_a.json": [entry("alpha", ["alpha one", "alpha two"])],
   "dataset/dataset_b.json": [entry("bravo", ["bravo one", "bravo two", "bravo three", "bravo four"]), entry("charlie", ["charlie one", "charlie two"])],
+  // Two phrasings with no word in common: cross-validation can never get either right.
+  "dataset/dataset_e.json": [entry("echo", ["xylophone", "quartz"])],
   // An intent with a single phrasing (written twice, differing only in case): not cross-validated.
   "dataset/dataset_d.json": [entry("delta", ["delta", "Delta!"])],
 };
