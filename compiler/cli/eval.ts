@@ -29,24 +29,26 @@ const parseCount = countParser("a whole number");
 const parseFolds = countParser("a whole number of folds, at least 2", 2);
 
 const HELP = `
-Cases: eval.json ([{input, output, description, permission}]), JSONL ({"input", "expect": {intent|output|status|slots}}
-per line) or CSV (a .csv file, or a first line text,category; RFC 4180 quoting; the category is the
-expected intent, an empty one expects a rejection). A malformed case is reported as file:line (exit 2).
+Cases: eval.json ([{input, output, description, permission}]), JSONL ({"input", "expect":
+{intent|output|status|slots}} per line) or CSV (a .csv file, or a first line text,category; RFC
+4180 quoting; the category is the expected intent, an empty one expects a rejection). A malformed
+case is reported as file:line (exit 2).
 
 --cross-validate K measures an NPC on its own phrasings: each intent's phrasings are dealt into K
 folds (by a hash of the seed, intent and phrasing: the same folds in any file order); each fold is
-compiled without its phrasings, as ndfc build would, and asked them. Intents with a single phrasing
-and context follow-ups are not tested (the report says how many). Progress goes to stderr.
+compiled without its phrasings, as ndfc build would, and asked them. Intents with a single
+phrasing and context follow-ups are not tested (the report says how many). Progress on stderr.
 
 --json prints every field (the text report shortens the lists):
-  cases, correct, accuracy, answered, answeredCorrect, precision, rejected, rejectionRate, statuses,
-  inScope, offTopic, reachable, suggested, permission, latencyUs {p50, p90, p99},
-  intents [{intent, support, answered, correct, precision, recall, f1}]   by intent id
-  averages {intents, support, macro {precision, recall, f1}, weighted {precision, recall, f1}}
+  cases, correct, accuracy, answered, answeredCorrect, precision, rejected, rejectionRate,
+  statuses, inScope, offTopic, reachable, suggested, permission, latencyUs {p50, p90, p99}
+  intents [{intent, support, answered, correct, precision, recall, f1}]      by intent id
+  averages {intents, support, macro {precision, recall, f1}, weighted {…}}   weighted by support
   confusions [{expected, answered, count, example}]   most frequent first; expected null: off-topic
-  confidenceHistogram [{from, to, correct, wrong, rejected}]   10 bins; a rejection counts its best suggestion's score
+  confidenceHistogram [{from, to, correct, wrong, rejected}]   10 bins; a rejection counts its
+                                                               best suggestion's score
   failures [{input, line, file?, expected, status, intent, response}]
-  crossValidation {folds, seed, heldOut, intents, skipped {intents, inputs, followUpInputs}}   with --cross-validate
+  crossValidation {folds, seed, heldOut, intents, skipped {intents, inputs, followUpInputs}}
 
 Exit codes: 0 scored, 1 accuracy under --min-accuracy, 2 usage, unreadable or malformed input.
 
@@ -101,7 +103,7 @@ export const registerEval: RegisterCommand = (program, io, exitCode) => {
   program
     .command("eval")
     .description("score a .npc bundle on evaluation cases (NDF eval.json, JSONL or CSV), or an NPC directory on its own phrasings (--cross-validate K)")
-    .argument("<bundle>", "a .npc file; with --cross-validate, the NPC's source directory")
+    .argument("<bundle-or-npc>", "a .npc file; with --cross-validate, the NPC's source directory")
     .argument("[cases]", "the cases file (not with --cross-validate); formats below")
     .option("--json", "print the whole report as JSON (fields below)")
     .option("--min-accuracy <x>", "exit 1 when the accuracy is below x (0..1)", parseFraction)
