@@ -5,7 +5,8 @@
 //   - CSV (RFC 4180, as public intent benchmarks publish their test sets): a header naming the
 //     columns `text` and `category`, then one case per record expecting the intent `category`; an
 //     empty category expects a rejection (an off-topic message).
-// A file whose name ends in .csv, or whose first line is `text,category`, is CSV; otherwise one starting with `[` is NDF, and the rest JSONL.
+// A file whose name ends in .csv, or whose first line is `text,category`, is CSV; otherwise one
+// starting with `[` is NDF, and the rest JSONL.
 // Mistakes are reported as `file:line: what is wrong`.
 import { positionAt } from "../sources/location.js";
 import { CsvSyntaxError, parseCsv } from "./csv.js";
