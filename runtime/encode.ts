@@ -7,7 +7,11 @@ import { sha256 } from "./sha256.js";
 
 /** Serializes a payload into bundle bytes (header + msgpack). */
 export function encodeBundle(payload: BundlePayload): Uint8Array {
-  const body = packPayload(payload);
+  return frameBundle(packPayload(payload));
+}
+
+/** Bundle bytes around msgpack `body` (its header: magic, version, length, SHA-256). */
+export function frameBundle(body: Uint8Array): Uint8Array {
   const out = new Uint8Array(HEADER_SIZE + body.length);
   const view = new DataView(out.buffer);
   out.set(BUNDLE_MAGIC, 0);

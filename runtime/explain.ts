@@ -160,25 +160,52 @@ interface AutomatonPath {
   nodes: PathNode[];
 }
 
-const pathCache = new WeakMap<NpcModel, AutomatonPath[]>();
+/**
+ * The automaton's paths, rebuilt from its states. It is a forest whose edges point to later states
+ * (validate-payload.ts), so one ascending pass gives each state its way in; a path's nodes are
+ * read back from its last state only when it is shown, so the cost stays linear in the states.
+ */
+interface AutomatonPaths {
+  /** Per state: the state its consuming edge comes from, or -1 (the start, or not reached by consuming edges). */
+  from: Int32Array;
+  /** Per state: the node its edge stands for (null where `from` is -1). */
+  node: (PathNode | null)[];
+  /** Template paths ending at a state reached from the start, in (intent, path) order. */
+  ends: { intent: number; path: number; state: number }[];
+}
 
-/** Every path of the automaton, rebuilt from its states (a trie: each state has one way in). */
-function automatonPaths(model: NpcModel): AutomatonPath[] {
+const pathCache = new WeakMap<NpcModel, AutomatonPaths>();
+
+function automatonPaths(model: NpcModel): AutomatonPaths {
   const cached = pathCache.get(model);
   if (cached) return cached;
-  const out: AutomatonPath[] = [];
-  const walk = (stateId: number, nodes: PathNode[]) => {
-    const state = model.payload.automaton[stateId]!;
-    for (const [intent, path] of state.accept) out.push({ intent, path, nodes });
-    const optional = (child: number) => state.skip.includes(child);
-    for (const [tags, child] of state.vocab) walk(child, [...nodes, { kind: "vocab", tags, optional: optional(child) }]);
-    for (const [type, slot, child] of state.typed) walk(child, [...nodes, { kind: "typed", type, slot, optional: optional(child) }]);
-    for (const [slot, child] of state.strings) walk(child, [...nodes, { kind: "string", slot, optional: optional(child) }]);
-  };
-  walk(0, []);
-  out.sort((a, b) => a.intent - b.intent || a.path - b.path);
-  pathCache.set(model, out);
-  return out;
+  const states = model.payload.automaton;
+  const from = new Int32Array(states.length).fill(-1);
+  const node: (PathNode | null)[] = states.map(() => null);
+  const ends: AutomatonPaths["ends"] = [];
+  states.forEach((state, i) => {
+    if (i !== 0 && from[i] === -1) return;
+    for (const [intent, path] of state.accept) ends.push({ intent, path, state: i });
+    const skips = new Set(state.skip);
+    const enter = (child: number, spec: PathNode) => {
+      from[child] = i;
+      node[child] = spec;
+    };
+    for (const [tags, child] of state.vocab) enter(child, { kind: "vocab", tags, optional: skips.has(child) });
+    for (const [type, slot, child] of state.typed) enter(child, { kind: "typed", type, slot, optional: skips.has(child) });
+    for (const [slot, child] of state.strings) enter(child, { kind: "string", slot, optional: skips.has(child) });
+  });
+  ends.sort((a, b) => a.intent - b.intent || a.path - b.path);
+  const paths = { from, node, ends };
+  pathCache.set(model, paths);
+  return paths;
+}
+
+/** The nodes from the start to `state`. */
+function nodesTo(paths: AutomatonPaths, state: number): PathNode[] {
+  const nodes: PathNode[] = [];
+  for (let s = state; paths.from[s]! !== -1; s = paths.from[s]!) nodes.push(paths.node[s]!);
+  return nodes.reverse();
 }
 
 function label(model: NpcModel, node: PathNode): string {
@@ -231,17 +258,25 @@ function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], 
 function explainTemplates(model: NpcModel, tokens: readonly Token[], words: WordResolver, activeContext: number | null, limit = 8): string[] {
   const messageTags = new Set<number>();
   tokens.forEach((_, p) => tagHitsAt(model, tokens, p, words).forEach(({ tag }) => messageTags.add(tag)));
-  const scored = automatonPaths(model)
+  const paths = automatonPaths(model);
+  // Vocab nodes sharing a tag with the message, from the start to each state (a parent comes first).
+  const shared = new Int32Array(paths.from.length);
+  for (let s = 1; s < shared.length; s++) {
+    const node = paths.node[s];
+    if (paths.from[s]! === -1 || !node) continue;
+    shared[s] = shared[paths.from[s]!]! + (node.kind === "vocab" && node.tags.some((t) => messageTags.has(t)) ? 1 : 0);
+  }
+  const scored = paths.ends
     .filter(({ intent }) => {
       const parent = model.payload.intents[intent]!.parent;
       return parent === null || parent === activeContext;
     })
-    .map((path) => ({ path, shared: path.nodes.filter((n) => n.kind === "vocab" && n.tags.some((t) => messageTags.has(t))).length }))
-    .filter((c) => c.shared > 0)
-    .sort((a, b) => b.shared - a.shared || a.path.intent - b.path.intent || a.path.path - b.path.path)
+    .filter(({ state }) => shared[state]! > 0)
+    .sort((a, b) => shared[b.state]! - shared[a.state]! || a.intent - b.intent || a.path - b.path)
     .slice(0, limit);
-  return scored.map(({ path }) => {
+  return scored.map(({ intent, path: index, state }) => {
+    const path: AutomatonPath = { intent, path: index, nodes: nodesTo(paths, state) };
     const nodes = path.nodes.map((node) => label(model, node)).join(" ");
-    return `${model.payload.intents[path.intent]!.id} path ${path.path} [${nodes}]: ${replay(model, path, tokens, words)}`;
+    return `${model.payload.intents[intent]!.id} path ${index} [${nodes}]: ${replay(model, path, tokens, words)}`;
   });
 }

@@ -10,6 +10,7 @@
 
 import { Packr } from "msgpackr";
 import type { BundlePayload } from "./bundle-types.js";
+import { plainMsgpackProblem } from "./plain-msgpack.js";
 import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
@@ -39,7 +40,7 @@ export interface BundleHeader {
 
 /** The msgpack bytes of a payload (or of one of its sections). Bundles are written by encode.ts. */
 export function packPayload(value: unknown): Uint8Array {
-  return Uint8Array.from(packr.pack(value));
+  return new Uint8Array(packr.pack(value)); // a copy: msgpackr reuses its buffer
 }
 
 /** Encoded size in bytes of each top-level payload section (for `ndfc inspect`). */
@@ -83,13 +84,16 @@ export async function decodeBundle(bytes: Uint8Array): Promise<BundlePayload> {
   if (!equalBytes(digest, header.sha256)) {
     throw new InvalidBundleError("payload SHA-256 does not match the header (the file is corrupt)");
   }
+  const notPlain = plainMsgpackProblem(body);
+  if (notPlain !== null) throw new InvalidBundleError(`payload is not plain msgpack: ${notPlain}`);
   let payload: unknown;
   try {
     payload = packr.unpack(body);
   } catch (error) {
     throw new InvalidBundleError(`payload is not valid msgpack (${error instanceof Error ? error.message : String(error)})`);
   }
-  const problem = validatePayload(payload);
+  // A plain msgpack value of n bytes holds at most n values (plain-msgpack.ts): the walk's budget.
+  const problem = validatePayload(payload, body.length);
   if (problem !== null) throw new InvalidBundleError(`payload has the wrong shape: ${problem}`);
   return payload as BundlePayload;
 }

@@ -4,10 +4,19 @@
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
 
 /**
+ * Longest word (in characters) that typo correction considers. Its cost grows with the cube of
+ * the length (every two-deletion variant, each hashed), and a real word is rarely longer: a
+ * 480-letter "word" would take seconds, so longer ones are read as typed, never corrected.
+ */
+export const MAX_TYPO_WORD_LENGTH = 24;
+
+/**
  * Edits a word of this many characters may carry when a whole message is weighed (the
- * probabilistic stage, and what the index is built for): 0 up to 3, 1 at 4, 2 from 5.
+ * probabilistic stage, and what the index is built for): 0 up to 3, 1 at 4, 2 from 5, and 0
+ * again past MAX_TYPO_WORD_LENGTH (not corrected, and not indexed).
  */
 export function editBudget(length: number): number {
+  if (length > MAX_TYPO_WORD_LENGTH) return 0;
   return length <= 3 ? 0 : length <= 4 ? 1 : 2;
 }
 

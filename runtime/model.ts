@@ -71,7 +71,11 @@ export class NpcModel {
     this.states = payload.automaton.map((s) => {
       const vocab = new Map<number, number[]>();
       for (const [tags, child] of s.vocab) {
-        for (const tag of tags) vocab.set(tag, [...(vocab.get(tag) ?? []), child]);
+        for (const tag of tags) {
+          const children = vocab.get(tag);
+          if (children) children.push(child);
+          else vocab.set(tag, [child]);
+        }
       }
       return { vocab, typed: s.typed, strings: s.strings, skip: s.skip, accept: s.accept };
     });

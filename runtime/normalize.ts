@@ -127,6 +127,9 @@ export function tokenize(message: string): Tokenized {
   const clean = cleanMessage(message);
   const tokens: Token[] = [];
   let unbalancedQuote = false;
+  // Where a quote's search for its closing one failed: a later quote of the same kind searches a
+  // part of that text and fails too, so it is not searched again (linear on "'a 'a 'a …").
+  const unclosedFrom: Record<string, number> = { '"': Infinity, "'": Infinity };
   let i = 0;
   while (i < clean.length) {
     if (isSpaceAt(clean, i)) {
@@ -135,7 +138,8 @@ export function tokenize(message: string): Tokenized {
     }
     const ch = clean[i]!;
     if (ch === '"' || ch === "'") {
-      const close = findClosingQuote(clean, i);
+      const close = i > unclosedFrom[ch]! ? -1 : findClosingQuote(clean, i);
+      if (close < 0 && i < unclosedFrom[ch]!) unclosedFrom[ch] = i;
       if (close > 0) {
         const inner = clean.slice(i + 1, close);
         const collapsed = inner.trim().replace(/\s+/g, " ");

@@ -4,15 +4,55 @@
 // custom keys of the answering entry. Unknown tags render as "". Variants are picked with the
 // turn's seeded generator. A tool's `arguments.command` (a ShellTemplate in the bundle) is
 // rendered by shell-render.ts, which quotes slot values for where they land, so no slot value can
-// inject shell code.
+// inject shell code. Every answer renders within RENDER_LIMITS, whatever its word lists hold.
 
 import type { BundleIntent, Segments, ToolTree } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import { pick } from "./rng.js";
 import { renderShellTemplate } from "./shell-render.js";
+import { UnsafeSlotValueError } from "./shell-escape.js";
 
 /** Word-list items may themselves contain tags; this bounds the nesting. */
-const MAX_DEPTH = 4;
+export const MAX_RENDER_DEPTH = 4;
+
+/**
+ * What one answer may render, all its texts together (response, thinking, description, tools):
+ * pieces (literal texts and tags, each counted when reached) and characters. Depth alone does not
+ * bound the work: a list whose one item holds its own tag 300 times takes 300³ steps in 4 levels.
+ * Past either limit the rest renders empty; the cut depends only on the bundle and the seed, so
+ * the same seed still gives the same text. `ndfc lint` reports the lists that reach it (RND001).
+ */
+export const RENDER_LIMITS = { pieces: 4096, chars: 65_536 } as const;
+
+/** What is left of an answer's RENDER_LIMITS; shared by every text of the answer. */
+export class RenderBudget {
+  private pieces: number = RENDER_LIMITS.pieces;
+  private chars: number = RENDER_LIMITS.chars;
+  /** Whether something was dropped: the answer is not what the bundle says in full. */
+  cut = false;
+
+  /** Counts one more piece; false once none is left. */
+  takePiece(): boolean {
+    if (this.pieces > 0 && this.chars > 0) {
+      this.pieces--;
+      return true;
+    }
+    this.cut = true;
+    return false;
+  }
+
+  /** A leaf text (literal, slot or system value), cut to the characters left, which it uses up. */
+  takeText(text: string): string {
+    if (text.length <= this.chars) {
+      this.chars -= text.length;
+      return text;
+    }
+    this.cut = true;
+    const kept = text.slice(0, this.chars);
+    this.chars = 0;
+    return kept;
+  }
+}
 
 export interface RenderContext {
   model: NpcModel;
@@ -20,25 +60,35 @@ export interface RenderContext {
   slots: Record<string, string>;
   system: Record<string, string>;
   random: () => number;
+  budget: RenderBudget;
 }
 
 export function renderSegments(segments: Segments, ctx: RenderContext, depth = 0): string {
   let out = "";
-  for (let i = 0; i < segments.length; i++) {
-    out += i % 2 === 0 ? segments[i]! : resolveTag(segments[i]!, ctx, depth);
+  for (let i = 0; i < segments.length && ctx.budget.takePiece(); i++) {
+    out += i % 2 === 0 ? ctx.budget.takeText(segments[i]!) : resolveTag(segments[i]!, ctx, depth);
   }
   return out;
 }
 
 function resolveTag(tag: string, ctx: RenderContext, depth: number): string {
-  if (Object.hasOwn(ctx.slots, tag)) return ctx.slots[tag]!;
-  if (depth >= MAX_DEPTH) return "";
+  if (Object.hasOwn(ctx.slots, tag)) return ctx.budget.takeText(ctx.slots[tag]!);
+  if (depth >= MAX_RENDER_DEPTH) return "";
   const list = ctx.model.wordLists.get(tag);
   if (list) return renderVariant(list, ctx, depth);
-  if (Object.hasOwn(ctx.system, tag)) return ctx.system[tag]!;
+  if (Object.hasOwn(ctx.system, tag)) return ctx.budget.takeText(ctx.system[tag]!);
   const extra = ctx.intent?.extra.find(([key]) => key === tag);
   if (extra) return renderVariant(extra[1], ctx, depth);
   return "";
+}
+
+/** A placeholder of a shell command: one piece, like a tag in a text, but never cut (a cut command would run something else). */
+function resolveCommandTag(tag: string, ctx: RenderContext): string {
+  const value = ctx.budget.takePiece() ? resolveTag(tag, ctx, 0) : "";
+  if (ctx.budget.cut) {
+    throw new UnsafeSlotValueError(tag, `the answer went past the render limit (${RENDER_LIMITS.pieces} pieces, ${RENDER_LIMITS.chars} characters), so the value would be cut; lint the dataset (RND001)`);
+  }
+  return value;
 }
 
 /** Picks one variant (seeded) and renders it; "" when there is none. */
@@ -50,7 +100,7 @@ export function renderVariant(variants: readonly Segments[], ctx: RenderContext,
 /** A tool object with every string rendered; only `arguments.command` (a shell template) escapes slot values. */
 export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
   if (Array.isArray(tree)) return tree.length === 1 ? tree[0] : renderSegments(tree, ctx);
-  if ("sh" in tree) return renderShellTemplate(tree.sh, (tag) => resolveTag(tag, ctx, 0));
+  if ("sh" in tree) return renderShellTemplate(tree.sh, (tag) => resolveCommandTag(tag, ctx));
   if ("a" in tree) return tree.a.map((item) => renderTool(item, ctx));
   if ("o" in tree) {
     const out: Record<string, unknown> = {};

@@ -14,7 +14,7 @@ import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js"
 import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { keyOf, textOf, tokenize, type Token } from "./normalize.js";
-import { renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
+import { RenderBudget, renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type Witness, type WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
@@ -42,6 +42,17 @@ const FALLBACK_UNKNOWN = "Sorry, I did not understand that.";
 interface TypedLookup {
   key: string;
   hit: ExactHit | null;
+}
+
+/**
+ * Longest message read, whatever a bundle's maxMessageChars says (the compiler writes 500): the
+ * work of every step is bounded in the message's length, so this bounds the work of a message.
+ */
+export const MAX_MESSAGE_CHARS = 1000;
+
+/** The bundle's limit, never past MAX_MESSAGE_CHARS (a value that is not a number reads as it). */
+function messageLimit(configured: number): number {
+  return configured <= MAX_MESSAGE_CHARS ? configured : MAX_MESSAGE_CHARS;
 }
 
 const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
@@ -129,7 +140,8 @@ export class NpcSession {
   }
 
   private processMessage(message: string, turn: number, trace: Tracer | undefined): NpcResponse {
-    const limit = this.model.payload.config.maxMessageChars;
+    // First, before any step reads the message (lexing, clauses, sentiment, matching).
+    const limit = messageLimit(this.model.payload.config.maxMessageChars);
     if (message.length > limit) {
       return this.refuse(turn, `That message is ${message.length} characters long; I read at most ${limit}. Split it into shorter messages.`, trace, {
         unit: "characters",
@@ -339,7 +351,7 @@ export class NpcSession {
 
   private renderContext(intent: BundleIntent | null, slots: Record<string, string>, turn: number, part: number): RenderContext {
     // Part k of a composite message draws from its own stream of the turn's seed.
-    return { model: this.model, intent, slots, system: this.system, random: turnRandom(this.seed + part * 0x3c6ef372, turn) };
+    return { model: this.model, intent, slots, system: this.system, random: turnRandom(this.seed + part * 0x3c6ef372, turn), budget: new RenderBudget() };
   }
 
   private respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {

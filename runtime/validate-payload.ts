@@ -4,9 +4,14 @@
 //
 // The shape is a table (PAYLOAD below) built from small checks. An index is checked against the
 // length of the array it points into (BOUNDS, read before the walk), and a list that runs in
-// parallel with another must have its length.
+// parallel with another must have its length. Tools are objects (a response's tool calls are),
+// and the automaton is a forest whose edges all point to later states (automatonIsForest).
+//
+// The walk has a budget: it may visit at most as many values as the caller allows (decodeBundle
+// allows the payload's byte count, which bounds the values of a plain msgpack value). A tree that
+// shares a child under many parents, or a cycle, runs out of budget instead of taking forever.
 
-import { QUOTE_CONTEXTS } from "./bundle-types.js";
+import { QUOTE_CONTEXTS, type BundleState } from "./bundle-types.js";
 
 class ShapeError extends Error {}
 
@@ -31,6 +36,15 @@ function fail(path: Path, what: string): never {
   throw new ShapeError(`${show(path)}: ${what}`);
 }
 
+/** Values the walk may still visit (set by validatePayload). */
+let budgetLeft = 0;
+
+/** Counts `count` values about to be visited under `path`. */
+function spend(count: number, path: Path): void {
+  budgetLeft -= count;
+  if (budgetLeft < 0) fail(path, "more values than the payload's bytes can hold (shared or cyclic references)");
+}
+
 /** Checks `value`, found at `key` of `up`; throws ShapeError. */
 type Check = (value: unknown, up: Path, key?: string | number) => void;
 
@@ -48,13 +62,19 @@ function leaf(ok: (value: unknown) => boolean, what: () => string): Leaf {
   return Object.assign((value: unknown, up: Path, key?: string | number) => void (ok(value) || fail(join(up, key), what())), { ok });
 }
 
-function record(value: unknown, path: Path): Record<string, unknown> {
-  if (typeof value !== "object" || value === null || Array.isArray(value) || value instanceof Uint8Array) fail(path, "expected an object");
-  return value as Record<string, unknown>;
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
 }
 
+function record(value: unknown, path: Path): Record<string, unknown> {
+  if (!isRecord(value)) fail(path, "expected an object");
+  return value;
+}
+
+/** An array whose items the caller is about to visit (they are spent from the budget). */
 function array(value: unknown, path: Path): unknown[] {
   if (!Array.isArray(value)) fail(path, "expected an array");
+  spend(value.length, path);
   return value;
 }
 
@@ -83,10 +103,18 @@ function nullable(check: Check): Check {
   return (value, up, key) => value === null || check(value, up, key);
 }
 
-/** Whether `value` is an array of indices below `limit`. */
-function isIndexList(value: unknown, limit: number): boolean {
-  if (!Array.isArray(value)) return false;
-  for (let i = 0; i < value.length; i++) if (!isIndex(value[i], limit)) return false;
+/** What `list` exposes of a list of indices, so `passes` can test one inline. */
+interface IndexList {
+  indices: { limit: number };
+  sameAs: string | undefined;
+}
+
+/** Whether `value` is an array of indices below `limit`, of the length of the array at `sameAs` if given, within the budget (which it spends). */
+function isIndexList(value: unknown, { indices, sameAs }: IndexList): boolean {
+  if (!Array.isArray(value) || value.length > budgetLeft) return false;
+  if (sameAs !== undefined && value.length !== bounds[sameAs]) return false;
+  for (let i = 0; i < value.length; i++) if (!isIndex(value[i], indices.limit)) return false;
+  budgetLeft -= value.length;
   return true;
 }
 
@@ -98,27 +126,37 @@ function list(item: Check, sameAs?: string): Check {
     if (sameAs !== undefined && items.length !== bounds[sameAs]) fail(path, `length differs from ${sameAs}`);
     for (let i = 0; i < items.length; i++) if (!passes(item, items[i])) item(items[i], path, i);
   };
-  return Object.assign(check, { indices: (item as Partial<Leaf>).cell });
+  const cell = (item as Partial<Leaf>).cell;
+  return cell ? Object.assign(check, { indices: cell, sameAs }) : check;
 }
 
-/** Whether `value` passes `check` for sure, tested inline for strings, indices and lists of indices (most of a payload); false: run `check` itself. */
+/**
+ * Whether `value` passes `check` for sure, tested inline for strings, indices and lists of indices
+ * (most of a payload); false: run `check` itself, which says what is wrong.
+ */
 function passes(check: Check, value: unknown): boolean | undefined {
-  const { ok, cell, indices } = check as Partial<Leaf> & { indices?: { limit: number } };
-  return cell ? isIndex(value, cell.limit) : check === STR ? typeof value === "string" : indices ? isIndexList(value, indices.limit) : ok?.(value);
+  const { ok, cell } = check as Partial<Leaf>;
+  if (cell) return isIndex(value, cell.limit);
+  if (check === STR) return typeof value === "string";
+  if ("indices" in check) return isIndexList(value, check as Check & IndexList);
+  return ok?.(value);
 }
 
 function tuple(...items: Check[]): Check {
   return (value, up, key) => {
     const path = join(up, key);
     const entries = array(value, path);
+    if (entries.length !== items.length) fail(path, `expected ${items.length} entries`);
     items.forEach((item, i) => item(entries[i], path, i));
   };
 }
 
 function object(fields: Record<string, Check>, then?: (o: Record<string, unknown>, path: Path) => void): Check {
+  const count = Object.keys(fields).length;
   return (value, up, key) => {
     const path = join(up, key);
     const o = record(value, path || "payload");
+    spend(count, path);
     for (const name in fields) {
       const check = fields[name]!;
       if (!passes(check, o[name])) check(o[name], path, name);
@@ -142,17 +180,28 @@ const SHELL = object(
   },
 );
 
+/** Nesting of arrays and objects in a tool beyond which a bundle is refused. */
+const MAX_TOOL_DEPTH = 64;
+
 const toolTree = (depth: number): Check => (value, up, key) => {
   const path = join(up, key);
-  if (depth > 64) fail(path, "tool nesting too deep");
+  if (depth > MAX_TOOL_DEPTH) fail(path, "tool nesting too deep");
   if (Array.isArray(value)) return TEXT(value, path);
   const o = record(value, path);
-  if ("a" in o) list(toolTree(depth + 1))(o.a, path, "a");
-  else if ("o" in o) list(tuple(STR, toolTree(depth + 1)))(o.o, path, "o");
-  else if ("sh" in o) SHELL(o.sh, path, "sh");
-  else if ("v" in o) {
+  spend(1, path);
+  if (Object.hasOwn(o, "a")) list(toolTree(depth + 1))(o.a, path, "a");
+  else if (Object.hasOwn(o, "o")) toolObject(depth)(o, up, key);
+  else if (Object.hasOwn(o, "sh")) SHELL(o.sh, path, "sh");
+  else if (Object.hasOwn(o, "v")) {
     if (o.v !== null && typeof o.v !== "number" && typeof o.v !== "boolean") fail(join(path, "v"), "expected a scalar");
   } else fail(path, "unknown tool value");
+};
+
+/** An object of a tool tree: its entries, [key, value]. */
+const toolObject = (depth: number): Check => (value, up, key) => {
+  const path = join(up, key);
+  if (!isRecord(value) || !Object.hasOwn(value, "o")) fail(path, "expected a tool object ({o: [[key, value], …]}): a tool call is an object (name, arguments, …)");
+  list(tuple(STR, toolTree(depth + 1)))(value.o, path, "o");
 };
 
 const EXACT_TABLE = { keys: TEXT, targets: list(INTENT) };
@@ -163,7 +212,7 @@ const sameKeysAndTargets = (t: Record<string, unknown>, path: Path) => {
 /** A type's Pike VM program: operands of each opcode [op, a, b] index classes or instructions. */
 function typeProgram(t: Record<string, unknown>, path: Path): void {
   const classes = (t.classes as unknown[]).length;
-  const ops = t.ops as unknown[];
+  const ops = array(t.ops, join(path, "ops"));
   if (ops.length % 3 !== 0) fail(join(path, "ops"), "expected opcode triples");
   const n = ops.length / 3;
   // Operand limits per opcode: CHAR [class, next], SPLIT [x, y], JMP, BOL, EOL, ANY [next], MATCH none.
@@ -211,7 +260,9 @@ const PAYLOAD = object({
   sourceHash: STR,
   counts: (value, up, key) => {
     const path = join(up, key);
-    Object.entries(record(value, path)).forEach(([name, n]) => NUM(n, path, name));
+    const entries = Object.entries(record(value, path));
+    spend(entries.length, path);
+    entries.forEach(([name, n]) => NUM(n, path, name));
   },
   config: object({
     npcName: STR,
@@ -232,7 +283,7 @@ const PAYLOAD = object({
       outputs: VARIANTS,
       thinking: VARIANTS,
       description: nullable(TEXT),
-      tools: list(toolTree(0)),
+      tools: list(toolObject(0)),
       permission: PERMISSION,
       destructive: BOOL,
       parent: nullable(INTENT),
@@ -263,7 +314,7 @@ const PAYLOAD = object({
     if ((f.hashes as Uint8Array).length !== (f.words as Uint8Array).length) fail("fuzzy", "hashes and words differ in length");
   }),
   learned: nullable(object(LEARNED, learnedSection)),
-  types: list(object({ name: STR, unusable: nullable(STR), classes: list(list(NUM)), ops: array }, typeProgram)),
+  types: list(object({ name: STR, unusable: nullable(STR), classes: list(list(NUM)), ops: leaf(Array.isArray, () => "expected an array") }, typeProgram)),
   automaton: list(
     object({
       vocab: list(tuple(list(TAG), STATE)),
@@ -277,6 +328,31 @@ const PAYLOAD = object({
   wordLists: list(tuple(STR, VARIANTS)),
 });
 
+/**
+ * The automaton is a forest, as compute-automaton.ts builds it (a trie): every edge points to a
+ * later state, and a state has one way in (one consuming edge, a skip edge beside it from the same
+ * state, or a skip edge alone). The matcher follows skips in one ascending pass, which needs
+ * forward edges; the explain trace enumerates paths, which only a forest keeps finite and linear.
+ */
+function automatonIsForest(automaton: readonly BundleState[]): void {
+  const consumedFrom = new Int32Array(automaton.length).fill(-1);
+  const skippedFrom = new Int32Array(automaton.length).fill(-1);
+  const enter = (from: number, child: number, kind: "vocab" | "typed" | "strings" | "skip", j: number) => {
+    const where = () => `automaton[${from}].${kind}[${j}]`;
+    if (child <= from) fail(where(), `${kind} edges must point to a later state (the automaton is a forest)`);
+    const [same, other] = kind === "skip" ? [skippedFrom, consumedFrom] : [consumedFrom, skippedFrom];
+    const earlier = same[child] !== -1 ? same[child]! : other[child] !== -1 && other[child] !== from ? other[child]! : -1;
+    if (earlier !== -1) fail(where(), `state ${child} already has a way in, from state ${earlier} (the automaton is a forest)`);
+    same[child] = from;
+  };
+  automaton.forEach((state, i) => {
+    state.vocab.forEach(([, child], j) => enter(i, child, "vocab", j));
+    state.typed.forEach(([, , child], j) => enter(i, child, "typed", j));
+    state.strings.forEach(([, child], j) => enter(i, child, "strings", j));
+    state.skip.forEach((child, j) => enter(i, child, "skip", j));
+  });
+}
+
 function validate(payload: unknown): void {
   bounds = {};
   for (const path of BOUNDS) {
@@ -286,23 +362,23 @@ function validate(payload: unknown): void {
       value = record(value, at || "payload")[key];
       at = at ? `${at}.${key}` : key;
     }
-    bounds[path] = array(value, at).length;
+    if (!Array.isArray(value)) fail(at, "expected an array");
+    bounds[path] = value.length;
   }
   for (const cell of indexCells) cell.limit = bounds[cell.bound]! + cell.extra;
   PAYLOAD(payload, "");
-  const automaton = (payload as { automaton: { skip: number[] }[] }).automaton;
+  const automaton = (payload as { automaton: BundleState[] }).automaton;
   if (automaton.length === 0) fail("automaton", "needs at least the start state");
-  // Skip edges point forward: the matcher relies on it to visit states in one ascending pass.
-  automaton.forEach((state, i) =>
-    state.skip.forEach((child, j) => {
-      if (child <= i) fail(`automaton[${i}].skip[${j}]`, "skip edges must point to a later state");
-    }),
-  );
+  automatonIsForest(automaton);
 }
 
-/** The first shape problem of `payload`, or null when it is a well-formed BundlePayload. */
-export function validatePayload(payload: unknown): string | null {
+/**
+ * The first shape problem of `payload`, or null when it is a well-formed BundlePayload. The walk
+ * visits at most `budget` values: the payload's byte count for a decoded plain msgpack value.
+ */
+export function validatePayload(payload: unknown, budget: number): string | null {
   try {
+    budgetLeft = budget;
     validate(payload);
     return null;
   } catch (error) {

@@ -105,8 +105,7 @@ async function runChat(options: ChatOptions): Promise<void> {
   rl.on("SIGINT", () => rl.close()); // Ctrl-C leaves like Ctrl-D
   const lines = new LineReader(rl);
   const write = (text: string) => void output.write(text.endsWith("\n") ? text : `${text}\n`);
-  let conversation = 1;
-  const sessionId = () => `chat-${process.pid}-${conversation}`;
+  let session = host.openSession(null);
   let last: NpcResponse | null = null;
   let autoExplain = false;
   write(c.dim(`Talking to ${name}. ${HELP}`));
@@ -121,7 +120,7 @@ async function runChat(options: ChatOptions): Promise<void> {
       continue;
     }
     if (message === "/reset") {
-      conversation++;
+      session = host.openSession(null);
       last = null;
       write(c.dim("(new conversation: context and counts cleared)"));
       continue;
@@ -138,7 +137,7 @@ async function runChat(options: ChatOptions): Promise<void> {
       write(c.dim(`(unknown command ${message.split(/\s/, 1)[0]}) ${HELP}`));
       continue;
     }
-    const answer: ServeAnswer = host.message(sessionId(), message, { explain });
+    const answer: ServeAnswer = host.message(null, session, message, { explain });
     if (answer.status === "rejected" || answer.intent !== null) last = answer as NpcResponse;
     showAnswer(answer, name, write, c);
     if (autoExplain && answer.trace) write(c.dim(formatExplanation(answer as NpcResponse)));

@@ -2,6 +2,7 @@
 import { relative } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
 import { CATALOGUE } from "../passes/codes.js";
+import { LineMap } from "../sources/location.js";
 import { COMPILER_VERSION } from "../version.js";
 
 export type DiagnosticFormat = "text" | "json" | "sarif";
@@ -15,11 +16,20 @@ const COLORS = { error: "\x1b[31m", warning: "\x1b[33m", info: "\x1b[36m", reset
 
 export function formatText(diagnostics: Diagnostic[], texts: Map<string, string>, cwd: string, color: boolean): string {
   const paint = (code: keyof typeof COLORS, text: string) => (color ? `${COLORS[code]}${text}${COLORS.reset}` : text);
+  // One line index per file: splitting a big file for each of its diagnostics was quadratic.
+  const maps = new Map<string, LineMap>();
+  const mapOf = (file: string): LineMap | undefined => {
+    const text = texts.get(file);
+    if (text === undefined) return undefined;
+    let map = maps.get(file);
+    if (!map) maps.set(file, (map = new LineMap(file, text)));
+    return map;
+  };
   return diagnostics
     .map((d) => {
       const where = `${displayPath(d.loc.file, cwd)}:${d.loc.line}:${d.loc.column}`;
       const head = `${where}: ${paint(d.severity, d.severity)} ${d.code}: ${d.message}`;
-      const lines = [head, ...sourceExcerpt(texts.get(d.loc.file), d.loc.line, d.loc.column)];
+      const lines = [head, ...sourceExcerpt(mapOf(d.loc.file), d.loc.line, d.loc.column)];
       for (const related of d.related ?? []) {
         lines.push(paint("dim", `  ${displayPath(related.loc.file, cwd)}:${related.loc.line}:${related.loc.column}: ${related.message}`));
       }
@@ -28,9 +38,8 @@ export function formatText(diagnostics: Diagnostic[], texts: Map<string, string>
     .join("");
 }
 
-function sourceExcerpt(text: string | undefined, line: number, column: number): string[] {
-  if (text === undefined) return [];
-  const source = text.split("\n")[line - 1];
+function sourceExcerpt(map: LineMap | undefined, line: number, column: number): string[] {
+  const source = map?.lineText(line);
   if (source === undefined) return [];
   const shown = source.replace(/\r$/, "").replace(/\t/g, " ");
   if (shown.length > 200) return [];

@@ -1,6 +1,8 @@
 // `ndfc serve`: answer over HTTP with one or more bundles (OpenAI-compatible chat completions,
 // the native /api/chat/:npc), keeping the audit log and the teach store in SQLite.
-import { DuplicateModelError, startServer, DEFAULT_MAX_BODY, DEFAULT_MAX_SESSIONS } from "../serve/server.js";
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { ServeSetupError, startServer, DEFAULT_MAX_BODY, DEFAULT_MAX_SESSIONS } from "../serve/server.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 import { loadBundleFile } from "./read-bundle.js";
 import { countParser } from "./parse-options.js";
@@ -14,10 +16,32 @@ interface ServeCliOptions {
   store?: string | false;
   maxBody: number;
   maxSessions: number;
+  apiKey: string[];
+  apiKeyFile: string[];
+  allowOrigin: string[];
+  allowHost: string[];
 }
 
 function parseCount(what: string, min: number): (value: string) => number {
   return countParser(`${what} must be an integer ≥ ${min}`, min, 2 ** 31);
+}
+
+/** Collects a repeatable option's values. */
+const collect = (value: string, previous: string[]): string[] => [...previous, value];
+
+/** The keys of --api-key-file files: one per line; blank lines and lines starting with # skipped. */
+function readKeyFiles(files: readonly string[], cwd: string): string[] {
+  return files.flatMap((file) => {
+    let text: string;
+    try {
+      text = readFileSync(resolve(cwd, file), "utf8");
+    } catch (error) {
+      throw new CliError(`cannot read --api-key-file ${file}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, EXIT_USAGE);
+    }
+    const keys = text.split(/\r?\n/).map((line) => line.trim()).filter((line) => line !== "" && !line.startsWith("#"));
+    if (keys.length === 0) throw new CliError(`--api-key-file ${file} holds no key (one key per line)`, EXIT_USAGE);
+    return keys;
+  });
 }
 
 export const registerServe: RegisterCommand = (program, io) => {
@@ -25,35 +49,74 @@ export const registerServe: RegisterCommand = (program, io) => {
     .command("serve")
     .description("answer over HTTP: OpenAI-compatible /v1/chat/completions, /v1/models, and /api/chat/:npc")
     .argument("<bundle...>", ".npc files; each is a model named after its NPC (TERMy → termy)")
-    .option("--host <address>", "address to listen on (loopback by default)", "127.0.0.1")
+    .option("--host <address>", "address to listen on (loopback by default; any other needs an API key)", "127.0.0.1")
     .option("--port <n>", "port (0 picks a free one)", parseCount("the port", 0), 5000)
+    .option("--api-key <key>", "accept requests with Authorization: Bearer KEY only (repeatable: one key per client)", collect, [])
+    .option("--api-key-file <path>", "read API keys from a file, one per line (keeps them out of the process list; repeatable)", collect, [])
+    .option("--allow-origin <origin>", "let browser pages of this origin call the server, e.g. https://app.example.com (repeatable)", collect, [])
+    .option("--allow-host <name>", "accept requests addressed to this host name, e.g. npc.example.lan (repeatable)", collect, [])
     .addOption(optionalStoreOption())
     .addOption(noStoreOption())
     .option("--max-body <bytes>", "largest request body accepted", parseCount("--max-body", 1), DEFAULT_MAX_BODY)
-    .option("--max-sessions <n>", "sessions kept per NPC (least recently used dropped)", parseCount("--max-sessions", 1), DEFAULT_MAX_SESSIONS)
+    .option("--max-sessions <n>", "sessions kept per NPC and client (its least recently used dropped)", parseCount("--max-sessions", 1), DEFAULT_MAX_SESSIONS)
     .addHelpText(
       "after",
       `
-Sessions: the X-Session-Id header, else the request's "user" field, else one shared session per model.
+Security model:
+  Keys      With --api-key/--api-key-file every request needs Authorization: Bearer KEY (else 401).
+            Listening beyond loopback (--host 0.0.0.0, a LAN address) is refused without a key.
+            Each key is one client: the store logs a hash of it (never the key) with what it taught
+            and confirmed.
+  Origins   A browser page may call the server only from a loopback origin or an --allow-origin;
+            any other Origin, or a Host other than loopback names, --host and --allow-host, is a
+            403. A POST must be Content-Type: application/json (else 415), so a page cannot send
+            a "simple" cross-origin request.
+  Sessions  The server creates them: a request naming none starts a new one and gets its id in
+            the X-Session-Id header and the answer ("session", or "ndfc.session" for OpenAI
+            clients). Send it back to continue: the X-Session-Id header, the native "session"
+            field, or OpenAI's "user" field. A session id this client was not given (another
+            key's, a dropped one, a guess) is a 404 session_not_found. Each client keeps at most
+            --max-sessions sessions per NPC, so one client's sessions never evict another's.
+  Teaching  "teach: WORD means MEANING" applies only in the sessions that taught it until 3
+            other confirmers (other keys when keys are on, other sessions without) teach the same
+            or say "yes" to an answer that used it; its teacher's own "yes" never counts. Negated
+            phrases and typos of known words are refused, and a taught word never makes a
+            destructive command run without asking.
 Stops cleanly on SIGINT or SIGTERM.
 
 Examples:
   ndfc serve dist-npcs/termy.npc
-  ndfc serve dist-npcs/*.npc --port 8080 --store ./ndfc.db`,
+  ndfc serve dist-npcs/*.npc --port 8080 --store ./ndfc.db
+  ndfc serve dist-npcs/termy.npc --host 0.0.0.0 --api-key-file ~/.config/ndfc/keys --allow-host npc.lan
+  ndfc serve dist-npcs/termy.npc --allow-origin https://app.example.com --api-key "$NDFC_KEY"
+  curl -H 'Authorization: Bearer KEY' -H 'Content-Type: application/json' \\
+       -d '{"message":"list files"}' http://127.0.0.1:5000/api/chat/termy`,
     )
     .action(async (files: string[], options: ServeCliOptions) => {
+      const apiKeys = [...options.apiKey, ...readKeyFiles(options.apiKeyFile, io.cwd)];
       const npcs = [];
       for (const file of files) npcs.push((await loadBundleFile(file, io.cwd)).npc);
       const store = openOptionalStore(options.store, io.cwd);
       let server;
       try {
-        server = await startServer({ npcs, host: options.host, port: options.port, store, maxBodyBytes: options.maxBody, maxSessions: options.maxSessions });
+        server = await startServer({
+          npcs,
+          host: options.host,
+          port: options.port,
+          store,
+          maxBodyBytes: options.maxBody,
+          maxSessions: options.maxSessions,
+          apiKeys,
+          allowOrigins: options.allowOrigin,
+          allowHosts: options.allowHost,
+        });
       } catch (error) {
         store?.close();
-        if (error instanceof DuplicateModelError) throw new CliError(error.message, EXIT_USAGE);
+        if (error instanceof ServeSetupError) throw new CliError(error.message, EXIT_USAGE);
         throw new CliError(`cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`, EXIT_USAGE);
       }
-      io.stdout(`ndfc serve: listening on ${server.url}/v1 (models: ${server.models.join(", ")}; store: ${store ? store.path : "none"})\n`);
+      const keys = apiKeys.length === 0 ? "no API key (loopback only)" : `${apiKeys.length} API key(s)`;
+      io.stdout(`ndfc serve: listening on ${server.url}/v1 (models: ${server.models.join(", ")}; store: ${store ? store.path : "none"}; ${keys})\n`);
       const signal = await new Promise<NodeJS.Signals>((done) => {
         const stop = (received: NodeJS.Signals) => {
           process.off("SIGINT", stop);

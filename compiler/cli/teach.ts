@@ -2,6 +2,7 @@
 // conversation through serve/chat, or here) with each teaching's state.
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { bundleConcepts } from "../store/bundle-concepts.js";
+import { teachingGuard } from "../store/teach-guards.js";
 import { TRUST_AFTER, type Teaching } from "../store/store.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
@@ -57,7 +58,7 @@ Examples:
       if (bundle && npcKey(bundle.name) !== npc) throw new CliError(`--bundle is ${bundle.name}, not ${name}`, EXIT_USAGE);
       const store = openStoreForCli(storePath(options.store, io.cwd), false);
       try {
-        const outcome = store.teachSynonym({ npc, word, meaning, source: "cli", known: bundle && bundleConcepts(bundle.payload) });
+        const outcome = store.teachSynonym({ npc, word, meaning, source: "cli", known: bundle && bundleConcepts(bundle.payload), guard: bundle && teachingGuard(bundle.payload) });
         if (outcome.kind === "refused") {
           io.stderr(`ndfc teach: refused: ${outcome.message}\n`);
           exitCode.value = EXIT_FAILED;

@@ -1,9 +1,15 @@
-// Reading evaluation cases. Two formats, told apart by the text:
+// Reading evaluation cases. Three formats:
 //   - NDF eval (a JSON array, as NPC-Forge's eval.json): blocks `{ input: string | string[], output?,
 //     description?, permission? }`; each input is one case expecting that output or description.
 //   - JSONL: one `{ "input": "...", "expect": { intent?, output?, status?, slots? } }` per line.
+//   - CSV (RFC 4180, as public intent benchmarks publish their test sets): a header naming the
+//     columns `text` and `category`, then one case per record expecting the intent `category`; an
+//     empty category expects a rejection (an off-topic message).
+// A file whose name ends in .csv, or whose first line is `text,category`, is CSV; otherwise one
+// starting with `[` is NDF, and the rest JSONL.
 // Mistakes are reported as `file:line: what is wrong`.
 import { positionAt } from "../sources/location.js";
+import { CsvSyntaxError, parseCsv } from "./csv.js";
 
 export interface NdfExpectation {
   format: "ndf";
@@ -12,8 +18,12 @@ export interface NdfExpectation {
   permission?: string;
 }
 
-export interface JsonlExpectation {
-  format: "jsonl";
+/**
+ * What the answer itself must be: from JSONL, from CSV (`intent`, or `status: "rejected"` for an
+ * empty category), or an NPC's own input held out by cross-validation (`intent`).
+ */
+export interface AnswerExpectation {
+  format: "jsonl" | "csv" | "inputs";
   intent?: string;
   output?: string;
   status?: string;
@@ -24,7 +34,9 @@ export interface EvalCase {
   input: string;
   /** 1-based line of the case in its file. */
   line: number;
-  expect: NdfExpectation | JsonlExpectation;
+  expect: NdfExpectation | AnswerExpectation;
+  /** The source file the input is written in, when it is not the cases file (cross-validation). */
+  source?: string;
 }
 
 export class EvalCasesError extends Error {
@@ -45,8 +57,12 @@ function optionalString(where: string, record: Record<string, unknown>, key: str
   return value;
 }
 
+/** A first line `text,category` marks CSV whatever the file's name. */
+const CSV_HEADER = /^\uFEFF?\s*text,category\s*(\r?\n|$)/i;
+
 /** Parses the text of a cases file (`name` is used in messages). */
 export function parseCases(text: string, name: string): EvalCase[] {
+  if (name.toLowerCase().endsWith(".csv") || CSV_HEADER.test(text)) return parseCsvCases(text, name);
   const trimmed = text.trimStart();
   return trimmed.startsWith("[") ? parseNdf(text, name) : parseJsonl(text, name);
 }
@@ -98,7 +114,7 @@ function parseJsonl(text: string, name: string): EvalCase[] {
     }
     if (!isRecord(value) || typeof value.input !== "string") throw new EvalCasesError(`${where}: expected {"input": "...", "expect": {...}}`);
     if (!isRecord(value.expect)) throw new EvalCasesError(`${where}: "expect" must be an object`);
-    const expect: JsonlExpectation = { format: "jsonl" };
+    const expect: AnswerExpectation = { format: "jsonl" };
     for (const key of ["intent", "output", "status"] as const) {
       const v = optionalString(where, value.expect, key);
       if (v !== undefined) expect[key] = v;
@@ -112,4 +128,33 @@ function parseJsonl(text: string, name: string): EvalCase[] {
     cases.push({ input: value.input, line, expect });
   });
   return cases;
+}
+
+function parseCsvCases(text: string, name: string): EvalCase[] {
+  let records;
+  try {
+    records = parseCsv(text);
+  } catch (error) {
+    if (error instanceof CsvSyntaxError) throw new EvalCasesError(`${name}:${error.line}: ${error.reason}`);
+    throw error;
+  }
+  const [header, ...rows] = records;
+  if (header === undefined) throw new EvalCasesError(`${name}: empty; a CSV cases file starts with the header text,category`);
+  const columns = header.fields.map((f) => f.trim().toLowerCase());
+  const textColumn = columns.indexOf("text");
+  const categoryColumn = columns.indexOf("category");
+  if (textColumn < 0 || categoryColumn < 0) {
+    throw new EvalCasesError(`${name}:${header.line}: the header must name the columns text and category (found ${header.fields.map((f) => JSON.stringify(f)).join(",")})`);
+  }
+  return rows.map(({ fields, line }) => {
+    const where = `${name}:${line}`;
+    if (fields.length !== columns.length) {
+      throw new EvalCasesError(`${where}: ${fields.length} field(s) where the header has ${columns.length}; quote a field that holds a comma ("a, b")`);
+    }
+    const input = fields[textColumn]!;
+    if (input.trim() === "") throw new EvalCasesError(`${where}: the text is empty`);
+    const category = fields[categoryColumn]!.trim();
+    const expect: AnswerExpectation = category === "" ? { format: "csv", status: "rejected" } : { format: "csv", intent: category };
+    return { input, line, expect };
+  });
 }

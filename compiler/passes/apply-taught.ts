@@ -3,10 +3,15 @@
 // or a new set `taught_<meaning>` when none does. A word that already belongs to a set without
 // its meaning is skipped and reported, never merged. Deterministic: teachings are applied in
 // sorted order and recorded as one source entry whose hash covers exactly what was applied.
+// Two teachings are never folded, whatever their trust: a negated one, and one whose word would
+// reach a destructive entry that answers without asking (at serve time such an answer asks, but
+// a bundle has no notion of taught words).
+import { isNegated } from "../../runtime/guards.js";
 import { normalizeKey } from "../../runtime/normalize.js";
 import { sha256, toHex } from "../../runtime/sha256.js";
-import type { NpcIR, SourceLocation, SynonymSet } from "../ir/types.js";
+import type { Intent, NpcIR, SourceLocation, SynonymSet } from "../ir/types.js";
 import { compareStrings } from "../diagnostics.js";
+import { hasDestructiveTool } from "./compute-destructive.js";
 
 export interface TaughtSynonym {
   word: string;
@@ -31,6 +36,7 @@ export function applyTaught(ir: NpcIR, teachings: readonly TaughtSynonym[]): App
   const synonyms: SynonymSet[] = ir.synonyms.map((set) => ({ ...set, words: [...set.words] }));
   const applied: TaughtSynonym[] = [];
   const skipped: ApplyTaughtResult["skipped"] = [];
+  const unguarded = unguardedDestructive(ir.intents);
   for (const teaching of sorted) {
     const holds = (set: SynonymSet, text: string) => set.words.some((w) => normalizeKey(w) === text);
     const clash = synonyms.find((set) => holds(set, teaching.word) && !holds(set, teaching.meaning));
@@ -38,7 +44,20 @@ export function applyTaught(ir: NpcIR, teachings: readonly TaughtSynonym[]): App
       skipped.push({ teaching, reason: `"${teaching.word}" is already a synonym in ${clash.tag} (${clash.words.join(", ")})` });
       continue;
     }
+    const negated = [teaching.word, teaching.meaning].find((text) => isNegated(text));
+    if (negated !== undefined) {
+      skipped.push({ teaching, reason: `"${negated}" is negated; a teaching never maps a request not to do something` });
+      continue;
+    }
     const targets = synonyms.filter((set) => holds(set, teaching.meaning) && !holds(set, teaching.word));
+    const reached = reachedIntent(unguarded, teaching.meaning, targets);
+    if (reached) {
+      skipped.push({
+        teaching,
+        reason: `"${teaching.meaning}" leads to ${reached.id}, destructive with permission ${reached.permission}; a taught word never runs a destructive command without asking`,
+      });
+      continue;
+    }
     if (targets.length === 0 && synonyms.some((set) => holds(set, teaching.meaning))) continue; // already known
     if (targets.length === 0) {
       synonyms.push({ tag: `taught_${teaching.meaning.replace(/\W+/g, "_")}`, words: [teaching.meaning, teaching.word], loc: TAUGHT_LOC });
@@ -52,4 +71,27 @@ export function applyTaught(ir: NpcIR, teachings: readonly TaughtSynonym[]): App
     compareStrings(a.path, b.path),
   );
   return { ir: { ...ir, synonyms, sources }, applied, skipped };
+}
+
+/** Destructive intents (context children included) that answer without asking. */
+function unguardedDestructive(intents: readonly Intent[]): Intent[] {
+  return intents.flatMap((intent) => [
+    ...(intent.permission !== "ask" && hasDestructiveTool(intent.tools) ? [intent] : []),
+    ...unguardedDestructive(intent.context ?? []),
+  ]);
+}
+
+/**
+ * The first of `intents` the taught word could reach once it means `meaning` and joins `sets`:
+ * an input holding the meaning or a word of those sets (as whole words) or one of their tags, or a
+ * template node taking one of their tags. Errs on the side of reaching.
+ */
+function reachedIntent(intents: readonly Intent[], meaning: string, sets: readonly SynonymSet[]): Intent | undefined {
+  const phrases = [meaning, ...sets.flatMap((set) => set.words.map(normalizeKey))].map((phrase) => ` ${phrase} `);
+  const tags = new Set(sets.map((set) => set.tag));
+  const inputReaches = (text: string) =>
+    [...tags].some((tag) => text.includes(`<||${tag}||>`)) || phrases.some((phrase) => ` ${normalizeKey(text)} `.includes(phrase));
+  return intents.find(
+    (intent) => intent.inputs.some((input) => inputReaches(input.value)) || intent.paths.some((path) => path.nodes.some((node) => node.tags.some((tag) => tags.has(tag)))),
+  );
 }

@@ -31,6 +31,7 @@ export const CODES = {
   nonJsRegex: "RGX002",
   redosExponential: "RGX003",
   redosPolynomial: "RGX004",
+  wordListExpansion: "RND001",
 } as const;
 
 export const CATALOGUE: CodeInfo[] = [
@@ -54,6 +55,7 @@ export const CATALOGUE: CodeInfo[] = [
   { code: CODES.nonJsRegex, severity: "warning", title: "A type regex uses syntax JavaScript does not have (Python inline flags)." },
   { code: CODES.redosExponential, severity: "warning", title: "A type regex backtracks exponentially on some inputs (ReDoS)." },
   { code: CODES.redosPolynomial, severity: "info", title: "A type regex backtracks polynomially on long inputs." },
+  { code: CODES.wordListExpansion, severity: "warning", title: "A word list refers to itself (directly or through other lists) or expands past what one answer renders: its text is cut." },
   ...DSL_CATALOGUE,
   ...TCS_CATALOGUE,
 ];

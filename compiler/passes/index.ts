@@ -6,6 +6,7 @@ import { checkReferences } from "./check-references.js";
 import { checkRegexes } from "./check-regexes.js";
 import { checkShadowing } from "./check-shadowing.js";
 import { checkTcs } from "./check-tcs.js";
+import { checkWordLists } from "./check-word-lists.js";
 
 export interface CheckContext {
   /** Absolute file path → source text, for passes that locate things inside strings. */
@@ -14,4 +15,4 @@ export interface CheckContext {
 
 export type CheckPass = (ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext) => void;
 
-export const CHECK_PASSES: CheckPass[] = [checkReferences, checkConflicts, checkShadowing, checkRegexes, checkTcs];
+export const CHECK_PASSES: CheckPass[] = [checkReferences, checkConflicts, checkShadowing, checkRegexes, checkTcs, checkWordLists];

@@ -81,6 +81,7 @@ function ndfcFields(answer: ServeAnswer): Record<string, unknown> {
   if (answer.notice !== undefined) fields.notice = answer.notice;
   if (answer.taught !== undefined) fields.taught = answer.taught;
   if (answer.teaching !== undefined) fields.teaching = answer.teaching;
+  if (answer.session !== undefined) fields.session = answer.session;
   return fields;
 }
 

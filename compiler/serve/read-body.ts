@@ -1,11 +1,21 @@
 // Reads a request body as JSON. Past `maxBytes` it answers 413 without buffering another byte:
 // the rest of the body is discarded as it arrives (so the client, still sending, gets to read the
 // 413 instead of a connection reset), up to DISCARD_LIMIT or DISCARD_MS, then the socket closes.
+// A client that goes away before the end of its body is a ClientAbortedError: a client event for
+// the server to note, not an internal error.
 import type { IncomingMessage } from "node:http";
 import { badRequest, HttpError } from "./http-error.js";
 
 const DISCARD_LIMIT = 16 * 1024 * 1024;
 const DISCARD_MS = 5000;
+
+/** The client closed the connection (or reset it) before its body ended. */
+export class ClientAbortedError extends Error {
+  constructor() {
+    super("the client closed the connection before the end of the request body");
+    this.name = "ClientAbortedError";
+  }
+}
 
 const tooLarge = (maxBytes: number) => new HttpError(413, `request body larger than ${maxBytes} bytes`, null, "payload_too_large");
 
@@ -36,22 +46,25 @@ export function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<un
         reject(error);
       }
     };
-    const onError = (error: Error) => {
+    // An aborted body ends in "error" (ECONNRESET "aborted") or a "close" before "end": both are the client leaving.
+    const onAbort = () => {
       stop();
-      reject(error);
+      reject(new ClientAbortedError());
     };
     const stop = () => {
       req.off("data", onData);
       req.off("end", onEnd);
-      req.off("error", onError);
+      req.off("error", onAbort);
+      req.off("close", onAbort);
     };
     req.on("data", onData);
     req.on("end", onEnd);
-    req.on("error", onError);
+    req.on("error", onAbort);
+    req.on("close", onAbort);
   });
 }
 
-function discardRest(req: IncomingMessage): void {
+export function discardRest(req: IncomingMessage): void {
   let discarded = 0;
   const timer = setTimeout(() => req.socket.destroy(), DISCARD_MS).unref();
   req.on("data", (chunk: Buffer) => {

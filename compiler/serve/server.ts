@@ -1,14 +1,20 @@
 // The HTTP server of `ndfc serve` (node:http): OpenAI-compatible chat completions and models, the
 // native /api/chat/:npc, and /api/confirm for the teach store. Every error is an OpenAI-shaped
 // JSON body with its status; an unexpected one is a 500 with a generic message, logged to stderr.
+//
+// Before any route: Host and Origin (403), the API key when there are keys (401); a POST must be
+// JSON (415). A request naming no session gets a new one, its id in the X-Session-Id header and
+// the answer's `session`; a client continues by sending it back (X-Session-Id, or `session` /
+// OpenAI's `user`). An id this client was not given is a 404, whoever it belongs to.
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Npc } from "../../runtime/index.js";
 import type { Store } from "../store/store.js";
-import { NpcHost, teachingReport } from "./host.js";
+import { AccessGate, isLoopbackHost } from "./access.js";
+import { looksLikeSessionId, NpcHost, teachingReport, UnknownSessionError, type ClientId } from "./host.js";
 import { errorBody, HttpError, badRequest } from "./http-error.js";
 import { completionBody, completionChunks, completionId, parseChatRequest } from "./openai.js";
-import { asObject, readJsonBody } from "./read-body.js";
+import { asObject, ClientAbortedError, readJsonBody } from "./read-body.js";
 
 export interface ServeOptions {
   npcs: readonly Npc[];
@@ -19,8 +25,14 @@ export interface ServeOptions {
   store?: Store | null;
   /** Largest accepted request body (default 1 MiB). */
   maxBodyBytes?: number;
-  /** Sessions kept per NPC before the least recently used is dropped (default 1000). */
+  /** Sessions kept per NPC and client before its least recently used is dropped (default 1000). */
   maxSessions?: number;
+  /** API keys (Authorization: Bearer); required when `host` is not a loopback address. */
+  apiKeys?: readonly string[];
+  /** Browser origins allowed beyond loopback ones (https://app.example.com). */
+  allowOrigins?: readonly string[];
+  /** Host names requests may be addressed to beyond loopback names and `host`. */
+  allowHosts?: readonly string[];
   /** Where unexpected errors are reported (default stderr). */
   logError?: (message: string) => void;
 }
@@ -38,21 +50,24 @@ export interface RunningServer {
 export const DEFAULT_MAX_BODY = 1024 * 1024;
 export const DEFAULT_MAX_SESSIONS = 1000;
 
-type Handler = (req: IncomingMessage, res: ServerResponse, params: string[]) => Promise<void>;
+type Handler = (req: IncomingMessage, res: ServerResponse, params: string[], client: ClientId) => Promise<void>;
 
 interface Route {
   pattern: RegExp;
   methods: Record<string, Handler>;
 }
 
-export class DuplicateModelError extends Error {}
+/** A configuration the server refuses to start with (two NPCs of one name, no key beyond loopback). */
+export class ServeSetupError extends Error {}
+
+export const SESSION_HEADER = "X-Session-Id";
 
 /** Builds one host per NPC; two NPCs with the same model id are refused. */
 function createHosts(npcs: readonly Npc[], store: Store | null, maxSessions: number): Map<string, NpcHost> {
   const hosts = new Map<string, NpcHost>();
   for (const npc of npcs) {
     const host = new NpcHost(npc, store, maxSessions);
-    if (hosts.has(host.id)) throw new DuplicateModelError(`two bundles are both named "${host.id}"; serve each NPC once`);
+    if (hosts.has(host.id)) throw new ServeSetupError(`two bundles are both named "${host.id}"; serve each NPC once`);
     hosts.set(host.id, host);
   }
   return hosts;
@@ -60,12 +75,39 @@ function createHosts(npcs: readonly Npc[], store: Store | null, maxSessions: num
 
 /** The optional `session` field of a native request body. */
 function bodySession(body: Record<string, unknown>): string | null {
-  if (body.session !== undefined && typeof body.session !== "string") throw badRequest("`session` must be a string", "session");
-  return body.session ?? null;
+  if (body.session !== undefined && body.session !== null && typeof body.session !== "string") throw badRequest("`session` must be a string", "session");
+  return typeof body.session === "string" && body.session !== "" ? body.session : null;
+}
+
+/** The session a request names: the X-Session-Id header, else the body's reference, else null. */
+function namedSession(req: IncomingMessage, fromBody: string | null): string | null {
+  const header = req.headers["x-session-id"];
+  const value = Array.isArray(header) ? header[0] : header;
+  return value !== undefined && value !== "" ? value : fromBody;
+}
+
+/** Refuses a POST whose body is not declared JSON: a browser sends text/plain across origins without asking first. */
+function requireJson(req: IncomingMessage): void {
+  const type = (req.headers["content-type"] ?? "").split(";", 1)[0]!.trim().toLowerCase();
+  if (type !== "application/json") {
+    throw new HttpError(415, `a POST body must be JSON sent with Content-Type: application/json (got ${JSON.stringify(type || "none")})`, null, "unsupported_media_type");
+  }
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const store = options.store ?? null;
+  const bindHost = options.host ?? "127.0.0.1";
+  const apiKeys = options.apiKeys ?? [];
+  if (apiKeys.length === 0 && !isLoopbackHost(bindHost)) {
+    throw new ServeSetupError(`${bindHost} is reachable from other machines: give an API key (--api-key KEY or --api-key-file PATH) so only your clients can talk to the NPC, or listen on 127.0.0.1`);
+  }
+  if (apiKeys.some((key) => key.trim() === "" || /\s/.test(key))) throw new ServeSetupError("an API key must be non-empty and contain no spaces");
+  let gate: AccessGate;
+  try {
+    gate = new AccessGate({ apiKeys, allowOrigins: options.allowOrigins ?? [], allowHosts: options.allowHosts ?? [], bindHost });
+  } catch (error) {
+    throw new ServeSetupError(error instanceof Error ? error.message : String(error));
+  }
   const hosts = createHosts(options.npcs, store, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const logError = options.logError ?? ((message: string) => void process.stderr.write(`${message}\n`));
@@ -79,10 +121,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     }
     return host;
   };
-  const sessionOf = (req: IncomingMessage, fallback: string | null): string | null => {
-    const header = req.headers["x-session-id"];
-    const value = Array.isArray(header) ? header[0] : header;
-    return value !== undefined && value !== "" ? value : fallback;
+  /** The session a request continues (one of this client's), or a new one; its id goes back in the header. */
+  const sessionFor = (req: IncomingMessage, res: ServerResponse, host: NpcHost, client: ClientId, fromBody: string | null): string => {
+    const id = namedSession(req, fromBody) ?? host.openSession(client);
+    res.setHeader(SESSION_HEADER, id);
+    return id;
   };
 
   const routes: Route[] = [
@@ -101,12 +144,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     {
       pattern: /^\/v1\/chat\/completions$/,
       methods: {
-        POST: async (req, res) => {
+        POST: async (req, res, _params, client) => {
           const request = parseChatRequest(asObject(await readJsonBody(req, maxBody)));
           const host = hostFor(request.model, "model");
-          const session = sessionOf(req, request.user);
+          // `user` continues a session when it holds an id this server gave; any other value is an end-user label.
+          const session = sessionFor(req, res, host, client, request.user !== null && looksLikeSessionId(request.user) ? request.user : null);
           const answer =
-            request.last.kind === "tool" ? host.toolResult(session, request.last.content) : host.message(session, request.last.content);
+            request.last.kind === "tool" ? host.toolResult(client, session, request.last.content) : host.message(client, session, request.last.content);
           const id = completionId();
           if (!request.stream) {
             sendJson(res, 200, completionBody(host.id, request.last.content, answer, id, created()));
@@ -121,25 +165,26 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     {
       pattern: /^\/api\/chat\/([^/]+)$/,
       methods: {
-        POST: async (req, res, [npc]) => {
+        POST: async (req, res, [npc], client) => {
           const body = asObject(await readJsonBody(req, maxBody));
           const host = hostFor(decodePathSegment(npc!), "npc");
           if (typeof body.message !== "string") throw badRequest("`message` must be a string", "message");
-          const session = bodySession(body);
-          sendJson(res, 200, host.message(sessionOf(req, session), body.message));
+          const session = sessionFor(req, res, host, client, bodySession(body));
+          sendJson(res, 200, host.message(client, session, body.message));
         },
       },
     },
     {
       pattern: /^\/api\/confirm$/,
       methods: {
-        POST: async (req, res) => {
+        POST: async (req, res, _params, client) => {
           const body = asObject(await readJsonBody(req, maxBody));
           const host = hostFor(body.npc, "npc");
-          const session = bodySession(body);
+          const session = namedSession(req, bodySession(body));
           if (body.correct !== undefined && typeof body.correct !== "boolean") throw badRequest("`correct` must be a boolean", "correct");
           if (!store) throw new HttpError(409, "this server runs without a store (--no-store): nothing to confirm", null, "store_disabled");
-          const teachings = host.confirm(sessionOf(req, session), body.correct !== false);
+          if (session === null) throw badRequest("say which session's answer to confirm: the X-Session-Id header or `session` (the id the answer came with)", "session");
+          const teachings = host.confirm(client, session, body.correct !== false);
           if (teachings === null) throw new HttpError(404, "this session has no answer to confirm", "session", "no_answer");
           sendJson(res, 200, {
             confirmed: body.correct !== false,
@@ -151,6 +196,13 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   ];
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const origin = gate.checkPlace(req);
+    if (origin !== null) for (const [name, value] of Object.entries(corsHeaders(origin))) res.setHeader(name, value);
+    if (req.method === "OPTIONS" && origin !== null) {
+      res.writeHead(204, PREFLIGHT_HEADERS).end();
+      return;
+    }
+    const client = gate.client(req);
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     for (const route of routes) {
       const match = route.pattern.exec(path);
@@ -160,7 +212,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         const allow = Object.keys(route.methods).join(", ");
         throw new HttpError(405, `${req.method} is not allowed on ${path}; use ${allow}`, null, "method_not_allowed", { Allow: allow });
       }
-      await handler(req, res, match.slice(1));
+      if (req.method === "POST") requireJson(req);
+      await handler(req, res, match.slice(1), client);
       return;
     }
     throw new HttpError(404, `no route ${req.method} ${path}`, null, "not_found");
@@ -168,8 +221,19 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   const server = createServer((req, res) => {
     handle(req, res).catch((error: unknown) => {
+      if (error instanceof UnknownSessionError) {
+        res.removeHeader(SESSION_HEADER);
+        const message = `unknown session "${error.sessionId}": it was never given to this client, or was dropped; send no session to start a new one (its id comes back in ${SESSION_HEADER})`;
+        sendJson(res, 404, errorBody(404, message, "session", "session_not_found"));
+        return;
+      }
       if (error instanceof HttpError) {
         sendJson(res, error.status, errorBody(error.status, error.message, error.param, error.code), error.headers);
+        return;
+      }
+      if (error instanceof ClientAbortedError) {
+        logError(`ndfc serve: ${req.method} ${req.url}: ${error.message}`);
+        res.destroy();
         return;
       }
       logError(`ndfc serve: internal error on ${req.method} ${req.url}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
@@ -180,7 +244,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => {
+    server.listen(options.port ?? 0, bindHost, () => {
       server.off("error", reject);
       resolve();
     });
@@ -199,6 +263,16 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       }),
   };
 }
+
+/** What a browser page of an allowed origin may read and send (preflight answers add the second). */
+function corsHeaders(origin: string): Record<string, string> {
+  return { "Access-Control-Allow-Origin": origin, Vary: "Origin", "Access-Control-Expose-Headers": SESSION_HEADER };
+}
+const PREFLIGHT_HEADERS = {
+  "Access-Control-Allow-Methods": "GET, POST",
+  "Access-Control-Allow-Headers": `Authorization, Content-Type, ${SESSION_HEADER}`,
+  "Access-Control-Max-Age": "600",
+};
 
 function modelObject(host: NpcHost) {
   return { id: host.id, object: "model", created: 0, owned_by: "ndfc", name: host.npc.name };

@@ -28,6 +28,14 @@ export class LineMap {
     return this.at(token.startOffset, token.startOffset + token.image.length);
   }
 
+  /** The text of 1-based line `line` without its line break, or undefined past the last line. */
+  lineText(line: number): string | undefined {
+    const start = this.starts[line - 1];
+    if (start === undefined) return undefined;
+    const next = this.starts[line];
+    return this.text.slice(start, next === undefined ? this.text.length : next - 1);
+  }
+
   /** The location just past the end of the text (where an unexpected end of file is reported). */
   end(): SourceLocation {
     return this.at(this.text.length, this.text.length);

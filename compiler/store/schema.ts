@@ -38,6 +38,37 @@ const MIGRATIONS: readonly string[] = [
      confirmed INTEGER,
      PRIMARY KEY (teach_id, audit_id)
    );`,
+  // 2: who taught and who confirmed. `client` is the id of the API key a request came with (a
+  // hash prefix, never the key), null without keys. One teach_confirm row per confirmation: a "yes"
+  // to an answer that used the teaching (audit_id), or the same teaching taught again (audit_id
+  // null). `confirmer` is "key:<id>" when keys are on, else "session:<id>"; a teaching's
+  // confirmations count distinct confirmers other than its teacher (TRUST_AFTER was 3 when this
+  // shipped), so those already stored are recounted that way: a teaching only its own
+  // conversation confirmed goes back to provisional.
+  `ALTER TABLE audit ADD COLUMN client TEXT;
+   ALTER TABLE teach ADD COLUMN client TEXT;
+   CREATE TABLE teach_confirm (
+     id INTEGER PRIMARY KEY,
+     teach_id INTEGER NOT NULL REFERENCES teach (id),
+     audit_id INTEGER REFERENCES audit (id),
+     session TEXT NOT NULL,
+     client TEXT,
+     confirmer TEXT NOT NULL,
+     counted INTEGER NOT NULL,
+     time TEXT NOT NULL,
+     UNIQUE (teach_id, audit_id)
+   );
+   CREATE INDEX teach_confirm_confirmer ON teach_confirm (teach_id, confirmer);
+   CREATE INDEX teach_confirm_session ON teach_confirm (session);
+   INSERT INTO teach_confirm (teach_id, audit_id, session, client, confirmer, counted, time)
+     SELECT u.teach_id, u.audit_id, a.session, NULL, 'session:' || a.session, 0, a.time
+     FROM teach_use u JOIN audit a ON a.id = u.audit_id WHERE u.confirmed = 1 ORDER BY u.audit_id;
+   UPDATE teach_confirm SET counted = 1 WHERE id IN (
+     SELECT MIN(c.id) FROM teach_confirm c JOIN teach t ON t.id = c.teach_id
+     WHERE t.session IS NULL OR c.session <> t.session
+     GROUP BY c.teach_id, c.confirmer);
+   UPDATE teach SET confirmations = (SELECT COUNT(*) FROM teach_confirm c WHERE c.teach_id = teach.id AND c.counted = 1);
+   UPDATE teach SET state = CASE WHEN confirmations >= 3 THEN 'trusted' ELSE 'provisional' END;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

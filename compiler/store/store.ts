@@ -4,6 +4,7 @@
 //   const store = openStore();                      // default path: defaultStorePath()
 //   const id = store.recordTurn({ npc: "termy", session: "s1", input, status, intent, confidence });
 //   store.confirm(id, true);                        // the user said that answer was right
+//   (a teaching is trusted once TRUST_AFTER distinct confirmers other than its teacher confirmed it)
 //   store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "chat" });
 //   store.teachings("termy");                       // with their states
 //   store.close();
@@ -19,11 +20,16 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { isNegated } from "../../runtime/guards.js";
 import { normalizeKey } from "../../runtime/normalize.js";
 import { defaultStorePath } from "./paths.js";
 import { migrate, SCHEMA_VERSION } from "./schema.js";
 
-/** Confirmed uses after which a provisional teaching becomes trusted. */
+/**
+ * Distinct confirmers, other than the teacher, after which a provisional teaching becomes
+ * trusted. A confirmer is an API key when the server has keys, else a session: one client
+ * confirming its own teaching, however often, never makes it trusted.
+ */
 export const TRUST_AFTER = 3;
 
 export type TeachState = "provisional" | "trusted";
@@ -34,6 +40,8 @@ export interface TurnRecord {
   /** NPC slug ("termy"). */
   npc: string;
   session: string;
+  /** Id of the API key the message came with (never the key itself); null or absent without keys. */
+  client?: string | null;
   input: string;
   /** The response status, or a control status of the host ("teaching recorded", …). */
   status: string;
@@ -58,6 +66,8 @@ export interface Teaching {
   source: string;
   /** The conversation that taught it (its provisional uses stay there), or null (CLI). */
   session: string | null;
+  /** Id of the API key that taught it, or null (no keys, or the CLI). */
+  client: string | null;
   created: string;
   updated: string;
 }
@@ -78,13 +88,33 @@ export interface TeachRequest {
   source: string;
   /** The session teaching it in conversation. */
   session?: string;
+  /** Id of the API key of that session. */
+  client?: string | null;
   /** The bundle's concepts, to refuse a word that already means something else there. */
   known?: ConceptLookup;
+  /** Bundle-aware refusals (compiler/store/teach-guards.ts): the reason, or null to accept. */
+  guard?: TeachGuard;
+}
+
+/** Why a teaching is refused for a bundle ("delte" is a typo of "delete"), or null. */
+export type TeachGuard = (word: string, meaning: string) => string | null;
+
+/** One confirmation of a teaching: which answer (null: taught again), who, and whether it counted towards trust. */
+export interface Confirmation {
+  auditId: number | null;
+  session: string;
+  client: string | null;
+  /** "key:<id>" with keys, else "session:<id>": what must differ for confirmations to add up. */
+  confirmer: string;
+  /** false for the teacher's own confirmation and a confirmer's repeat. */
+  counted: boolean;
+  time: string;
 }
 
 export type TeachOutcome =
   | { kind: "added"; teaching: Teaching }
-  | { kind: "exists"; teaching: Teaching }
+  /** Taught already; `counted` when this teacher's agreement counted as a confirmation. */
+  | { kind: "exists"; teaching: Teaching; counted: boolean }
   | { kind: "refused"; message: string };
 
 export interface AuditQuery {
@@ -122,6 +152,11 @@ export const AUDIT_INPUT_LIMIT = 2000;
 /** Words a taught word or meaning may have: teachings are words and short phrases. */
 export const MAX_TAUGHT_WORDS = 5;
 
+/** Who a session is, for counting confirmations: its key when keys are on, else itself. */
+export function confirmerOf(client: string | null, session: string): string {
+  return client !== null ? `key:${client}` : `session:${session}`;
+}
+
 interface TeachRow extends Omit<Teaching, "kind" | "state"> {
   kind: string;
   state: string;
@@ -144,6 +179,10 @@ export class Store {
   private readonly npcTeachings: Database.Statement;
   private readonly sessionTeachings: Database.Statement;
   private readonly teachingRow: Database.Statement;
+  private readonly auditWho: Database.Statement;
+  private readonly insertConfirmation: Database.Statement;
+  private readonly countedBy: Database.Statement;
+  private readonly confirmationRows: Database.Statement;
 
   constructor(
     readonly path: string,
@@ -152,8 +191,8 @@ export class Store {
   ) {
     this.now = options.now ?? (() => new Date());
     this.insertAudit = db.prepare(
-      `INSERT INTO audit (time, npc, session, input, normalized, status, intent, confidence, confirmed)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO audit (time, npc, session, client, input, normalized, status, intent, confidence, confirmed)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertUse = db.prepare(`INSERT OR IGNORE INTO teach_use (teach_id, audit_id) VALUES (?, ?)`);
     this.countUse = db.prepare(`UPDATE teach SET uses = uses + 1, updated = ? WHERE id = ?`);
@@ -167,15 +206,25 @@ export class Store {
     );
     this.teachingByWord = db.prepare(`SELECT * FROM teach WHERE npc = ? AND word = ?`);
     this.insertTeaching = db.prepare(
-      `INSERT INTO teach (npc, kind, word, meaning, state, source, session, created, updated)
-       VALUES (?, ?, ?, ?, 'provisional', ?, ?, ?, ?)`,
+      `INSERT INTO teach (npc, kind, word, meaning, state, source, session, client, created, updated)
+       VALUES (?, ?, ?, ?, 'provisional', ?, ?, ?, ?, ?)`,
     );
     this.allTeachings = db.prepare(`SELECT * FROM teach ORDER BY npc, word`);
     this.npcTeachings = db.prepare(`SELECT * FROM teach WHERE npc = ? ORDER BY word`);
     this.sessionTeachings = db.prepare(
-      `SELECT * FROM teach WHERE npc = ? AND (state = 'trusted' OR session IS NULL OR session = ?) ORDER BY word`,
+      `SELECT * FROM teach t WHERE npc = @npc AND (state = 'trusted' OR session IS NULL OR session = @session
+         OR EXISTS (SELECT 1 FROM teach_confirm c WHERE c.teach_id = t.id AND c.session = @session AND c.audit_id IS NULL))
+       ORDER BY word`,
     );
     this.teachingRow = db.prepare(`SELECT * FROM teach WHERE id = ?`);
+    this.auditWho = db.prepare(`SELECT session, client FROM audit WHERE id = ?`);
+    this.insertConfirmation = db.prepare(
+      `INSERT OR IGNORE INTO teach_confirm (teach_id, audit_id, session, client, confirmer, counted, time) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    this.countedBy = db.prepare(`SELECT 1 FROM teach_confirm WHERE teach_id = ? AND confirmer = ? AND counted = 1`);
+    this.confirmationRows = db.prepare(
+      `SELECT audit_id AS auditId, session, client, confirmer, counted, time FROM teach_confirm WHERE teach_id = ? ORDER BY id`,
+    );
   }
 
   /** Writes one audit row (and the uses of taught words) in one transaction; returns its id. */
@@ -188,6 +237,7 @@ export class Store {
           this.now().toISOString(),
           turn.npc,
           turn.session,
+          turn.client ?? null,
           input,
           normalizeKey(input),
           turn.status,
@@ -205,29 +255,45 @@ export class Store {
   }
 
   /**
-   * Records whether the answer of audit row `auditId` was right. Each teaching used in that turn
-   * gains one confirmation when `correct` (once per turn); at TRUST_AFTER it becomes trusted.
+   * Records whether the answer of audit row `auditId` was right. The row's session (its key, when
+   * keys are on) is the confirmer: each teaching used in that turn records the confirmation when
+   * `correct` (once per turn), and gains one towards trust only from a confirmer other than its
+   * teacher that has not confirmed it before; at TRUST_AFTER it becomes trusted.
    * Returns the teachings the confirmation touched, as they are now.
    */
   confirm(auditId: number, correct: boolean): Teaching[] {
     return this.db.transaction(() => {
       const changed = this.markAudit.run(correct ? 1 : 0, auditId).changes;
       if (changed === 0) throw new StoreError(`no audit row ${auditId}`);
+      const who = this.auditWho.get(auditId) as { session: string; client: string | null };
       const pending = this.pendingUses.all(auditId) as { id: number }[];
-      const time = this.now().toISOString();
       for (const { id } of pending) {
         this.markUse.run(correct ? 1 : 0, id, auditId);
-        if (!correct) continue;
-        this.confirmTeaching.run(time, TRUST_AFTER, id);
+        if (correct) this.addConfirmation(this.teachingById(id)!, auditId, who.session, who.client);
       }
       return pending.map(({ id }) => this.teachingById(id)!);
     })();
   }
 
   /**
+   * Records one confirmation of `teaching` by a session (answer `auditId`, or null: it taught the
+   * same); it counts towards trust when the confirmer is not the teacher and has not counted before.
+   */
+  private addConfirmation(teaching: Teaching, auditId: number | null, session: string, client: string | null): boolean {
+    const confirmer = confirmerOf(client, session);
+    const teacher = teaching.session === null ? null : confirmerOf(teaching.client, teaching.session);
+    const counted = confirmer !== teacher && this.countedBy.get(teaching.id, confirmer) === undefined;
+    const time = this.now().toISOString();
+    this.insertConfirmation.run(teaching.id, auditId, session, client, confirmer, counted ? 1 : 0, time);
+    if (counted) this.confirmTeaching.run(time, TRUST_AFTER, teaching.id);
+    return counted;
+  }
+
+  /**
    * Teaches `word` to mean `meaning` for an NPC, provisionally. Refused, with both sides shown,
    * when the word is already taught another meaning or already means another concept in the
-   * bundle; never overwrites.
+   * bundle; never overwrites. The same teaching from another conversation confirms it (and then
+   * applies there too).
    */
   teachSynonym(request: TeachRequest): TeachOutcome {
     const word = normalizeKey(request.word);
@@ -237,11 +303,20 @@ export class Store {
     if (word.split(" ").length > MAX_TAUGHT_WORDS || meaning.split(" ").length > MAX_TAUGHT_WORDS) {
       return { kind: "refused", message: `a taught word and its meaning have at most ${MAX_TAUGHT_WORDS} words each` };
     }
+    const negated = [word, meaning].find((text) => isNegated(text));
+    if (negated !== undefined) {
+      return { kind: "refused", message: `"${negated}" is negated, and a teaching never maps a request not to do something (or to one)` };
+    }
+    const guarded = request.guard?.(word, meaning) ?? null;
+    if (guarded !== null) return { kind: "refused", message: guarded };
     return this.db.transaction((): TeachOutcome => {
       const existing = this.teachingByWord.get(request.npc, word) as TeachRow | undefined;
       if (existing) {
         const teaching = toTeaching(existing);
-        if (teaching.meaning === meaning) return { kind: "exists", teaching };
+        if (teaching.meaning === meaning) {
+          const counted = request.session !== undefined && this.addConfirmation(teaching, null, request.session, request.client ?? null);
+          return { kind: "exists", teaching: counted ? this.teachingById(teaching.id)! : teaching, counted };
+        }
         return {
           kind: "refused",
           message:
@@ -262,7 +337,8 @@ export class Store {
       const time = this.now().toISOString();
       const kind: TeachKind = word.includes(" ") || meaning.includes(" ") ? "rule" : "synonym";
       const id = Number(
-        this.insertTeaching.run(request.npc, kind, word, meaning, request.source, request.session ?? null, time, time).lastInsertRowid,
+        this.insertTeaching.run(request.npc, kind, word, meaning, request.source, request.session ?? null, request.client ?? null, time, time)
+          .lastInsertRowid,
       );
       return { kind: "added", teaching: this.teachingById(id)! };
     })();
@@ -276,11 +352,17 @@ export class Store {
 
   /**
    * The teachings that apply in one conversation of an NPC: trusted ones, the operator's (no
-   * session) and that conversation's own provisional ones. Filtered by the query, so the cost of a
+   * session) and the provisional ones that conversation taught (first, or again). Filtered by the query, so the cost of a
    * message does not grow with what other conversations taught.
    */
   teachingsIn(npc: string, session: string): Teaching[] {
-    return (this.sessionTeachings.all(npc, session) as TeachRow[]).map(toTeaching);
+    return (this.sessionTeachings.all({ npc, session }) as TeachRow[]).map(toTeaching);
+  }
+
+  /** Every confirmation of a teaching, oldest first: who confirmed, and whether it counted. */
+  confirmations(teachId: number): Confirmation[] {
+    const rows = this.confirmationRows.all(teachId) as (Omit<Confirmation, "counted"> & { counted: number })[];
+    return rows.map((row) => ({ ...row, counted: row.counted === 1 }));
   }
 
   /** The trusted teachings of an NPC, sorted by word then meaning (what build --taught folds in). */

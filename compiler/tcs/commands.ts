@@ -1,6 +1,7 @@
 // From tokens to simple commands: splits a lexed shell script at its control operators, skips the
-// reserved words of compound commands (if/for/case/while…), and sees through wrappers (sudo, env…)
-// and `find -exec`, so that the TCS rules can ask "which program receives this word, and where".
+// reserved words of compound commands (if/for/case/while…), and sees through wrappers (sudo, env…,
+// keeping the ones it passed) and `find -exec`, so that the TCS rules can ask "which program
+// receives this word, and where", and the destructive check "under which wrappers".
 import {
   firstPlaceholder,
   unquoteStatic,
@@ -32,6 +33,14 @@ export interface Invocation {
   nameWord: WordToken;
   args: WordToken[];
   command: SimpleCommand;
+  /** The wrappers the program runs under, outermost first: `nohup sudo rm x` → nohup, sudo. */
+  wrappers: Wrapper[];
+}
+
+/** A wrapper program passed on the way to the program a command runs. */
+export interface Wrapper {
+  program: string;
+  word: WordToken;
 }
 
 const RESERVED_PREFIXES = new Set(["if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "time", "esac"]);
@@ -180,19 +189,32 @@ function isStaticParts(parts: readonly WordPart[]): boolean {
   );
 }
 
-/** Wrapper programs that run their argument as a command, and their options that take a value. */
-const WRAPPERS = new Map<string, { valueOptions: string; skipsFirstOperand?: boolean; lookupOptions?: string[] }>(Object.entries({
-  sudo: { valueOptions: "ughpCDrtUT" },
+/** How a wrapper program's own words end and the command it runs begins. */
+interface WrapperSyntax {
+  /** Short options whose value is the next word (`-u root`; `-uroot` carries its own). */
+  valueOptions: string;
+  /** Long options whose value is the next word unless written `--name=value`. */
+  longValueOptions?: readonly string[];
+  /** Its first operand is its own (timeout's duration), not the command. */
+  skipsFirstOperand?: boolean;
+  /** Options that make it look the command up instead of running it (`command -v x`). */
+  lookupOptions?: readonly string[];
+}
+
+/** Wrapper programs that run their argument as a command. */
+const WRAPPERS = new Map<string, WrapperSyntax>(Object.entries({
+  sudo: { valueOptions: "acghpCDrRtTuU", longValueOptions: ["--auth-type", "--login-class", "--group", "--host", "--prompt", "--close-from", "--chdir", "--role", "--chroot", "--type", "--command-timeout", "--user", "--other-user"] },
   doas: { valueOptions: "uC" },
-  env: { valueOptions: "uSC" },
+  env: { valueOptions: "uSC", longValueOptions: ["--unset", "--split-string", "--chdir"] },
   nohup: { valueOptions: "" },
-  nice: { valueOptions: "n" },
-  time: { valueOptions: "fo" },
-  command: { valueOptions: "", lookupOptions: ["-v", "-V"] }, // `command -v x` looks x up, runs nothing
+  nice: { valueOptions: "n", longValueOptions: ["--adjustment"] },
+  time: { valueOptions: "fo", longValueOptions: ["--format", "--output"] },
+  command: { valueOptions: "", lookupOptions: ["-v", "-V"] },
   exec: { valueOptions: "a" },
   builtin: { valueOptions: "" },
-  stdbuf: { valueOptions: "ioe" },
-  timeout: { valueOptions: "sk", skipsFirstOperand: true },
+  stdbuf: { valueOptions: "ioe", longValueOptions: ["--input", "--output", "--error"] },
+  timeout: { valueOptions: "sk", longValueOptions: ["--signal", "--kill-after"], skipsFirstOperand: true },
+  xargs: { valueOptions: "adEILnPs", longValueOptions: ["--arg-file", "--delimiter", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"] },
 }));
 
 /** The programs a simple command runs: itself seen through wrappers, plus `find … -exec cmd … ;`. */
@@ -218,39 +240,49 @@ export function takesNextWord(option: string, valueOptions: string): boolean {
 }
 
 function unwrap(source: string, command: SimpleCommand, words: WordToken[]): Invocation | undefined {
+  const wrappers: Wrapper[] = [];
+  let lastWrapperAt = -1;
   let index = 0;
   for (;;) {
     const nameWord = words[index];
-    if (!nameWord) return undefined;
+    if (!nameWord) {
+      // A wrapper given nothing to run is the program itself: `sudo -i` opens a root shell.
+      const last = wrappers.pop();
+      return last && { program: last.program, nameWord: last.word, args: words.slice(lastWrapperAt + 1), command, wrappers };
+    }
     const name = staticText(source, nameWord);
     const program = name === undefined ? undefined : name.slice(name.lastIndexOf("/") + 1);
     const wrapper = program === undefined ? undefined : WRAPPERS.get(program);
     const lookup = wrapper?.lookupOptions?.includes(staticText(source, words[index + 1] ?? nameWord) ?? "");
-    if (!wrapper || lookup) return { ...(program !== undefined ? { program } : {}), nameWord, args: words.slice(index + 1), command };
-    index++;
-    let operandSkipped = !wrapper.skipsFirstOperand;
-    while (index < words.length) {
-      const text = staticText(source, words[index]!);
-      if (text === "--") {
-        index++;
-        break;
-      }
-      if (text !== undefined && isOption(text)) {
-        index += takesNextWord(text, wrapper.valueOptions) ? 2 : 1;
-        continue;
-      }
-      if (program === "env" && text !== undefined && ASSIGNMENT.test(text)) {
-        index++;
-        continue;
-      }
-      if (!operandSkipped) {
-        operandSkipped = true;
-        index++;
-        continue;
-      }
-      break;
-    }
+    if (program === undefined || !wrapper || lookup) return { ...(program !== undefined ? { program } : {}), nameWord, args: words.slice(index + 1), command, wrappers };
+    wrappers.push({ program, word: nameWord });
+    lastWrapperAt = index;
+    index = commandStart(source, words, index + 1, program, wrapper);
   }
+}
+
+/** The index of the first word after a wrapper's options, assignments (env) and own operand. */
+function commandStart(source: string, words: readonly WordToken[], index: number, program: string, wrapper: WrapperSyntax): number {
+  let operandSkipped = !wrapper.skipsFirstOperand;
+  while (index < words.length) {
+    const text = staticText(source, words[index]!);
+    if (text === "--") return index + 1;
+    if (text !== undefined && (isOption(text) || (program === "env" && text === "-"))) {
+      index += takesNextWord(text, wrapper.valueOptions) || wrapper.longValueOptions?.includes(text) ? 2 : 1;
+      continue;
+    }
+    if (program === "env" && text !== undefined && ASSIGNMENT.test(text)) {
+      index++;
+      continue;
+    }
+    if (!operandSkipped) {
+      operandSkipped = true;
+      index++;
+      continue;
+    }
+    break;
+  }
+  return index;
 }
 
 const FIND_EXEC = new Set(["-exec", "-execdir", "-ok", "-okdir"]);

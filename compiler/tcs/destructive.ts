@@ -28,9 +28,13 @@ const ALWAYS = new Map<string, string>(Object.entries({
   shutdown: "shutdown stops the machine",
   poweroff: "poweroff stops the machine",
   halt: "halt stops the machine",
+  su: "su switches user",
+}));
+
+/** Wrappers that run their command with root rights, wherever they sit in the chain. */
+const ESCALATING = new Map<string, string>(Object.entries({
   sudo: "sudo runs with root rights",
   doas: "doas runs with root rights",
-  su: "su switches user",
 }));
 
 const NO_CLOBBER = new Set(["-n", "--no-clobber", "-i", "--interactive", "-b", "--backup", "--update=none"]);
@@ -47,10 +51,12 @@ export function findDestructive(lexed: LexedCommand): DestructiveUse[] {
   const { source } = lexed;
   const uses: DestructiveUse[] = [];
   for (const command of simpleCommands(lexed)) {
-    const first = command.words[0];
-    const firstName = first && staticText(source, first);
-    if (first && (firstName === "sudo" || firstName === "doas")) uses.push(use(ALWAYS.get(firstName)!, first));
     for (const invocation of invocationsOf(source, command)) {
+      // `nohup env FOO=1 timeout 5 sudo ls`: whatever runs under sudo or doas runs as root.
+      for (const wrapper of invocation.wrappers) {
+        const reason = ESCALATING.get(wrapper.program);
+        if (reason) uses.push(use(reason, wrapper.word));
+      }
       const reason = destructiveReason(source, invocation);
       if (reason) uses.push(use(reason, invocation.nameWord));
     }
@@ -76,7 +82,7 @@ function destructiveReason(source: string, invocation: Invocation): string | und
   if (program === undefined) return undefined;
   const args = invocation.args.map((word) => staticText(source, word));
   const { has, hasShortFlag } = flagTests(args);
-  const always = ALWAYS.get(program);
+  const always = ALWAYS.get(program) ?? ESCALATING.get(program);
   if (always) return always;
   if (program.startsWith("mkfs")) return `${program} formats a device`;
   switch (program) {

@@ -61,13 +61,14 @@ describe.skipIf(!hasTmux)("ndfc chat in a pseudo-terminal", () => {
     const command = `node ${main} chat ${bundle} --no-store --user ada; echo "chat exited $?"; sleep 60`;
     tmux("new-session", "-d", "-s", "chat", "-x", "160", "-y", "50", "-c", work, command);
     await waitFor("Talking to Shelly.");
-    let shown = await say("hello", "Howdy, ada!");
-    expect(shown).toContain("[exact match · confidence 1]");
-    shown = await say("create folder demo", "Folder demo is ready.");
+    // Each answer ends with its facts line: wait for that, then the lines before it are shown too.
+    let shown = await say("hello", "[exact match · confidence 1]");
+    expect(shown).toContain("Howdy, ada!");
+    shown = await say("create folder demo", "[template match · confidence 1 · permission yolo]");
+    expect(shown).toContain("Folder demo is ready.");
     expect(shown).toContain("[run_in_terminal] mkdir -p -- 'demo'");
-    expect(shown).toContain("[template match · confidence 1 · permission yolo]");
-    shown = await say("move it to /tmp", "Moving it to /tmp.");
-    expect(shown).toContain("[context match · confidence 1 · permission ask]");
+    shown = await say("move it to /tmp", "[context match · confidence 1 · permission ask]");
+    expect(shown).toContain("Moving it to /tmp.");
     shown = await say("/explain", "decision: context match → it_move (confidence 1)");
     expect(shown).toMatch(/template: path 0 of it_move/);
     await say("/reset", "(new conversation: context and counts cleared)");

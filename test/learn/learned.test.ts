@@ -29,7 +29,7 @@ describe("the bundle's learned section", () => {
     // Cross-validation on 49 phrasings would accept any margin: the threshold keeps its floor.
     expect(built.payload.config.learnedThreshold).toBe(0.2);
     expect(built.summary.learned).toMatchObject({ cases: 49 });
-    expect(validatePayload(built.payload)).toBeNull();
+    expect(validatePayload(built.payload, built.bytes.length)).toBeNull();
   });
 
   it("is shown by ndfc inspect, threshold included", async () => {
@@ -56,13 +56,13 @@ describe("the bundle's learned section", () => {
     const swapped = learned.hashes.slice();
     swapped.set(learned.hashes.subarray(4, 8), 0);
     swapped.set(learned.hashes.subarray(0, 4), 4);
-    expect(validatePayload({ ...built.payload, learned: { ...learned, hashes: swapped } })).toBe("learned.hashes: not ascending at 1");
-    expect(validatePayload({ ...built.payload, learned: { ...learned, idf: learned.idf.subarray(1) } })).toBe("learned.idf: expected one byte per feature hash");
+    expect(validatePayload({ ...built.payload, learned: { ...learned, hashes: swapped } }, built.bytes.length)).toBe("learned.hashes: not ascending at 1");
+    expect(validatePayload({ ...built.payload, learned: { ...learned, idf: learned.idf.subarray(1) } }, built.bytes.length)).toBe("learned.idf: expected one byte per feature hash");
     const classes = learned.classes.slice();
     classes[0] = 7;
     classes[1] = 0;
-    expect(validatePayload({ ...built.payload, learned: { ...learned, classes } })).toBe("learned.classes: class of weight 0 is not below 7");
-    expect(validatePayload({ ...built.payload, learned: { ...learned, intents: [...learned.intents, 0] } })).toMatch(/^learned\.intents: /);
+    expect(validatePayload({ ...built.payload, learned: { ...learned, classes } }, built.bytes.length)).toBe("learned.classes: class of weight 0 is not below 7");
+    expect(validatePayload({ ...built.payload, learned: { ...learned, intents: [...learned.intents, 0] } }, built.bytes.length)).toMatch(/^learned\.intents: /);
   });
 
   it("does not depend on the order of intents in the IR", () => {

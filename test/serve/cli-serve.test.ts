@@ -51,3 +51,25 @@ it("refuses a store that cannot be opened", async () => {
   expect(result.code).toBe(2);
   expect(result.err).toMatch(/^ndfc: cannot open the store /);
 });
+
+it("refuses to listen beyond loopback without an API key, and an unreadable or empty key file", async () => {
+  const { dir, file } = bundleFile();
+  const open = await runCaptured(["serve", file, "--no-store", "--port", "0", "--host", "0.0.0.0"], dir);
+  expect(open.code).toBe(2);
+  expect(open.err).toBe(
+    "ndfc: 0.0.0.0 is reachable from other machines: give an API key (--api-key KEY or --api-key-file PATH) so only your clients can talk to the NPC, or listen on 127.0.0.1\n",
+  );
+  const missing = await runCaptured(["serve", file, "--no-store", "--port", "0", "--api-key-file", "keys.txt"], dir);
+  expect(missing).toMatchObject({ code: 2, err: "ndfc: cannot read --api-key-file keys.txt: ENOENT\n" });
+  writeFileSync(join(dir, "empty.txt"), "# no keys yet\n\n");
+  const empty = await runCaptured(["serve", file, "--no-store", "--port", "0", "--api-key-file", "empty.txt"], dir);
+  expect(empty).toMatchObject({ code: 2, err: "ndfc: --api-key-file empty.txt holds no key (one key per line)\n" });
+});
+
+it("--help explains keys, origins and sessions", async () => {
+  const { dir } = bundleFile();
+  const help = await runCaptured(["serve", "--help"], dir);
+  for (const part of ["--api-key <key>", "--api-key-file <path>", "--allow-origin <origin>", "Security model:", "X-Session-Id", "session_not_found", "Authorization: Bearer"]) {
+    expect(help.out).toContain(part);
+  }
+});

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ServeAnswer } from "../../compiler/serve/host.js";
 import type { ErrorBody } from "../../compiler/serve/http-error.js";
 import { datasetNpc } from "../support/datasets.js";
-import { postJson, serveDatasets, type TestServer } from "./support.js";
+import { conversations, postJson, serveDatasets, type TestServer } from "./support.js";
 
 let served: TestServer;
 let url: string;
@@ -31,13 +31,15 @@ async function rawPost(path: string, body: string): Promise<{ status: number; js
 }
 
 describe("POST /api/chat/:npc", () => {
-  it("returns the native response object, with sessions", async () => {
-    const first = await postJson<ServeAnswer>(`${url}/api/chat/example`, { message: "are you ready", session: "n1" });
+  it("returns the native response object, with the session the server created", async () => {
+    const first = await postJson<ServeAnswer>(`${url}/api/chat/example`, { message: "are you ready" });
     expect(first.status).toBe(200);
     expect(first.json).toMatchObject({ status: "exact match", intent: "ready_check", tools: [], permission: "yolo" });
     expect(Array.isArray(first.json.witness)).toBe(true);
-    const second = await postJson<ServeAnswer>(`${url}/api/chat/example`, { message: "go", session: "n1" });
-    expect(second.json).toMatchObject({ status: "context match", intent: "ready_go" });
+    expect(first.json.session).toMatch(/^sess_[\w-]{22}$/);
+    expect(first.headers.get("x-session-id")).toBe(first.json.session);
+    const second = await postJson<ServeAnswer>(`${url}/api/chat/example`, { message: "go", session: first.json.session });
+    expect(second.json).toMatchObject({ status: "context match", intent: "ready_go", session: first.json.session });
   });
 
   it("an unknown NPC is a 404 on param npc", async () => {
@@ -123,7 +125,7 @@ describe("error statuses", () => {
     expectError(declared.json);
     // Chunked (no Content-Length), megabytes past the limit: the client still reads the 413.
     const chunked = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${url}/v1/chat/completions`, { method: "POST", headers: { "Transfer-Encoding": "chunked" } }, (res) => {
+      const req = request(`${url}/v1/chat/completions`, { method: "POST", headers: { "Transfer-Encoding": "chunked", "Content-Type": "application/json" } }, (res) => {
         let body = "";
         res.on("data", (d: Buffer) => (body += d.toString()));
         res.on("end", () => resolve({ status: res.statusCode!, body }));
@@ -144,18 +146,18 @@ describe("error statuses", () => {
 });
 
 describe("sessions", () => {
-  it("keeps at most maxSessions per NPC, dropping the least recently used", async () => {
-    const say = async (session: string, message: string) =>
-      (await postJson<ServeAnswer>(`${url}/api/chat/example`, { message, session })).json.status;
-    expect(await say("lru-a", "are you ready")).toBe("exact match");
-    expect(await say("lru-b", "are you ready")).toBe("exact match");
-    expect(await say("lru-a", "go")).toBe("context match"); // a is the most recent again
-    expect(await say("lru-b", "are you ready")).toBe("exact match");
-    await say("lru-c", "hello"); // the cap is 2: a (least recent) goes
-    expect(await say("lru-b", "go")).toBe("context match");
-    expect(await say("lru-a", "are you ready")).toBe("exact match");
-    await say("lru-d", "hello"); // b goes
-    expect(await say("lru-b", "go")).toBe("rejected");
+  it("keeps at most maxSessions per NPC and client, dropping the least recently used", async () => {
+    const chat = conversations(url, "example");
+    const say = async (name: string, message: string) => (await chat.say(message, name)).status;
+    expect(await say("a", "are you ready")).toBe("exact match");
+    expect(await say("b", "are you ready")).toBe("exact match");
+    expect(await say("a", "go")).toBe("context match"); // a is the most recent again
+    expect(await say("b", "are you ready")).toBe("exact match");
+    await say("c", "hello"); // the cap is 2: a (least recent) goes
+    expect(await say("b", "go")).toBe("context match");
+    const dropped = await postJson<ErrorBody>(`${url}/api/chat/example`, { message: "go", session: chat.ids.get("a") });
+    expect(dropped.status).toBe(404);
+    expect(dropped.json.error).toMatchObject({ code: "session_not_found", param: "session" });
   });
 });
 
@@ -179,7 +181,7 @@ describe("robustness", () => {
     );
     await fc.assert(
       fc.asyncProperty(bodies, fc.constantFrom("/v1/chat/completions", "/api/chat/termy", "/api/confirm"), async (body, path) => {
-        const response = await fetch(`${url}${path}`, { method: "POST", body });
+        const response = await fetch(`${url}${path}`, { method: "POST", headers: { "Content-Type": "application/json" }, body });
         await response.text();
         expect(response.status).toBeLessThan(500);
       }),

@@ -1,5 +1,6 @@
 // `ndfc serve` through the official `openai` client: models, completions with and without tool
-// calls, streaming, tool results, sessions across requests, and the client's view of errors.
+// calls, streaming, tool results, sessions across requests (the id the server returns, sent back
+// as X-Session-Id or `user`), and the client's view of errors.
 import OpenAI from "openai";
 import type { ChatCompletion, ChatCompletionChunk } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,19 +18,16 @@ afterAll(async () => served.close());
 
 type NdfcMessage = ChatCompletion["choices"][number]["message"] & { reasoning_content?: string; ndfc: Record<string, unknown> };
 
-async function ask(content: string, session: string, model = "termy"): Promise<{ completion: ChatCompletion; message: NdfcMessage }> {
-  const completion = await client.chat.completions.create(
-    { model, messages: [{ role: "user", content }] },
-    { headers: { "X-Session-Id": session } },
-  );
-  return { completion, message: completion.choices[0]!.message as NdfcMessage };
+/** One completion in a new session (none sent): the server picks it and says which. */
+async function ask(content: string, model = "termy"): Promise<{ completion: ChatCompletion; message: NdfcMessage; session: string }> {
+  const { data: completion, response } = await client.chat.completions.create({ model, messages: [{ role: "user", content }] }).withResponse();
+  const message = completion.choices[0]!.message as NdfcMessage;
+  expect(message.ndfc.session).toBe(response.headers.get("x-session-id"));
+  return { completion, message, session: message.ndfc.session as string };
 }
 
-async function streamed(content: string, session: string): Promise<ChatCompletionChunk[]> {
-  const stream = await client.chat.completions.create(
-    { model: "termy", messages: [{ role: "user", content }], stream: true },
-    { headers: { "X-Session-Id": session } },
-  );
+async function streamed(content: string): Promise<ChatCompletionChunk[]> {
+  const stream = await client.chat.completions.create({ model: "termy", messages: [{ role: "user", content }], stream: true });
   const chunks: ChatCompletionChunk[] = [];
   for await (const chunk of stream) chunks.push(chunk);
   return chunks;
@@ -52,7 +50,7 @@ describe("POST /v1/chat/completions", () => {
   it("answers a tool call as OpenAI tool_calls with JSON-string arguments", async () => {
     const npc = await datasetNpc("termy");
     const native = npc.session({ seed: 0 }).process("delete file notes.txt");
-    const { completion, message } = await ask("delete file notes.txt", "tools-1");
+    const { completion, message } = await ask("delete file notes.txt");
     expect(completion.object).toBe("chat.completion");
     expect(completion.model).toBe("termy");
     expect(completion.choices[0]!.finish_reason).toBe("tool_calls");
@@ -70,14 +68,14 @@ describe("POST /v1/chat/completions", () => {
   });
 
   it("answers without tools with finish_reason stop", async () => {
-    const { completion, message } = await ask("hello", "stop-1");
+    const { completion, message } = await ask("hello");
     expect(completion.choices[0]!.finish_reason).toBe("stop");
     expect(message.tool_calls).toBeUndefined();
     expect(message.ndfc).toMatchObject({ status: "exact match", intent: "greet", confidence: 1 });
   });
 
   it("says when it did not understand (status rejected, confidence 0)", async () => {
-    const { message } = await ask("blorptastic quux", "rejected-1");
+    const { message } = await ask("blorptastic quux");
     expect(message.ndfc).toMatchObject({ status: "rejected", confidence: 0, intent: null });
     expect(message.content).not.toBe("");
   });
@@ -85,7 +83,7 @@ describe("POST /v1/chat/completions", () => {
   it("reads the last user message, whatever came before", async () => {
     const completion = await client.chat.completions.create({
       model: "termy",
-      user: "history-1",
+      user: "end-user-42", // an end-user label, not a session id: ignored
       messages: [
         { role: "system", content: "You are helpful." },
         { role: "user", content: "delete file a.txt" },
@@ -97,7 +95,7 @@ describe("POST /v1/chat/completions", () => {
   });
 
   it("acknowledges a tool result (last message role tool) with the NPC's completion words", async () => {
-    const first = await ask("list files", "tool-ack");
+    const first = await ask("list files");
     const call = first.message.tool_calls![0]!;
     const completion = await client.chat.completions.create(
       {
@@ -108,7 +106,7 @@ describe("POST /v1/chat/completions", () => {
           { role: "tool", tool_call_id: call.id, content: "a.txt b.txt" },
         ],
       },
-      { headers: { "X-Session-Id": "tool-ack" } },
+      { headers: { "X-Session-Id": first.session } },
     );
     const message = completion.choices[0]!.message as NdfcMessage;
     expect(completion.choices[0]!.finish_reason).toBe("stop");
@@ -117,25 +115,36 @@ describe("POST /v1/chat/completions", () => {
     expect(message.content).toMatch(/^[A-Z][^]*[.!]$/);
   });
 
-  it("keeps context across requests of one session (X-Session-Id, else the user field)", async () => {
+  it("keeps context across requests of one session: its id sent back as X-Session-Id, or as `user`", async () => {
     const follow = async (session: { header?: string; user?: string }, content: string) => {
       const completion = await client.chat.completions.create(
         { model: "example", messages: [{ role: "user", content }], ...(session.user ? { user: session.user } : {}) },
         session.header ? { headers: { "X-Session-Id": session.header } } : {},
       );
-      return (completion.choices[0]!.message as NdfcMessage).ndfc.status;
+      const message = completion.choices[0]!.message as NdfcMessage;
+      return { status: message.ndfc.status, session: message.ndfc.session as string };
     };
-    expect(await follow({ header: "ctx-a" }, "go")).toBe("rejected");
-    expect(await follow({ header: "ctx-a" }, "are you ready")).toBe("exact match");
-    expect(await follow({ header: "ctx-a" }, "go")).toBe("context match");
-    expect(await follow({ user: "ctx-b" }, "are you ready")).toBe("exact match");
-    expect(await follow({ header: "ctx-c" }, "go")).toBe("rejected"); // another session: no context
-    expect(await follow({ user: "ctx-b" }, "go")).toBe("context match");
+    const a = await follow({}, "go");
+    expect(a.status).toBe("rejected");
+    expect(await follow({ header: a.session }, "are you ready")).toEqual({ status: "exact match", session: a.session });
+    expect((await follow({ header: a.session }, "go")).status).toBe("context match");
+    const b = await follow({}, "are you ready");
+    expect(b.session).not.toBe(a.session);
+    expect((await follow({}, "go")).status).toBe("rejected"); // no session named: a new one, no context
+    expect(await follow({ user: b.session }, "go")).toEqual({ status: "context match", session: b.session });
+  });
+
+  it("a session id the server did not give is a 404 session_not_found", async () => {
+    for (const options of [{ headers: { "X-Session-Id": "alice" } }, { headers: { "X-Session-Id": "sess_guessed" } }]) {
+      const error = await client.chat.completions.create({ model: "termy", messages: [{ role: "user", content: "hi" }] }, options).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(OpenAI.NotFoundError);
+      expect((error as InstanceType<typeof OpenAI.NotFoundError>).code).toBe("session_not_found");
+    }
   });
 
   it("streams role, thinking, content pieces, tool calls and a finish chunk that add up to the plain answer", async () => {
-    const plain = await ask("delete file notes.txt", "stream-plain");
-    const chunks = await streamed("delete file notes.txt", "stream-1");
+    const plain = await ask("delete file notes.txt");
+    const chunks = await streamed("delete file notes.txt");
     expect(chunks.every((c) => c.object === "chat.completion.chunk" && c.id === chunks[0]!.id)).toBe(true);
     expect(chunks[0]!.choices[0]!.delta.role).toBe("assistant");
     const content = chunks.map((c) => c.choices[0]!.delta.content ?? "").join("");
@@ -153,7 +162,7 @@ describe("POST /v1/chat/completions", () => {
   });
 
   it("streams an answer without tools ending with finish_reason stop", async () => {
-    const chunks = await streamed("hello", "stream-2");
+    const chunks = await streamed("hello");
     expect(chunks.flatMap((c) => c.choices[0]!.delta.tool_calls ?? [])).toEqual([]);
     expect(chunks[chunks.length - 1]!.choices[0]!.finish_reason).toBe("stop");
   });

@@ -16,6 +16,7 @@ const teaching = (id: number, word: string, meaning: string): Teaching => ({
   confirmations: 0,
   source: "cli",
   session: null,
+  client: null,
   created: "",
   updated: "",
 });
@@ -53,6 +54,29 @@ describe("server-handled messages", () => {
     expect(parseTeachMessage("Teach:  'get rid of'  means \"remove\"")).toEqual({ word: "get rid of", meaning: "remove" });
     expect(parseTeachMessage("teach me something")).toBeNull();
     expect(parseTeachMessage("what does wipe mean")).toBeNull();
+  });
+
+  it("reads teach messages as the former regex did, on every short input", () => {
+    // The former reader, a backtracking regex: fine as an oracle on inputs this short.
+    const reference = (message: string) => {
+      const match = /^\s*teach\s*:\s*(.+?)\s+means\s+(.+?)\s*$/is.exec(message);
+      const unquote = (text: string) => text.replace(/^(["'])(.*)\1$/s, "$2").trim();
+      return match ? { word: unquote(match[1]!), meaning: unquote(match[2]!) } : null;
+    };
+    const pieces = fc.constantFrom("teach", "TEACH", ":", " ", "  ", "\t", "\n", "means", "MEANS", "x", "zap", "'", '"', "meansx", "İ", "delete");
+    fc.assert(
+      fc.property(fc.array(pieces, { maxLength: 12 }).map((parts) => parts.join("")), (message) => {
+        expect(parseTeachMessage(message)).toEqual(reference(message));
+      }),
+      { seed: 1313, numRuns: 3000 },
+    );
+  });
+
+  it("reads a teach message of spaces in one pass (the regex took seconds on 2,000)", () => {
+    // Each would take the former regex from seconds to hours; vitest's timeout catches a relapse.
+    expect(parseTeachMessage(`teach:${" ".repeat(2000)}x`)).toBeNull();
+    expect(parseTeachMessage(`teach: a${" means".repeat(20_000)}`)).toEqual({ word: "a", meaning: Array(20_000 - 1).fill("means").join(" ") });
+    expect(parseTeachMessage(`teach:${" ".repeat(100_000)}x means${" ".repeat(100_000)}`)).toBeNull();
   });
 
   it("reads yes/no replies and nothing else", () => {

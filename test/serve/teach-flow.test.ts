@@ -1,6 +1,6 @@
-// Teaching in conversation through `ndfc serve`: a taught word is substituted and answered,
-// confirmed uses ("yes", /api/confirm) make it trusted, conflicts are refused with both sides,
-// and `ndfc build --taught` folds trusted teachings into a reproducible bundle that understands them.
+// Teaching in conversation through `ndfc serve`: a taught word is substituted and answered, only
+// confirmations from other conversations make it trusted, conflicts, negated phrases and typos
+// are refused, and `ndfc build --taught` folds trusted teachings into a reproducible bundle that understands them.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -12,19 +12,26 @@ import type { ServeAnswer } from "../../compiler/serve/host.js";
 import { openStore, TRUST_AFTER } from "../../compiler/store/store.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { repoRoot } from "../support/repo-root.js";
-import { postJson, serveDatasets, type TestServer } from "./support.js";
+import type { ErrorBody } from "../../compiler/serve/http-error.js";
+import { conversations, postJson, serveDatasets, type TestServer } from "./support.js";
 
 let served: TestServer;
-const say = async (message: string, session = "teach") =>
-  (await postJson<ServeAnswer>(`${served.server.url}/api/chat/termy`, { message, session })).json;
+let chat: ReturnType<typeof conversations>;
+/** Messages sent through `say`: one audit row each. */
+let sent = 0;
+const say = async (message: string, name = "teach") => {
+  sent++;
+  return chat.say(message, name);
+};
 
 beforeAll(async () => {
   served = await serveDatasets();
+  chat = conversations(served.server.url, "termy");
 });
 afterAll(async () => served.close());
 
 describe("teaching in conversation", () => {
-  it("goes from rejected to provisional to trusted after three confirmed uses", async () => {
+  it("stays provisional however often its own conversation confirms it; trusted once three others teach it too", async () => {
     expect((await say("zap file old.txt")).status).toBe("rejected");
     const taught = await say("teach: zap means delete");
     expect(taught).toMatchObject({ status: "teaching recorded", teaching: { word: "zap", meaning: "delete", state: "provisional" } });
@@ -32,30 +39,48 @@ describe("teaching in conversation", () => {
     const used = await say("zap file notes.txt");
     expect(used).toMatchObject({ status: "template match", intent: "files_delete", slots: { file: "notes.txt" } });
     expect(used.taught).toEqual([{ word: "zap", meaning: "delete", state: "provisional" }]);
-    expect(await say("yes")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: 1, state: "provisional" } });
+    // The teacher's own "yes" is recorded but never counts towards trust.
+    expect(await say("yes")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: 0, state: "provisional" } });
 
     await say("zap file a.txt");
-    expect(await say("no")).toMatchObject({ status: "teaching denied", teaching: { confirmations: 1 } });
+    expect(await say("no")).toMatchObject({ status: "teaching denied", teaching: { confirmations: 0 } });
     // "yes" with no taught answer before it goes to the NPC.
     expect((await say("yes")).status).not.toBe("teaching confirmed");
 
     await say("zap file b.txt");
-    const confirm = await postJson<{ teachings: { state: string; confirmations: number }[] }>(`${served.server.url}/api/confirm`, {
-      npc: "termy",
-      session: "teach",
-    });
+    const confirm = await chat.confirm("teach");
     expect(confirm.status).toBe(200);
-    expect(confirm.json.teachings).toEqual([{ word: "zap", meaning: "delete", state: "provisional", confirmations: 2 }]);
-
+    expect(confirm.json.teachings).toEqual([{ word: "zap", meaning: "delete", state: "provisional", confirmations: 0 }]);
     await say("zap file c.txt");
-    expect(await say("correct")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: TRUST_AFTER, state: "trusted" } });
-    expect(served.store!.teachings("termy")).toMatchObject([{ word: "zap", state: "trusted", uses: 4, source: "conversation" }]);
+    expect(await say("correct")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: 0, state: "provisional" } });
+    expect((await say("teach: zap means delete")).teaching).toMatchObject({ confirmations: 0, state: "provisional" }); // again: still the teacher
+
+    expect((await say("zap file x.txt", "stranger")).status).toBe("rejected"); // provisional: not here
+    for (let i = 1; i <= TRUST_AFTER; i++) {
+      const again = await say("teach: zap means delete", `agrees-${i}`);
+      expect(again.teaching).toEqual({ word: "zap", meaning: "delete", confirmations: i, state: i < TRUST_AFTER ? "provisional" : "trusted" });
+    }
+    expect(await say("zap file x.txt", "stranger")).toMatchObject({ status: "template match", intent: "files_delete" });
+    const [zap] = served.store!.teachings("termy");
+    expect(zap).toMatchObject({ word: "zap", state: "trusted", uses: 5, source: "conversation", session: chat.ids.get("teach"), client: null });
+    // Who confirmed: the teacher's three "yes" (not counted), its second teach (not counted), then the three others.
+    expect(served.store!.confirmations(zap!.id).map((c) => [c.session, c.counted, c.auditId === null])).toEqual([
+      [chat.ids.get("teach"), false, false],
+      [chat.ids.get("teach"), false, false],
+      [chat.ids.get("teach"), false, false],
+      [chat.ids.get("teach"), false, true],
+      [chat.ids.get("agrees-1"), true, true],
+      [chat.ids.get("agrees-2"), true, true],
+      [chat.ids.get("agrees-3"), true, true],
+    ]);
   });
 
-  it("applies a provisional teaching only in the conversation that taught it", async () => {
+  it("applies a provisional teaching only in the conversations that taught it", async () => {
     expect((await say("teach: yeet means delete", "teacher")).status).toBe("teaching recorded");
     expect((await say("yeet file x.txt", "someone-else")).status).toBe("rejected");
     expect(await say("yeet file x.txt", "teacher")).toMatchObject({ status: "template match", intent: "files_delete" });
+    expect((await say("teach: yeet means delete", "someone-else")).teaching).toMatchObject({ confirmations: 1 });
+    expect(await say("yeet file x.txt", "someone-else")).toMatchObject({ status: "template match", intent: "files_delete" });
   });
 
   it("refuses to redefine a word the NPC's inputs already use", async () => {
@@ -68,34 +93,58 @@ describe("teaching in conversation", () => {
     const bundleSide = await say("teach: wipe means list");
     expect(bundleSide.status).toBe("teaching refused");
     expect(bundleSide.response).toMatch(/"wipe" already means vocab_delete in termy \(.*\); refusing "wipe" means "list"/);
-    await say("teach: frob means list");
-    const taughtSide = await say("teach: frob means delete");
+    await say("teach: frobnicate means list");
+    const taughtSide = await say("teach: frobnicate means delete");
     expect(taughtSide.status).toBe("teaching refused");
-    expect(taughtSide.response).toMatch(/"frob" is already taught to mean "list".*refusing "frob" means "delete"/);
-    expect(served.store!.teachings("termy").find((t) => t.word === "frob")!.meaning).toBe("list");
+    expect(taughtSide.response).toMatch(/"frobnicate" is already taught to mean "list".*refusing "frobnicate" means "delete"/);
+    expect(served.store!.teachings("termy").find((t) => t.word === "frobnicate")!.meaning).toBe("list");
   });
 
-  it("audits every message, teaching ones included, with the confirmation on the answered row", () => {
+  it("refuses a negated phrase and a typo of a known word", async () => {
+    const negated = await say("teach: never delete empty directories means delete empty directories", "guards");
+    expect(negated.status).toBe("teaching refused");
+    expect(negated.response).toContain('"never delete empty directories" is negated');
+    const typo = await say("teach: delte means delete", "guards");
+    expect(typo.status).toBe("teaching refused");
+    expect(typo.response).toContain('"delte" looks like a typo of "delete"');
+    expect(served.store!.teachings("termy").map((t) => t.word)).not.toContain("delte");
+  });
+
+  it("audits every message, teaching ones included, with the confirmation on the answered row and the session that sent it", () => {
     const db = new Database(served.storePath, { readonly: true });
     try {
-      const rows = db.prepare(`SELECT input, status, confirmed FROM audit ORDER BY id`).all() as { input: string; status: string; confirmed: number | null }[];
-      expect(rows).toHaveLength(17); // every message the tests above sent
-      const confirmed = Object.fromEntries(rows.filter((r) => r.input.startsWith("zap file")).map((r) => [r.input, r.confirmed]));
+      const rows = db.prepare(`SELECT input, status, confirmed, session, client FROM audit ORDER BY id`).all() as {
+        input: string;
+        status: string;
+        confirmed: number | null;
+        session: string;
+        client: string | null;
+      }[];
+      expect(rows).toHaveLength(sent);
+      const confirmed = Object.fromEntries(rows.filter((r) => r.input.startsWith("zap file") && r.session === chat.ids.get("teach")).map((r) => [r.input, r.confirmed]));
       expect(confirmed).toEqual({ "zap file old.txt": null, "zap file notes.txt": 1, "zap file a.txt": 0, "zap file b.txt": 1, "zap file c.txt": 1 });
-      expect(rows.filter((r) => r.status === "teaching refused")).toHaveLength(3);
+      expect(rows.filter((r) => r.status === "teaching refused")).toHaveLength(5);
+      expect(new Set(rows.map((r) => r.session))).toEqual(new Set(chat.ids.values()));
+      expect(rows.every((r) => r.client === null)).toBe(true);
     } finally {
       db.close();
     }
   });
 
-  it("/api/confirm needs a session with an answer, and a store", async () => {
-    const none = await postJson(`${served.server.url}/api/confirm`, { npc: "termy", session: "never-seen" });
-    expect(none.status).toBe(404);
+  it("/api/confirm needs a session of this client with an answer, and a store", async () => {
+    const unknown = await postJson<ErrorBody>(`${served.server.url}/api/confirm`, { npc: "termy", session: "never-seen" });
+    expect(unknown.status).toBe(404);
+    expect(unknown.json.error.code).toBe("session_not_found");
+    const unnamed = await postJson<ErrorBody>(`${served.server.url}/api/confirm`, { npc: "termy" });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.json.error.param).toBe("session");
+    const fresh = await postJson<ServeAnswer>(`${served.server.url}/api/chat/termy`, { message: "teach: zorp means list" });
+    expect((await postJson(`${served.server.url}/api/confirm`, { npc: "termy", session: fresh.json.session })).status).toBe(404); // no answer yet
     const noStore = await serveDatasets({ withStore: false });
     try {
       const refused = await postJson<ServeAnswer>(`${noStore.server.url}/api/chat/termy`, { message: "teach: zap means delete" });
       expect(refused.json.status).toBe("teaching refused");
-      expect((await postJson(`${noStore.server.url}/api/confirm`, { npc: "termy" })).status).toBe(409);
+      expect((await postJson(`${noStore.server.url}/api/confirm`, { npc: "termy", session: refused.json.session })).status).toBe(409);
     } finally {
       await noStore.close();
     }
@@ -111,7 +160,7 @@ describe("ndfc build --taught", () => {
       const outcome = store.teachSynonym({ npc: "termy", word, meaning, source: "cli" });
       const id = outcome.kind === "added" ? outcome.teaching.id : -1;
       for (let i = 0; i < TRUST_AFTER; i++) {
-        store.confirm(store.recordTurn({ npc: "termy", session: "s", input: word, status: "template match", intent: "x", confidence: 1, taught: [id] }), true);
+        store.confirm(store.recordTurn({ npc: "termy", session: `s${i}`, input: word, status: "template match", intent: "x", confidence: 1, taught: [id] }), true);
       }
     }
     store.teachSynonym({ npc: "termy", word: "blip", meaning: "list", source: "cli" }); // provisional: not folded

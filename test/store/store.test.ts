@@ -10,6 +10,16 @@ import { AUDIT_INPUT_LIMIT, MAX_TAUGHT_WORDS, openStore, StoreError, TRUST_AFTER
 import { runCaptured, tempDir } from "../support/cli.js";
 import { datasetNpc } from "../support/datasets.js";
 
+/** The version-1 schema as it shipped (a store written by an older ndfc). */
+const MIGRATIONS_V1 = `CREATE TABLE audit (id INTEGER PRIMARY KEY, time TEXT NOT NULL, npc TEXT NOT NULL, session TEXT NOT NULL, input TEXT NOT NULL,
+     normalized TEXT NOT NULL, status TEXT NOT NULL, intent TEXT, confidence REAL NOT NULL, confirmed INTEGER);
+   CREATE INDEX audit_npc_time ON audit (npc, time);
+   CREATE TABLE teach (id INTEGER PRIMARY KEY, npc TEXT NOT NULL, kind TEXT NOT NULL CHECK (kind IN ('synonym', 'rule')), word TEXT NOT NULL,
+     meaning TEXT NOT NULL, state TEXT NOT NULL CHECK (state IN ('provisional', 'trusted')), uses INTEGER NOT NULL DEFAULT 0,
+     confirmations INTEGER NOT NULL DEFAULT 0, source TEXT NOT NULL, session TEXT, created TEXT NOT NULL, updated TEXT NOT NULL, UNIQUE (npc, word));
+   CREATE TABLE teach_use (teach_id INTEGER NOT NULL REFERENCES teach (id), audit_id INTEGER NOT NULL REFERENCES audit (id), confirmed INTEGER,
+     PRIMARY KEY (teach_id, audit_id));`;
+
 /** A store in a temp directory whose clock advances one minute per call from `start`. */
 function tempStore(start = "2026-11-01T10:00:00.000Z"): Store {
   let tick = 0;
@@ -27,6 +37,33 @@ const turn = (input: string, status: string, confidence = status === "rejected" 
 });
 
 describe("schema and durability settings", () => {
+  it("migrates a version-1 store: who taught and confirmed is recorded, self-confirmed teachings go back to provisional", () => {
+    const path = join(tempDir("store-v1"), "ndfc.db");
+    const db = new Database(path);
+    db.exec(MIGRATIONS_V1);
+    db.pragma("user_version = 1");
+    const audit = db.prepare(`INSERT INTO audit (time, npc, session, input, normalized, status, intent, confidence, confirmed) VALUES ('t', 'termy', ?, 'zap', 'zap', 'template match', 'x', 1, 1)`);
+    const teach = db.prepare(
+      `INSERT INTO teach (npc, kind, word, meaning, state, confirmations, source, session, created, updated) VALUES ('termy', 'synonym', ?, 'delete', 'trusted', 3, ?, ?, 't', 't')`,
+    );
+    const use = db.prepare(`INSERT INTO teach_use (teach_id, audit_id, confirmed) VALUES (?, ?, 1)`);
+    // "zap": taught and confirmed three times by session alice alone. "wipe": confirmed by three others.
+    const zap = Number(teach.run("zap", "conversation", "alice").lastInsertRowid);
+    const wipe = Number(teach.run("wipe", "conversation", "bob").lastInsertRowid);
+    for (const session of ["alice", "alice", "alice"]) use.run(zap, Number(audit.run(session).lastInsertRowid));
+    for (const session of ["carol", "dave", "erin", "carol"]) use.run(wipe, Number(audit.run(session).lastInsertRowid));
+    db.close();
+    const store = openStore(path);
+    expect(store.teachings("termy").map((t) => [t.word, t.state, t.confirmations, t.client])).toEqual([
+      ["wipe", "trusted", 3, null],
+      ["zap", "provisional", 0, null],
+    ]);
+    expect(store.confirmations(zap).map((c) => [c.session, c.counted])).toEqual([["alice", false], ["alice", false], ["alice", false]]);
+    expect(store.confirmations(wipe).map((c) => [c.session, c.counted])).toEqual([["carol", true], ["dave", true], ["erin", true], ["carol", false]]);
+    store.recordTurn({ ...turn("hello", "exact match"), client: "k_1" });
+    store.close();
+  });
+
   it("creates the directory, the schema version, WAL and synchronous=NORMAL; reopening migrates nothing", () => {
     const store = tempStore();
     const path = store.path;
@@ -117,22 +154,65 @@ describe("audit log", () => {
 });
 
 describe("teach store", () => {
-  it("a teaching is provisional until used and confirmed TRUST_AFTER times, then trusted", () => {
+  it("a teaching is provisional until confirmed in use by TRUST_AFTER distinct sessions, then trusted", () => {
     const store = tempStore();
     const added = store.teachSynonym({ npc: "termy", word: "Zap", meaning: "delete", source: "cli" });
     expect(added).toMatchObject({ kind: "added", teaching: { word: "zap", meaning: "delete", state: "provisional", kind: "synonym" } });
     const id = added.kind === "added" ? added.teaching.id : -1;
     for (let i = 1; i <= TRUST_AFTER; i++) {
-      const row = store.recordTurn({ ...turn("zap a", "template match"), taught: [id] });
+      const session = `s${i}`;
+      const row = store.recordTurn({ ...turn("zap a", "template match"), session, taught: [id] });
       expect(store.confirm(row, false)[0]!.confirmations).toBe(i - 1); // a "no" never counts
-      const row2 = store.recordTurn({ ...turn("zap b", "template match"), taught: [id] });
+      const row2 = store.recordTurn({ ...turn("zap b", "template match"), session, taught: [id] });
       const [after] = store.confirm(row2, true);
       expect(after).toMatchObject({ confirmations: i, state: i < TRUST_AFTER ? "provisional" : "trusted" });
       expect(store.confirm(row2, true)).toEqual([]); // one turn confirms once
+      const row3 = store.recordTurn({ ...turn("zap c", "template match"), session, taught: [id] });
+      expect(store.confirm(row3, true)[0]!.confirmations).toBe(i); // the same session again: no more
     }
-    expect(store.teachings("termy")[0]).toMatchObject({ uses: 2 * TRUST_AFTER, state: "trusted" });
+    expect(store.teachings("termy")[0]).toMatchObject({ uses: 3 * TRUST_AFTER, state: "trusted" });
     expect(store.trustedTeachings("termy").map((t) => t.word)).toEqual(["zap"]);
     expect(store.trustedTeachings("example")).toEqual([]);
+    store.close();
+  });
+
+  it("counts a key once, whatever its sessions, and never the teacher's own key or session", () => {
+    const store = tempStore();
+    const added = store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "conversation", session: "t", client: "k_teacher" });
+    const id = added.kind === "added" ? added.teaching.id : -1;
+    const confirmBy = (session: string, client: string | null) =>
+      store.confirm(store.recordTurn({ ...turn("zap a", "template match"), session, client, taught: [id] }), true)[0]!;
+    expect(confirmBy("t", "k_teacher").confirmations).toBe(0);
+    expect(confirmBy("t2", "k_teacher").confirmations).toBe(0); // another session of the teacher's key
+    expect(confirmBy("o1", "k_other").confirmations).toBe(1);
+    expect(confirmBy("o2", "k_other").confirmations).toBe(1); // the same key again
+    expect(confirmBy("x", "k_third").confirmations).toBe(2);
+    expect(store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "conversation", session: "y", client: "k_fourth" })).toMatchObject({
+      kind: "exists",
+      counted: true,
+      teaching: { confirmations: 3, state: "trusted" },
+    });
+    expect(store.confirmations(id).map((c) => [c.client, c.confirmer, c.counted])).toEqual([
+      ["k_teacher", "key:k_teacher", false],
+      ["k_teacher", "key:k_teacher", false],
+      ["k_other", "key:k_other", true],
+      ["k_other", "key:k_other", false],
+      ["k_third", "key:k_third", true],
+      ["k_fourth", "key:k_fourth", true],
+    ]);
+    store.close();
+  });
+
+  it("refuses negated teachings either way, and what the bundle guard refuses", () => {
+    const store = tempStore();
+    for (const [word, meaning] of [["never delete empty directories", "delete empty directories"], ["keep", "don't delete"], ["spare it", "do not remove it"]] as const) {
+      const outcome = store.teachSynonym({ npc: "termy", word, meaning, source: "cli" });
+      expect(outcome).toMatchObject({ kind: "refused" });
+      if (outcome.kind === "refused") expect(outcome.message).toMatch(/is negated/);
+    }
+    const guarded = store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "cli", guard: (w) => `no ${w}` });
+    expect(guarded).toEqual({ kind: "refused", message: "no zap" });
+    expect(store.teachings()).toEqual([]);
     store.close();
   });
 

@@ -1,0 +1,137 @@
+// Issue 13, items 1 and 3: bundles with a valid SHA-256 that hung the loader, or loaded and then
+// broke (process() threw, serve answered 500, --explain never finished). Each is built by hand
+// from datasets/example's payload, so only the loader stands between it and the runtime.
+import { describe, expect, it } from "vitest";
+import { examplePayload, hostileBundle, sharedToolTree } from "../../bench/hostile-payloads.js";
+import type { BundlePayload } from "../../runtime/bundle-types.js";
+import { explain } from "../../runtime/explain.js";
+import { packPayload } from "../../runtime/format.js";
+import { loadNpc } from "../../runtime/index.js";
+import { validatePayload } from "../../runtime/validate-payload.js";
+import { repoRoot } from "../support/repo-root.js";
+import { refusalOf } from "../support/refusal.js";
+
+const base = examplePayload(repoRoot);
+
+function edited(edit: (payload: BundlePayload) => void): BundlePayload {
+  const payload = structuredClone(base);
+  edit(payload);
+  return payload;
+}
+
+describe("shared-reference payloads (item 1)", () => {
+  it.each([22, 60])("refuses a tool tree sharing its child twice per level, depth %i, before walking it", async (depth) => {
+    const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [sharedToolTree(depth)])), true);
+    expect(bytes.length).toBeLessThan(base.intents.length * 2_000); // a few bytes per level, for 2^depth leaves
+    expect(await refusalOf(bytes)).toMatch(/payload is not plain msgpack: byte \d+: msgpack extension 0x69: a bundle holds plain values only/);
+  });
+
+  it("refuses a cycle", async () => {
+    const looped = edited((p) => {
+      const tree = { a: [] as unknown[] };
+      tree.a.push(tree);
+      p.intents[0]!.tools = [{ o: [["arguments", tree as never]] }];
+    });
+    expect(await refusalOf(hostileBundle(looped, true))).toMatch(/msgpack extension 0x69/);
+  });
+
+  it("the validator's walk stops once it has visited as many values as the payload has bytes", () => {
+    const shared = edited((p) => void (p.intents[0]!.tools = [sharedToolTree(60)]));
+    const budget = packPayload(base).length + 2_000;
+    expect(validatePayload(shared, budget)).toMatch(/^intents\[0\]\.tools\[0\]\.o\[1\]\[1\](\.a\[[01]\])+\.a: more values than the payload's bytes can hold \(shared or cyclic references\)$/);
+    // The same budget lets the real payload through.
+    expect(validatePayload(base, packPayload(base).length)).toBeNull();
+  });
+});
+
+describe("bundles that loaded and then broke (item 3)", () => {
+  it("refuses matching.wordStem = [] (the index-list fast path skipped the length check)", async () => {
+    const bytes = hostileBundle(edited((p) => void (p.matching.wordStem = [])));
+    expect(await refusalOf(bytes)).toMatch(/wrong shape: matching\.wordStem: length differs from lexicon\.words/);
+  });
+
+  it.each([
+    ["matching", "weight"],
+    ["matching", "postings"],
+    ["matching", "concepts"],
+    ["matching", "inputStems"],
+    ["matching", "inputWords"],
+    ["matching", "inputWeight"],
+    ["lexicon", "tags"],
+  ] as const)("refuses an emptied parallel list %s.%s", async (section, list) => {
+    const bytes = hostileBundle(edited((p) => void ((p[section] as unknown as Record<string, unknown[]>)[list] = [])));
+    expect(await refusalOf(bytes)).toMatch(new RegExp(`${section}\\.${list}: length differs from`));
+  });
+
+  it.each([
+    ["a null scalar", { v: null }, /expected a tool object/],
+    ["a string", ["run"], /expected a tool object/],
+    ["an array", { a: [] }, /expected a tool object/],
+    ["a null", null, /expected a tool object/],
+  ])("refuses a tool that is %s instead of an object (serve answered 500)", async (_, tool, reason) => {
+    const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [tool as never])));
+    expect(await refusalOf(bytes)).toMatch(new RegExp(`intents\\[0\\]\\.tools\\[0\\]: ${reason.source}`));
+  });
+
+  const withState = base.automaton.findIndex((s) => s.vocab.length > 0);
+
+  it("refuses two self-loop edges in the automaton (--explain never finished)", async () => {
+    const looped = edited((p) => {
+      const state = p.automaton[withState]!;
+      state.vocab.push([[0], withState]);
+      state.skip.push(withState);
+    });
+    expect(await refusalOf(hostileBundle(looped))).toMatch(
+      new RegExp(`automaton\\[${withState}\\]\\.vocab\\[\\d+\\]: vocab edges must point to a later state \\(the automaton is a forest\\)`),
+    );
+  });
+
+  it.each([
+    ["vocab", (s: BundlePayload["automaton"][number], to: number) => s.vocab.push([[0], to])],
+    ["typed", (s: BundlePayload["automaton"][number], to: number) => s.typed.push([0, "slot", to])],
+    ["strings", (s: BundlePayload["automaton"][number], to: number) => s.strings.push(["slot", to])],
+    ["skip", (s: BundlePayload["automaton"][number], to: number) => s.skip.push(to)],
+  ])("refuses a back edge and a second way in through %s edges", async (kind, add) => {
+    const last = base.automaton.length - 1;
+    const back = edited((p) => {
+      if (p.types.length === 0) p.types.push({ name: "t", unusable: null, classes: [], ops: [3, 0, 0] });
+      add(p.automaton[last]!, 0);
+    });
+    expect(await refusalOf(hostileBundle(back))).toMatch(new RegExp(`automaton\\[${last}\\]\\.${kind}\\[\\d+\\]: ${kind} edges must point to a later state`));
+    const diamond = edited((p) => {
+      if (p.types.length === 0) p.types.push({ name: "t", unusable: null, classes: [], ops: [3, 0, 0] });
+      add(p.automaton[0]!, last);
+    });
+    const message = await refusalOf(hostileBundle(diamond));
+    expect(message).toMatch(new RegExp(`automaton\\[\\d+\\]\\.\\w+\\[\\d+\\]: state ${last} already has a way in, from state \\d+`));
+  });
+
+  it("explains on a valid automaton 20,000 states deep (the trace rebuilt every path recursively, copying its nodes)", async () => {
+    const depth = 20_000;
+    const allTags = base.vocab.tags.map((_, tag) => tag);
+    const chain = edited((p) => {
+      p.automaton = Array.from({ length: depth + 1 }, (_, k) => ({
+        vocab: k < depth ? [[allTags, k + 1] as [number[], number]] : [],
+        typed: [],
+        strings: [],
+        skip: [],
+        accept: k === depth ? [[0, 0] as [number, number]] : [],
+      }));
+    });
+    const npc = await loadNpc(hostileBundle(chain));
+    const answer = npc.session().process("create folder demo", { explain });
+    expect(answer.witness.map((w) => w.note ?? "")).not.toContainEqual(expect.stringMatching(/internal error/));
+    const template = answer.trace!.find((step) => step.stage === "template")!;
+    expect(template.lines).toHaveLength(1);
+    // The one path, its 20,000 nodes listed, replayed to the node where the message stops fitting.
+    expect(template.lines[0]!.match(/<\|\|vocab_create\|\|>/g)).toHaveLength(depth + 1); // and once more in the failing node
+    expect(template.lines[0]).toMatch(/\]: fails at node 3 [^:]*: "demo" does not fit$/);
+  });
+
+  it("the real bundle still loads, answers and explains", async () => {
+    const npc = await loadNpc(hostileBundle(base));
+    const answer = npc.session().process("create folder demo", { explain });
+    expect(answer.status).toBe("template match");
+    expect(answer.trace!.some((step) => step.stage === "template" && step.lines.some((line) => line.endsWith(": matches")))).toBe(true);
+  });
+});
