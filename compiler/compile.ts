@@ -48,6 +48,10 @@ export interface CompileSummary {
   implicitTags: string[];
   /** The learned stage's cross-validation on the NPC's own phrasings (null when it was not trained). */
   learned: Calibration | null;
+  /** Whether the bundle holds the learned stage. */
+  learnedShipped: boolean;
+  /** Why it does or does not (the bundle's config.learnedNote). */
+  learnedNote: string;
 }
 
 export interface CompileResult {
@@ -70,7 +74,7 @@ function numberOr(value: unknown, fallback: number): number {
 }
 
 /** Thresholds from the config (NDF's `threshold` key is read as the sentence threshold by the loader), else the defaults; the learned threshold is set by compileNpc. */
-export function bundleConfig(config: NpcConfig, learnedThreshold = 0): BundleConfig {
+export function bundleConfig(config: NpcConfig, learned: { threshold: number; note: string }): BundleConfig {
   return {
     npcName: config.name,
     creator: config.creator ?? null,
@@ -81,7 +85,8 @@ export function bundleConfig(config: NpcConfig, learnedThreshold = 0): BundleCon
     suggestions: Math.max(0, Math.floor(numberOr(config.suggestions, DEFAULT_THRESHOLDS.suggestions))),
     maxMessageChars: DEFAULT_THRESHOLDS.maxMessageChars,
     connectives: config.connectives.map((words) => normalizeWords(words.join(" "))).filter((words) => words.length > 0),
-    learnedThreshold: round6(learnedThreshold),
+    learnedThreshold: round6(learned.threshold),
+    learnedNote: learned.note,
   };
 }
 
@@ -94,7 +99,7 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
   const { ir } = lint;
   const ordered = computeIntentOrder(ir.intents);
   const learned = computeLearned(ordered, ir.config);
-  const config = bundleConfig(ir.config, learned.threshold);
+  const config = bundleConfig(ir.config, learned);
   const intents = computeIntents(ordered);
   const { exact, contextExact } = computeExactTables(ordered);
   const vocab = computeVocab(ir.synonyms, ordered);
@@ -155,7 +160,9 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
       unmatchablePaths: automaton.unmatchable,
       unusableTypes: types.filter((t) => t.unusable !== null).map((t) => ({ name: t.name, reason: t.unusable! })),
       implicitTags: vocab.implicit,
-      learned: learned.learned ? learned.calibration : null,
+      learned: learned.calibration,
+      learnedShipped: learned.learned !== null,
+      learnedNote: learned.note,
     },
   };
 }

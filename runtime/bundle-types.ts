@@ -92,6 +92,8 @@ export interface BundleConfig {
    * the linear model), chosen at build time by cross-validation or set by `learned_threshold`.
    */
   learnedThreshold: number;
+  /** Whether the compiler shipped the learned stage and why (its cross-validation figure), for `ndfc inspect`. */
+  learnedNote: string;
 }
 
 /** Normalized input → intent index, keys sorted. */

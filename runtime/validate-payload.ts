@@ -275,6 +275,7 @@ const PAYLOAD = object({
     maxMessageChars: NUM,
     connectives: list(TEXT),
     learnedThreshold: NUM,
+    learnedNote: STR,
   }),
   intents: list(
     object({

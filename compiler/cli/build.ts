@@ -66,6 +66,8 @@ Examples:
         `built ${displayPath(output, io.cwd)}: ${summary.intents} intents, ${summary.templatePaths} template paths, ` +
           `${summary.vocabularyWords} vocabulary words, ${summary.bytes} bytes in ${ms} ms\n`,
       );
+      // Only a measured decision is news: a small NPC left out for too few phrasings builds quietly (inspect says why).
+      if (!summary.learnedShipped && summary.learned !== null) io.stdout(`learned stage ${summary.learnedNote}\n`);
     });
 };
 

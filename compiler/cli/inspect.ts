@@ -15,7 +15,7 @@ export interface InspectReport {
   config: BundlePayload["config"];
   /** Encoded size of each payload section, in bytes. */
   sections: Record<string, number>;
-  /** The learned stage's model (null: `"matcher": "lexical"`, or too few phrasings to learn from). */
+  /** The learned stage's model (null: left out, config.learnedNote says why). */
   learned: { classes: number; features: number; weights: number; threshold: number } | null;
 }
 
@@ -46,8 +46,8 @@ function formatReport(report: InspectReport): string {
     "counts",
     ...Object.entries(report.counts).map(([key, value]) => `  ${key.padEnd(16)} ${value}`),
     report.learned
-      ? `learned          ${report.learned.classes} classes (with none of these), ${report.learned.features} features, ${report.learned.weights} int8 weights, threshold ${report.learned.threshold} (margin over the runner-up)`
-      : "learned          none (lexical matching only)",
+      ? `learned          ${report.learned.classes} classes (with none of these), ${report.learned.features} features, ${report.learned.weights} int8 weights, threshold ${report.learned.threshold} (margin over the runner-up); ${report.config.learnedNote}`
+      : `learned          none (lexical matching only): ${report.config.learnedNote}`,
     "sections (bytes)",
     ...Object.entries(report.sections).map(([key, value]) => `  ${key.padEnd(16)} ${value}`),
   ];

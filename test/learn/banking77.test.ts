@@ -16,6 +16,11 @@ describe.skipIf(!banking77Present)("Banking77", async () => {
   const { dir, result, test } = banking77Build();
   const npc = await loadNpc(result.bytes);
 
+  it('ships the learned stage under the default "matcher": "auto"', () => {
+    expect(result.summary.learnedShipped).toBe(true);
+    expect(result.payload.config.learnedNote).toMatch(/^shipped: cross-validation answered 8\d\.\d % of 9982 held-out phrasings/);
+  });
+
   it("answers test.csv correctly at the build-time threshold, precisely, and ranks it first when forced", () => {
     let answered = 0;
     let correct = 0;

@@ -48,10 +48,13 @@ export const ENTRIES = [
   },
 ];
 
-/** Writes the NPC (config.json merged with `config`) to a fresh temp directory. */
+/**
+ * Writes the NPC (config.json merged with `config`) to a fresh temp directory. Its 49 phrasings are
+ * too few for "matcher": "auto" to ship the stage, so the default here forces it.
+ */
 export function writeLearnedNpc(config: Record<string, unknown> = {}): string {
   return writeTree(tempDir("learned"), {
-    "config.json": JSON.stringify({ npc_name: "Shelly", ...config }),
+    "config.json": JSON.stringify({ npc_name: "Shelly", matcher: "learned", ...config }),
     [join("dataset", "dataset_shell.json")]: JSON.stringify(ENTRIES, null, 2),
   });
 }

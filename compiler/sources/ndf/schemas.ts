@@ -99,7 +99,7 @@ export const NDF_SCHEMAS = {
       threshold: { type: "number", minimum: 0, maximum: 1, description: "Read as sentence_threshold." },
       synonym_contribution: { type: "number", minimum: 0, maximum: 1 },
       suggestions: { type: "integer", minimum: 0 },
-      matcher: { enum: ["learned", "lexical"], description: "lexical: no learned stage in the bundle (default learned)." },
+      matcher: { enum: ["auto", "learned", "lexical"], description: "auto (default): the learned stage ships when cross-validation says it answers enough unseen phrasings; learned: always; lexical: never." },
       learned_threshold: { type: "number", minimum: 0, description: "Margin the learned stage's winner needs over its runner-up (default: chosen by cross-validation)." },
     },
   },
