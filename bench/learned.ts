@@ -8,7 +8,8 @@
 //     stage alone (LearnedIndex.score) on TERMy's eval prompts and Banking77's test.csv, and whole
 //     answers on Banking77;
 //   - `ndfc build` of Banking77 as a whole CLI process (wall time, median of 3);
-//   - bundle bytes with the learned stage and without it (`"matcher": "lexical"`).
+//   - bundle bytes with the learned stage and without it (`"matcher": "lexical"`);
+//   - whether "matcher": "auto" shipped the stage and why; TERMy's learned latency with it forced.
 //
 //   npm run build && node --expose-gc build/bench/learned.js
 
@@ -59,8 +60,8 @@ function singleCalls<T>(items: readonly T[], run: (item: T) => void): { messages
   return { messages: items.length, medianUs: round(percentile(samples, 50), 2), p99Us: round(percentile(samples, 99), 2) };
 }
 
-function lexical(lint: LintResult): LintResult {
-  return { ...lint, ir: { ...lint.ir, config: { ...lint.ir.config, extra: { ...lint.ir.config.extra, matcher: "lexical" } } } };
+function withMatcher(lint: LintResult, matcher: "learned" | "lexical"): LintResult {
+  return { ...lint, ir: { ...lint.ir, config: { ...lint.ir.config, extra: { ...lint.ir.config.extra, matcher } } } };
 }
 
 function cliBuildMs(dir: string): number[] {
@@ -108,15 +109,19 @@ async function banking77() {
       wholeAnswer: singleCalls(test.map((r) => r.text), (message) => npc.session().process(message)),
     },
     cliBuildMs: { runs: builds, median: [...builds].sort((a, b) => a - b)[1] },
-    bundleBytes: { learned: built.bytes.length, lexicalOnly: compileNpc(lexical(lint)).bytes.length },
+    learnedShipped: built.summary.learnedShipped,
+    learnedNote: built.summary.learnedNote,
+    bundleBytes: { learned: built.bytes.length, lexicalOnly: compileNpc(withMatcher(lint, "lexical")).bytes.length },
   };
 }
 
+/** TERMy as built ("matcher": "auto" decides), and the learned stage's latency when forced. */
 async function termy() {
   const lint = lintSources([termyDir]);
   const built = compileNpc(lint);
   const npc = await loadNpc(built.bytes);
-  const model = new NpcModel(built.payload);
+  const forced = compileNpc(withMatcher(lint, "learned"));
+  const model = new NpcModel(forced.payload);
   const evalFile = join(termyDir, "dataset/eval.json");
   const report = evaluate(npc, parseCases(readFileSync(evalFile, "utf8"), evalFile));
   const prompts = (JSON.parse(readFileSync(evalFile, "utf8")) as { input: string | string[] }[]).flatMap((b) => [b.input].flat());
@@ -125,8 +130,10 @@ async function termy() {
     threshold: built.payload.config.learnedThreshold,
     crossValidation: built.summary.learned,
     eval: { cases: report.cases, correct: report.correct, reachable: report.reachable.cases, reachableAnswered: report.reachable.answered, reachableCorrect: report.reachable.correct, reachablePrecision: round(report.reachable.precision, 3) },
-    latencyUs: { learnedStage: singleCalls(queries, (tokens: Token[]) => model.learned!.score(tokens)) },
-    bundleBytes: { learned: built.bytes.length, lexicalOnly: compileNpc(lexical(lint)).bytes.length },
+    learnedShipped: built.summary.learnedShipped,
+    learnedNote: built.summary.learnedNote,
+    latencyUs: { learnedStageForced: singleCalls(queries, (tokens: Token[]) => model.learned!.score(tokens)) },
+    bundleBytes: { asBuilt: built.bytes.length, learnedForced: forced.bytes.length },
   };
 }
 
