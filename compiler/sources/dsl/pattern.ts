@@ -173,16 +173,24 @@ export interface Expansion<T> {
 
 /**
  * Cartesian product of per-item expansions without duplicates (by `keyOf`), stopping at `cap`
- * distinct results, so duplicates never use up the cap.
+ * distinct results, so duplicates never use up the cap. An item with one expansion (a word, a
+ * slot, a choice of single words) is appended to every result in place, without any key: the
+ * same items after distinct results leave them distinct. Most patterns have only such items.
  */
 function product<T>(parts: T[][][], cap: number, keyOf: (sequence: T[]) => string): Expansion<T[]> {
   let results: T[][] = [[]];
   let capped = false;
   for (const options of parts) {
+    if (options.length === 1 && results.length <= cap) {
+      // every result array was built by this call, so it may grow in place
+      const option = options[0]!;
+      for (const prefix of results) for (const item of option) prefix.push(item);
+      continue;
+    }
     const next = new Map<string, T[]>();
     for (const prefix of results) {
       for (const option of options) {
-        const sequence = [...prefix, ...option];
+        const sequence = prefix.concat(option);
         const key = keyOf(sequence);
         if (next.has(key)) continue;
         if (next.size >= cap) {
