@@ -25,13 +25,17 @@ export interface ParsedPattern {
 type PatternToken = { kind: "open" | "close" | "bar"; char: string; offset: number } | { kind: "word" | "slot"; text: string; offset: number };
 
 const SLOT = /:([A-Za-z_][A-Za-z0-9_]*)/y;
+/** A word runs up to a space, a bracket or a bar. */
+const WORD = /[^\s[\]()|]+/y;
+const SPACE = /\s/;
+const TRAILING_PUNCTUATION = /[?!,]+$/;
 
 function tokenizePattern(text: string): PatternToken[] {
   const tokens: PatternToken[] = [];
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
-    if (/\s/.test(c)) {
+    if (SPACE.test(c)) {
       i++;
     } else if (c === "[" || c === "(") {
       tokens.push({ kind: "open", char: c, offset: i++ });
@@ -47,9 +51,11 @@ function tokenizePattern(text: string): PatternToken[] {
         i += slot[0].length;
         continue;
       }
+      // c is none of the above, so the word has at least one character
+      WORD.lastIndex = i;
       const start = i;
-      while (i < text.length && !/[\s[\]()|]/.test(text[i]!)) i++;
-      const word = text.slice(start, i).replace(/[?!,]+$/, "").toLowerCase();
+      i += WORD.exec(text)![0].length;
+      const word = text.slice(start, i).replace(TRAILING_PUNCTUATION, "").toLowerCase();
       if (word.length > 0) tokens.push({ kind: "word", text: word, offset: start });
     }
   }
