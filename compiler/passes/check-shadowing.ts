@@ -57,11 +57,17 @@ export function findShadowedPaths(ir: NpcIR): ShadowingResult {
   const synonyms = new Map(ir.synonyms.map((set) => [set.tag, set.words.map(normalizeKey)]));
   const wordsOf = (tag: string) => synonyms.get(tag) ?? [normalizeKey(impliedWords(tag))];
   // Nodes with the same tags (or type) accept the same words: one read-only set for all of them.
+  // Most vocab nodes have one tag, looked up as it is, without building a key.
   const acceptSets = new Map<string, Set<string>>();
+  const singleTagSets = new Map<string, Set<string>>();
   const acceptsOf = (node: TemplateNode): Set<string> => {
+    const single = node.type === "vocab" && node.tags.length === 1 ? node.tags[0]! : undefined;
+    let words = single === undefined ? undefined : singleTagSets.get(single);
+    if (words) return words;
     const key = node.type === "vocab" ? `\u0000${node.tags.join("\u0000")}` : `type:${node.type}`;
-    let words = acceptSets.get(key);
+    words = acceptSets.get(key);
     if (!words) acceptSets.set(key, (words = new Set(node.type === "vocab" ? node.tags.flatMap(wordsOf) : [key])));
+    if (single !== undefined) singleTagSets.set(single, words);
     return words;
   };
 
