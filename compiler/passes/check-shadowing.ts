@@ -128,11 +128,13 @@ function narrowestList(path: RankedPath, accepting: readonly ReadonlyMap<string,
 }
 
 function covers(a: RankedPath, b: RankedPath): boolean {
-  return b.path.nodes.every((node, i) => {
-    const other = a.path.nodes[i]!;
-    if (!node.required && other.required) return false;
+  const nodes = b.path.nodes;
+  for (let i = 0; i < nodes.length; i++) {
+    if (!nodes[i]!.required && a.path.nodes[i]!.required) return false;
     const wider = a.accepts[i]!;
-    for (const word of b.accepts[i]!) if (!wider.has(word)) return false;
-    return true;
-  });
+    const words = b.accepts[i]!;
+    if (words === wider) continue; // nodes of the same tags share one set (acceptsOf)
+    for (const word of words) if (!wider.has(word)) return false;
+  }
+  return true;
 }
