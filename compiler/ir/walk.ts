@@ -34,9 +34,16 @@ export interface TagReference {
 /** `<||name||>` references in a string: the one scanner for lint and for compiled segments. */
 export function tagReferences(text: string): TagReference[] {
   const refs: TagReference[] = [];
-  for (const match of text.matchAll(/<\|\|(.*?)\|\|>/g)) refs.push({ name: match[1]!.trim(), index: match.index, length: match[0].length });
+  if (!text.includes("<||")) return refs; // most texts: no regex run at all
+  TAG_REFERENCE.lastIndex = 0;
+  for (let match = TAG_REFERENCE.exec(text); match !== null; match = TAG_REFERENCE.exec(text)) {
+    refs.push({ name: match[1]!.trim(), index: match.index, length: match[0].length });
+  }
   return refs;
 }
+
+/** One shared regex (its lastIndex is reset on each use; the scan above never yields mid-way). */
+const TAG_REFERENCE = /<\|\|(.*?)\|\|>/g;
 
 /** The text with each `<||tag||>` reference replaced by a space (what it renders to is unknown here). */
 export function withoutTagReferences(text: string): string {

@@ -50,17 +50,19 @@ export function ownKeys(intent: Intent): string[] {
 }
 
 function checkRenderedTags(intent: Intent, globalTags: Set<string>, bag: DiagnosticBag): void {
-  const own = new Set([...slotNames(intent), ...ownKeys(intent)]);
-  if (own.has("string")) own.add("content"); // NDF fills <||content||> from the string slot
-  const fillable = (name: string) => own.has(name) || globalTags.has(name);
-  const texts: { text: string; loc: SourceLocation }[] = [
-    ...intent.outputs.map((t) => ({ text: t.value, loc: t.loc })),
-    ...intent.thinking.map((t) => ({ text: t.value, loc: t.loc })),
-    ...(intent.description ? [{ text: intent.description.value, loc: intent.description.loc }] : []),
-    ...intent.tools.flatMap((tool) => stringsIn(tool.arguments).map((text) => ({ text, loc: tool.commandLoc ?? tool.loc }))),
-  ];
+  // The entry's own names, gathered only when a tag is not one every intent can fill.
+  let own: Set<string> | undefined;
+  const fillable = (name: string): boolean => {
+    if (globalTags.has(name)) return true;
+    if (own === undefined) {
+      own = slotNames(intent);
+      for (const key of ownKeys(intent)) own.add(key);
+      if (own.has("string")) own.add("content"); // NDF fills <||content||> from the string slot
+    }
+    return own.has(name);
+  };
   const reported = new Set<string>();
-  for (const { text, loc } of texts) {
+  const check = (text: string, loc: SourceLocation): void => {
     for (const ref of tagReferences(text)) {
       const key = `${loc.offset}|${ref.name}`;
       if (!fillable(ref.name) && !reported.has(key)) {
@@ -68,12 +70,19 @@ function checkRenderedTags(intent: Intent, globalTags: Set<string>, bag: Diagnos
         bag.warning(CODES.unfillableTag, `<||${ref.name}||> is filled by nothing (no slot, word list, system value or key of this entry), so it renders empty`, loc);
       }
     }
+  };
+  for (const text of intent.outputs) check(text.value, text.loc);
+  for (const text of intent.thinking) check(text.value, text.loc);
+  if (intent.description) check(intent.description.value, intent.description.loc);
+  for (const tool of intent.tools) {
+    const loc = tool.commandLoc ?? tool.loc;
+    forEachString(tool.arguments, (text) => check(text, loc));
   }
 }
 
-function stringsIn(value: unknown): string[] {
-  if (typeof value === "string") return [value];
-  if (Array.isArray(value)) return value.flatMap(stringsIn);
-  if (value && typeof value === "object") return Object.values(value).flatMap(stringsIn);
-  return [];
+/** Every string inside a JSON-like value, depth first in key order. */
+function forEachString(value: unknown, visit: (text: string) => void): void {
+  if (typeof value === "string") visit(value);
+  else if (Array.isArray(value)) for (const item of value) forEachString(item, visit);
+  else if (value && typeof value === "object") for (const item of Object.values(value)) forEachString(item, visit);
 }

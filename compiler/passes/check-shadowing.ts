@@ -57,11 +57,17 @@ export function findShadowedPaths(ir: NpcIR): ShadowingResult {
   const synonyms = new Map(ir.synonyms.map((set) => [set.tag, set.words.map(normalizeKey)]));
   const wordsOf = (tag: string) => synonyms.get(tag) ?? [normalizeKey(impliedWords(tag))];
   // Nodes with the same tags (or type) accept the same words: one read-only set for all of them.
+  // Most vocab nodes have one tag, looked up as it is, without building a key.
   const acceptSets = new Map<string, Set<string>>();
+  const singleTagSets = new Map<string, Set<string>>();
   const acceptsOf = (node: TemplateNode): Set<string> => {
+    const single = node.type === "vocab" && node.tags.length === 1 ? node.tags[0]! : undefined;
+    let words = single === undefined ? undefined : singleTagSets.get(single);
+    if (words) return words;
     const key = node.type === "vocab" ? `\u0000${node.tags.join("\u0000")}` : `type:${node.type}`;
-    let words = acceptSets.get(key);
+    words = acceptSets.get(key);
     if (!words) acceptSets.set(key, (words = new Set(node.type === "vocab" ? node.tags.flatMap(wordsOf) : [key])));
+    if (single !== undefined) singleTagSets.set(single, words);
     return words;
   };
 
@@ -122,11 +128,13 @@ function narrowestList(path: RankedPath, accepting: readonly ReadonlyMap<string,
 }
 
 function covers(a: RankedPath, b: RankedPath): boolean {
-  return b.path.nodes.every((node, i) => {
-    const other = a.path.nodes[i]!;
-    if (!node.required && other.required) return false;
+  const nodes = b.path.nodes;
+  for (let i = 0; i < nodes.length; i++) {
+    if (!nodes[i]!.required && a.path.nodes[i]!.required) return false;
     const wider = a.accepts[i]!;
-    for (const word of b.accepts[i]!) if (!wider.has(word)) return false;
-    return true;
-  });
+    const words = b.accepts[i]!;
+    if (words === wider) continue; // nodes of the same tags share one set (acceptsOf)
+    for (const word of words) if (!wider.has(word)) return false;
+  }
+  return true;
 }

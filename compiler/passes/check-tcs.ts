@@ -11,10 +11,9 @@
 import type { Diagnostic, DiagnosticBag, FixEdit } from "../diagnostics.js";
 import type { Intent, NpcIR, SourceLocation, ToolCall } from "../ir/types.js";
 import { allIntents, slotNames } from "../ir/walk.js";
-import { lexShell } from "../tcs/shell-lexer.js";
-import { findDestructive } from "../tcs/destructive.js";
+import { CommandAnalyses } from "../tcs/command-analyses.js";
 import { TCS_CODES, tcsSeverity } from "../tcs/codes.js";
-import { checkLexedCommand, type CarriesUserInput, type CommandEdit, type TcsFinding } from "../tcs/rules.js";
+import type { CarriesUserInput, CommandEdit, TcsFinding } from "../tcs/rules.js";
 import { positionAt } from "../sources/location.js";
 import { mapStringLiteral, type StringLiteralMap } from "../tcs/string-literal.js";
 import { globallyFillableTags, ownKeys } from "./check-references.js";
@@ -22,16 +21,16 @@ import type { CheckContext } from "./index.js";
 
 export function checkTcs(ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext): void {
   const known = tagsFilledByDataset(ir);
+  const analyses = new CommandAnalyses();
   for (const intent of allIntents(ir)) {
     const carriesUserInput = userInputOf(intent, known);
     for (const tool of intent.tools) {
       const command = tool.arguments.command;
       if (typeof command !== "string") continue;
       const locator = new CommandLocator(tool, command, ctx.texts);
-      const lexed = lexShell(command);
-      for (const finding of checkLexedCommand(lexed, carriesUserInput)) bag.report(locator.diagnostic(finding));
-      if (lexed.error || intent.permission === "ask") continue;
-      const uses = findDestructive(lexed);
+      for (const finding of analyses.findings(command, carriesUserInput)) bag.report(locator.diagnostic(finding));
+      if (analyses.lexed(command).error || intent.permission === "ask") continue;
+      const uses = analyses.destructive(command);
       if (uses.length === 0) continue;
       const reasons = [...new Set(uses.map((u) => u.reason))].join("; ");
       const permissionLoc = intent.keyLocs["permission"];
@@ -55,26 +54,44 @@ function tagsFilledByDataset(ir: NpcIR): Set<string> {
   return tags;
 }
 
+/** Built on the first question: most commands have no placeholder, and then nobody asks. */
 function userInputOf(intent: Intent, known: ReadonlySet<string>): CarriesUserInput {
-  const slots = slotNames(intent);
-  const own = new Set(ownKeys(intent));
-  for (const path of intent.paths) for (const node of path.nodes) if (node.type === "vocab") node.tags.forEach((tag) => own.add(tag));
-  return (tag) => slots.has(tag) || !(known.has(tag) || own.has(tag));
+  let slots: Set<string> | undefined;
+  let own: Set<string> | undefined;
+  return (tag) => {
+    if (slots === undefined || own === undefined) {
+      slots = slotNames(intent);
+      own = new Set(ownKeys(intent));
+      for (const path of intent.paths) for (const node of path.nodes) if (node.type === "vocab") node.tags.forEach((tag) => own!.add(tag));
+    }
+    return slots.has(tag) || !(known.has(tag) || own.has(tag));
+  };
 }
 
 /** Turns offsets in a command string into file locations and source edits. */
 class CommandLocator {
-  private readonly literal: StringLiteralMap | undefined;
+  private mapped: { literal: StringLiteralMap | undefined } | undefined;
   private readonly text: string | undefined;
   private readonly anchor: SourceLocation;
 
-  constructor(tool: ToolCall, command: string, texts: Map<string, string>) {
+  constructor(
+    private readonly tool: ToolCall,
+    private readonly command: string,
+    texts: Map<string, string>,
+  ) {
     this.anchor = tool.commandLoc ?? tool.loc;
-    const loc = tool.commandLoc;
-    this.text = loc ? texts.get(loc.file) : undefined;
-    const literal = loc && this.text !== undefined ? mapStringLiteral(this.text, loc.offset, loc.file.endsWith(".json") ? "json" : "ruby") : undefined;
-    // A literal that does not decode to the command (a concatenation, a heredoc) is not mapped.
-    this.literal = literal?.length === command.length ? literal : undefined;
+    this.text = tool.commandLoc ? texts.get(tool.commandLoc.file) : undefined;
+  }
+
+  /** The literal's character map, made on the first finding (most commands have none). */
+  private get literal(): StringLiteralMap | undefined {
+    if (this.mapped === undefined) {
+      const loc = this.tool.commandLoc;
+      const literal = loc && this.text !== undefined ? mapStringLiteral(this.text, loc.offset, loc.file.endsWith(".json") ? "json" : "ruby") : undefined;
+      // A literal that does not decode to the command (a concatenation, a heredoc) is not mapped.
+      this.mapped = { literal: literal?.length === this.command.length ? literal : undefined };
+    }
+    return this.mapped.literal;
   }
 
   diagnostic(finding: TcsFinding): Diagnostic {

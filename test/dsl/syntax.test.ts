@@ -137,3 +137,34 @@ describe("locations", () => {
     expect(rule.args[0]!.loc).toEqual({ file: "dir/t.rules", line: 2, column: 8, offset: 29, endOffset: 38 });
   });
 });
+
+describe("error recovery", () => {
+  /** The statements of a text that does not parse, and where its errors are. */
+  function recovered(text: string): { statements: CallNode[]; errors: string[] } {
+    const bag = new DiagnosticBag();
+    const file = parseDsl(new LineMap("t.rules", text), bag);
+    return { statements: withoutLocations(file.statements).map(stripOffsets), errors: bag.sorted().map((d) => `${d.loc.line}:${d.loc.column}`) };
+  }
+
+  test("a call cut short by an error keeps the arguments parsed before it, and the statements after it", () => {
+    expect(recovered(`rule("a", :x output "b"\noutput "c"`)).toEqual({
+      statements: [
+        { kind: "call", name: "rule", args: [str("a"), sym("x")], pairs: [] },
+        { kind: "call", name: "output", args: [str("b")], pairs: [] },
+        { kind: "call", name: "output", args: [str("c")], pairs: [] },
+      ],
+      errors: ["1:14"],
+    });
+  });
+
+  test("a block keeps the statement whose argument failed, without the failed argument", () => {
+    expect(recovered(`rule "a" do\n  action :x, path: (\n  output "y"\nend\noutput "z"`)).toEqual({
+      statements: [
+        { kind: "call", name: "rule", args: [str("a")], pairs: [], block: { statements: [{ kind: "call", name: "action", args: [sym("x")], pairs: [] }] } },
+        { kind: "call", name: "output", args: [str("y")], pairs: [] },
+        { kind: "call", name: "output", args: [str("z")], pairs: [] },
+      ],
+      errors: ["2:20", "2:20", "4:1"],
+    });
+  });
+});

@@ -18,5 +18,5 @@ async function loadChevrotain(): Promise<Chevrotain> {
 
 const chevrotain = await loadChevrotain();
 
-export const { createToken, Lexer, CstParser, EMPTY_ALT, EOF } = chevrotain;
-export type { CstElement, CstNode, CustomPatternMatcherReturn, IParserErrorMessageProvider, IToken, TokenType } from "chevrotain";
+export const { createToken, Lexer, EmbeddedActionsParser, EMPTY_ALT, EOF } = chevrotain;
+export type { CustomPatternMatcherReturn, IParserErrorMessageProvider, IToken, TokenType } from "chevrotain";

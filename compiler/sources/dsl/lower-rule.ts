@@ -49,7 +49,8 @@ export class RuleLowering {
   lower(call: CallNode, id: string, scope: PatternScope): Intent {
     const form = call.name as RuleForm;
     const patterns = this.patterns(call, scope);
-    const hasSlots = patterns.some((pattern) => slotsOf(pattern.items).length > 0);
+    const slotLists = patterns.map((pattern) => slotsOf(pattern.items));
+    const hasSlots = slotLists.some((slots) => slots.length > 0);
     const intent: Intent = {
       id,
       kind: hasSlots ? "template" : "entry",
@@ -66,10 +67,12 @@ export class RuleLowering {
     };
     const first = patterns[0];
     if (first !== undefined) intent.keyLocs[hasSlots ? "structure" : "input"] = first.node.loc;
-    const slotScope = this.slotScope(patterns);
+    const slotScope = this.slotScope(patterns, slotLists);
     // `intent :name` first, so context children derive their ids from the final name
     const statements = call.block?.statements ?? [];
-    const ordered = [...statements.filter((s) => s.name === "intent"), ...statements.filter((s) => s.name !== "intent")];
+    const ordered = statements.some((s) => s.name === "intent")
+      ? [...statements.filter((s) => s.name === "intent"), ...statements.filter((s) => s.name !== "intent")]
+      : statements;
     for (const statement of ordered) this.bodyStatement(statement, form, intent, slotScope);
     return intent;
   }
@@ -99,10 +102,11 @@ export class RuleLowering {
     return patterns;
   }
 
-  private slotScope(patterns: LoweredPattern[]): SlotScope {
-    const slotSets = patterns.map((pattern) => new Set(slotsOf(pattern.items)));
-    const bound = new Set([...(slotSets[0] ?? [])].filter((name) => slotSets.every((set) => set.has(name))));
-    const partial = new Set(slotSets.flatMap((set) => [...set]).filter((name) => !bound.has(name)));
+  /** `slotLists`: the slots of each pattern (slotsOf). */
+  private slotScope(patterns: LoweredPattern[], slotLists: string[][]): SlotScope {
+    const slotSets = slotLists.length > 1 ? slotLists.map((slots) => new Set(slots)) : [];
+    const bound = new Set(slotSets.length === 0 ? slotLists[0] : slotLists[0]!.filter((name) => slotSets.every((set) => set.has(name))));
+    const partial = new Set(slotLists.flat().filter((name) => !bound.has(name)));
     const quoted = patterns.map((pattern) => JSON.stringify(pattern.node.value));
     return { bound, partial, patterns: `the pattern${quoted.length > 1 ? "s" : ""} ${quoted.join(", ") || "(none)"}` };
   }

@@ -2,7 +2,11 @@
 // parentheses, an optional `do … end` / `{ … }` block, and literal arguments. Newlines are not
 // tokens; a call's paren-less arguments and its block must start on the line of the call, which
 // is how `action` followed by `output "x"` on the next line stays two statements.
-import { CstParser, EMPTY_ALT, EOF, type CstNode, type IParserErrorMessageProvider, type IToken, type TokenType } from "./chevrotain.js";
+// Each rule records what it matched into parts its caller made for it (parse-parts.ts): no CST.
+// Rules take their parts as an optional argument because chevrotain records the grammar by
+// running each rule once without arguments; the default parts of that run are thrown away.
+import { EmbeddedActionsParser, EMPTY_ALT, EOF, type IParserErrorMessageProvider, type IToken, type TokenType } from "./chevrotain.js";
+import type { ArgumentListParts, ArgumentParts, ArrayParts, BlockParts, BodyParts, ExpressionParts, HashParts, HeadParts, LabelledParts, ParenParts, StatementParts, ValueCallParts } from "./parse-parts.js";
 import {
   ALL_TOKENS,
   Comma,
@@ -72,155 +76,176 @@ export function describeFound(token: IToken | undefined): string {
   return `'${token.image.length > 30 ? `${token.image.slice(0, 30)}…` : token.image}'`;
 }
 
-class DslParser extends CstParser {
+const body = (rule: BodyParts["rule"]): BodyParts => ({ rule, statements: [], stray: [] });
+const argumentList = (): ArgumentListParts => ({ arguments: [] });
+
+class DslParser extends EmbeddedActionsParser {
   constructor() {
     super([...ALL_TOKENS, StrayInDoBody, StrayInCurlyBody, StrayAtTop], { recoveryEnabled: true, errorMessageProvider: messages, maxLookahead: 2 });
     this.performSelfAnalysis();
   }
 
-  readonly program = this.RULE("program", () => {
+  readonly program = this.RULE("program", (parts: BodyParts = body("program")) => {
     this.MANY(() =>
       this.OR([
-        { ALT: () => this.SUBRULE(this.statement) },
+        { ALT: () => this.statementInto(parts) },
         { ALT: () => this.CONSUME(Semicolon) },
-        { ALT: () => this.CONSUME(StrayAtTop, { LABEL: "stray" }) },
+        { ALT: () => parts.stray.push(this.CONSUME(StrayAtTop)) },
       ]),
     );
   });
 
   /** The statements of a `do … end` block: a stray `}` is reported and skipped, `end` closes. */
-  readonly doBody = this.RULE("doBody", () => {
+  readonly doBody = this.RULE("doBody", (parts: BodyParts = body("doBody")) => {
     this.MANY(() =>
       this.OR([
-        { ALT: () => this.SUBRULE(this.statement) },
+        { ALT: () => this.statementInto(parts) },
         { ALT: () => this.CONSUME(Semicolon) },
-        { ALT: () => this.CONSUME(StrayInDoBody, { LABEL: "stray" }) },
+        { ALT: () => parts.stray.push(this.CONSUME(StrayInDoBody)) },
       ]),
     );
   });
 
   /** The statements of a `{ … }` block: a stray `end` is reported and skipped, `}` closes. */
-  readonly curlyBody = this.RULE("curlyBody", () => {
+  readonly curlyBody = this.RULE("curlyBody", (parts: BodyParts = body("curlyBody")) => {
     this.MANY(() =>
       this.OR([
-        { ALT: () => this.SUBRULE(this.statement) },
+        { ALT: () => this.statementInto(parts) },
         { ALT: () => this.CONSUME(Semicolon) },
-        { ALT: () => this.CONSUME(StrayInCurlyBody, { LABEL: "stray" }) },
+        { ALT: () => parts.stray.push(this.CONSUME(StrayInCurlyBody)) },
       ]),
     );
   });
 
-  readonly statement = this.RULE("statement", () => {
-    this.SUBRULE(this.callHead);
+  private statementInto(parts: BodyParts): void {
+    const statement: StatementParts = {};
+    parts.statements.push(statement);
+    this.SUBRULE(this.statement, { ARGS: [statement] });
+  }
+
+  readonly statement = this.RULE("statement", (parts: StatementParts = {}) => {
+    this.SUBRULE(this.callHead, { ARGS: [(parts.head = {})] });
     this.OR({
       IGNORE_AMBIGUITIES: true,
       DEF: [
-        { ALT: () => this.SUBRULE(this.parenArguments) },
-        { GATE: () => this.argumentFollowsOnSameLine(), ALT: () => this.SUBRULE(this.argumentList) },
+        { ALT: () => this.SUBRULE(this.parenArguments, { ARGS: [(parts.parens = {})] }) },
+        { GATE: () => this.argumentFollowsOnSameLine(), ALT: () => this.SUBRULE(this.argumentList, { ARGS: [(parts.list = argumentList())] }) },
         { ALT: EMPTY_ALT() },
       ],
     });
-    this.OPTION({ GATE: () => this.nextIsOnSameLine(), DEF: () => this.SUBRULE(this.block) });
+    this.OPTION({ GATE: () => this.nextIsOnSameLine(), DEF: () => this.SUBRULE(this.block, { ARGS: [(parts.block = {})] }) });
   });
 
-  readonly callHead = this.RULE("callHead", () => {
-    this.CONSUME(Identifier, { LABEL: "name" });
+  readonly callHead = this.RULE("callHead", (parts: HeadParts = {}) => {
+    parts.name = this.CONSUME(Identifier);
     this.OPTION(() => {
       this.CONSUME(Dot);
-      this.CONSUME2(Identifier, { LABEL: "method" });
+      parts.method = this.CONSUME2(Identifier);
     });
   });
 
-  readonly parenArguments = this.RULE("parenArguments", () => {
+  readonly parenArguments = this.RULE("parenArguments", (parts: ParenParts = {}) => {
     this.CONSUME(LParen);
-    this.OPTION(() => this.SUBRULE(this.argumentList));
+    this.OPTION(() => this.SUBRULE(this.argumentList, { ARGS: [(parts.list = argumentList())] }));
     this.CONSUME(RParen);
   });
 
-  readonly argumentList = this.RULE("argumentList", () => {
-    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.SUBRULE(this.argument) });
+  readonly argumentList = this.RULE("argumentList", (parts: ArgumentListParts = argumentList()) => {
+    this.AT_LEAST_ONE_SEP({ SEP: Comma, DEF: () => this.argumentInto(parts.arguments) });
   });
 
-  readonly argument = this.RULE("argument", () => {
+  private argumentInto(list: ArgumentParts[]): void {
+    const argument: ArgumentParts = {};
+    list.push(argument);
+    this.SUBRULE(this.argument, { ARGS: [argument] });
+  }
+
+  readonly argument = this.RULE("argument", (parts: ArgumentParts = {}) => {
     this.OR([
-      { ALT: () => this.SUBRULE(this.labelledPair) },
+      { ALT: () => this.SUBRULE(this.labelledPair, { ARGS: [(parts.labelled = {})] }) },
       {
         ALT: () => {
-          this.SUBRULE(this.expression, { LABEL: "value" });
+          this.SUBRULE(this.expression, { ARGS: [(parts.value = {})] });
           this.OPTION(() => {
-            this.OR2([{ ALT: () => this.CONSUME(HashRocket) }, { ALT: () => this.CONSUME(Equals, { LABEL: "equals" }) }]);
-            this.SUBRULE2(this.expression, { LABEL: "rocketValue" });
+            this.OR2([{ ALT: () => this.CONSUME(HashRocket) }, { ALT: () => (parts.equals = this.CONSUME(Equals)) }]);
+            this.SUBRULE2(this.expression, { ARGS: [(parts.rocketValue = {})] });
           });
         },
       },
     ]);
   });
 
-  readonly labelledPair = this.RULE("labelledPair", () => {
-    this.CONSUME(Label);
-    this.SUBRULE(this.expression);
+  readonly labelledPair = this.RULE("labelledPair", (parts: LabelledParts = {}) => {
+    parts.label = this.CONSUME(Label);
+    this.SUBRULE(this.expression, { ARGS: [(parts.expression = {})] });
   });
 
-  readonly expression = this.RULE("expression", () => {
+  readonly expression = this.RULE("expression", (parts: ExpressionParts = {}) => {
     this.OR([
-      { ALT: () => this.CONSUME(StringLiteral) },
-      { ALT: () => this.CONSUME(SymbolLiteral) },
-      { ALT: () => this.CONSUME(NumberLiteral) },
-      { ALT: () => this.CONSUME(RegexLiteral) },
-      { ALT: () => this.CONSUME(WordsLiteral) },
-      { ALT: () => this.CONSUME(True) },
-      { ALT: () => this.CONSUME(False) },
-      { ALT: () => this.CONSUME(Nil) },
-      { ALT: () => this.SUBRULE(this.arrayLiteral) },
-      { ALT: () => this.SUBRULE(this.hashLiteral) },
-      { ALT: () => this.SUBRULE(this.valueCall) },
+      { ALT: () => (parts.token = this.CONSUME(StringLiteral)) },
+      { ALT: () => (parts.token = this.CONSUME(SymbolLiteral)) },
+      { ALT: () => (parts.token = this.CONSUME(NumberLiteral)) },
+      { ALT: () => (parts.token = this.CONSUME(RegexLiteral)) },
+      { ALT: () => (parts.token = this.CONSUME(WordsLiteral)) },
+      { ALT: () => (parts.token = this.CONSUME(True)) },
+      { ALT: () => (parts.token = this.CONSUME(False)) },
+      { ALT: () => (parts.token = this.CONSUME(Nil)) },
+      { ALT: () => this.SUBRULE(this.arrayLiteral, { ARGS: [(parts.array = { items: [], commas: [] })] }) },
+      { ALT: () => this.SUBRULE(this.hashLiteral, { ARGS: [(parts.hash = { arguments: [], commas: [] })] }) },
+      { ALT: () => this.SUBRULE(this.valueCall, { ARGS: [(parts.valueCall = {})] }) },
     ]);
   });
 
   /** A call used as a value (`foo`, `Foo.bar(1)`): no paren-less arguments, no block. */
-  readonly valueCall = this.RULE("valueCall", () => {
-    this.SUBRULE(this.callHead);
-    this.OPTION(() => this.SUBRULE(this.parenArguments));
+  readonly valueCall = this.RULE("valueCall", (parts: ValueCallParts = {}) => {
+    this.SUBRULE(this.callHead, { ARGS: [(parts.head = {})] });
+    this.OPTION(() => this.SUBRULE(this.parenArguments, { ARGS: [(parts.parens = {})] }));
   });
 
   // Separators are checked by the AST builder, so a missing or doubled ',' is one precise
   // error instead of a recovery cascade (and a trailing ',' is accepted, as in Ruby).
-  readonly arrayLiteral = this.RULE("arrayLiteral", () => {
-    this.CONSUME(LBracket);
+  readonly arrayLiteral = this.RULE("arrayLiteral", (parts: ArrayParts = { items: [], commas: [] }) => {
+    parts.open = this.CONSUME(LBracket);
     this.MANY(() =>
       this.OR([
-        { ALT: () => this.CONSUME(Comma) },
-        { ALT: () => this.SUBRULE(this.expression) },
+        { ALT: () => parts.commas.push(this.CONSUME(Comma)) },
+        {
+          ALT: () => {
+            const item: ExpressionParts = {};
+            parts.items.push(item);
+            this.SUBRULE(this.expression, { ARGS: [item] });
+          },
+        },
       ]),
     );
     this.CONSUME(RBracket);
   });
 
-  readonly hashLiteral = this.RULE("hashLiteral", () => {
-    this.CONSUME(LCurly);
+  readonly hashLiteral = this.RULE("hashLiteral", (parts: HashParts = { arguments: [], commas: [] }) => {
+    parts.open = this.CONSUME(LCurly);
     this.MANY(() =>
       this.OR([
-        { ALT: () => this.CONSUME(Comma) },
-        { ALT: () => this.SUBRULE(this.argument) },
+        { ALT: () => parts.commas.push(this.CONSUME(Comma)) },
+        { ALT: () => this.argumentInto(parts.arguments) },
       ]),
     );
     this.CONSUME(RCurly);
   });
 
-  readonly block = this.RULE("block", () => {
+  readonly block = this.RULE("block", (parts: BlockParts = {}) => {
     this.OR([
       {
         ALT: () => {
-          this.CONSUME(Do, { LABEL: "open" });
-          this.SUBRULE(this.doBody, { LABEL: "body" });
-          this.CONSUME(End, { LABEL: "close" });
+          parts.open = this.CONSUME(Do);
+          this.SUBRULE(this.doBody, { ARGS: [(parts.body = body("doBody"))] });
+          this.CONSUME(End);
         },
       },
       {
         ALT: () => {
-          this.CONSUME(LCurly, { LABEL: "open" });
-          this.SUBRULE(this.curlyBody, { LABEL: "body" });
-          this.CONSUME(RCurly, { LABEL: "close" });
+          parts.open = this.CONSUME(LCurly);
+          this.SUBRULE(this.curlyBody, { ARGS: [(parts.body = body("curlyBody"))] });
+          this.CONSUME(RCurly);
         },
       },
     ]);
@@ -232,7 +257,7 @@ class DslParser extends CstParser {
 
   private nextIsOnSameLine(): boolean {
     const next = this.LA(1);
-    return next.tokenType !== EOF && next.startLine === this.previousToken().endLine;
+    return next.tokenType !== EOF && next.startLine === this.previousToken().startLine; // one-line tokens (lexer.ts)
   }
 
   private argumentFollowsOnSameLine(): boolean {
@@ -250,14 +275,15 @@ export interface ParseError {
 }
 
 export interface ParseResult {
-  cst: CstNode;
+  program: BodyParts;
   errors: ParseError[];
 }
 
-/** Parses tokens into a concrete syntax tree; never throws, errors come back with their token. */
+/** Parses tokens into the parts of each rule; never throws, errors come back with their token. */
 export function parseTokens(tokens: IToken[]): ParseResult {
   parser.input = tokens;
-  const cst = parser.program();
+  const program = body("program");
+  parser.program(program);
   const errors = parser.errors.map((error) => ({ message: error.message, token: error.token, ruleStack: error.context.ruleStack }));
-  return { cst, errors };
+  return { program, errors };
 }

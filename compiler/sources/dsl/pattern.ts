@@ -25,13 +25,17 @@ export interface ParsedPattern {
 type PatternToken = { kind: "open" | "close" | "bar"; char: string; offset: number } | { kind: "word" | "slot"; text: string; offset: number };
 
 const SLOT = /:([A-Za-z_][A-Za-z0-9_]*)/y;
+/** A word runs up to a space, a bracket or a bar. */
+const WORD = /[^\s[\]()|]+/y;
+const SPACE = /\s/;
+const TRAILING_PUNCTUATION = /[?!,]+$/;
 
 function tokenizePattern(text: string): PatternToken[] {
   const tokens: PatternToken[] = [];
   let i = 0;
   while (i < text.length) {
     const c = text[i]!;
-    if (/\s/.test(c)) {
+    if (SPACE.test(c)) {
       i++;
     } else if (c === "[" || c === "(") {
       tokens.push({ kind: "open", char: c, offset: i++ });
@@ -47,9 +51,11 @@ function tokenizePattern(text: string): PatternToken[] {
         i += slot[0].length;
         continue;
       }
+      // c is none of the above, so the word has at least one character
+      WORD.lastIndex = i;
       const start = i;
-      while (i < text.length && !/[\s[\]()|]/.test(text[i]!)) i++;
-      const word = text.slice(start, i).replace(/[?!,]+$/, "").toLowerCase();
+      i += WORD.exec(text)![0].length;
+      const word = text.slice(start, i).replace(TRAILING_PUNCTUATION, "").toLowerCase();
       if (word.length > 0) tokens.push({ kind: "word", text: word, offset: start });
     }
   }
@@ -173,16 +179,24 @@ export interface Expansion<T> {
 
 /**
  * Cartesian product of per-item expansions without duplicates (by `keyOf`), stopping at `cap`
- * distinct results, so duplicates never use up the cap.
+ * distinct results, so duplicates never use up the cap. An item with one expansion (a word, a
+ * slot, a choice of single words) is appended to every result in place, without any key: the
+ * same items after distinct results leave them distinct. Most patterns have only such items.
  */
 function product<T>(parts: T[][][], cap: number, keyOf: (sequence: T[]) => string): Expansion<T[]> {
   let results: T[][] = [[]];
   let capped = false;
   for (const options of parts) {
+    if (options.length === 1 && results.length <= cap) {
+      // every result array was built by this call, so it may grow in place
+      const option = options[0]!;
+      for (const prefix of results) for (const item of option) prefix.push(item);
+      continue;
+    }
     const next = new Map<string, T[]>();
     for (const prefix of results) {
       for (const option of options) {
-        const sequence = [...prefix, ...option];
+        const sequence = prefix.concat(option);
         const key = keyOf(sequence);
         if (next.has(key)) continue;
         if (next.size >= cap) {

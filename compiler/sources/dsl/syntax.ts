@@ -1,6 +1,7 @@
 // Text → syntax tree: lex, parse with recovery, turn every lexing and parsing error into a
-// diagnostic (file:line:col, what was found, what was expected), and build the AST from the CST.
-import { EOF, type CstElement, type CstNode, type IToken, type TokenType } from "./chevrotain.js";
+// diagnostic (file:line:col, what was found, what was expected), and build the AST from the
+// parts each grammar rule matched.
+import { EOF, type IToken, type TokenType } from "./chevrotain.js";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation } from "../../ir/types.js";
 import type { ArrayNode, BlockNode, CallNode, DslFile, Expr, HashNode, Pair, StringNode } from "./ast.js";
@@ -8,6 +9,7 @@ import { DSL_CODES } from "./codes.js";
 import { lexDsl } from "./lexer.js";
 import { decodeNumber, decodeRegex, decodeString, decodeSymbol, type DecodedString } from "./literals.js";
 import type { LineMap } from "../location.js";
+import type { ArgumentListParts, ArgumentParts, ArrayParts, BlockParts, BodyParts, ExpressionParts, HashParts, HeadParts, StatementParts } from "./parse-parts.js";
 import { describeFound, parseTokens, type ParseError } from "./parser.js";
 import {
   Do,
@@ -42,10 +44,10 @@ export function parseDsl(lines: LineMap, bag: DiagnosticBag): DslFile {
     bag.error(DSL_CODES.nestingTooDeep, `blocks, arrays and hashes nest more than ${MAX_NESTING} levels deep here; the file is not parsed further`, lines.ofToken(tooDeep));
     return { statements: [] };
   }
-  const { cst, errors } = parseTokens(tokens);
+  const { program, errors } = parseTokens(tokens);
   reportParseErrors(errors, tokens, lines, bag);
   const builder = new AstBuilder(lines, bag, tokens);
-  return { statements: builder.statementsOf(cst) };
+  return { statements: builder.statementsOf(program) };
 }
 
 /** Each opening token and the token that closes it. */
@@ -125,31 +127,16 @@ function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
   return -1;
 }
 
-function isToken(element: CstElement | undefined): element is IToken {
-  return element !== undefined && "image" in element;
+/**
+ * The items in an array of their own size. An array grown by push from [] holds room for 16 or more, and
+ * the AST's argument and statement lists, alive for the whole lowering, mostly hold one to four:
+ * on a 16k-rule file that room was ~12 MB the garbage collector kept copying.
+ */
+function exactSize<T>(items: T[]): T[] {
+  return items.length === 0 ? items : items.slice();
 }
 
-/** The token child of an `expression` node that is a literal, if it is one. */
-function firstToken(node: CstNode): IToken | undefined {
-  for (const key in node.children) {
-    const [first] = node.children[key]!;
-    if (isToken(first)) return first;
-  }
-  return undefined;
-}
-
-// Chevrotain keys children by rule or token name (or LABEL), so one key holds only nodes or only tokens.
-const NONE: never[] = [];
-
-function nodes(node: CstNode, key: string): CstNode[] {
-  return (node.children[key] as CstNode[] | undefined) ?? NONE;
-}
-
-function tokensOf(node: CstNode, key: string): IToken[] {
-  return (node.children[key] as IToken[] | undefined) ?? NONE;
-}
-
-/** Builds the AST from a (possibly recovered) CST: missing pieces are skipped, never dereferenced. */
+/** Builds the AST from the (possibly recovered) parts: missing pieces are skipped, never dereferenced. */
 class AstBuilder {
   constructor(
     private readonly lines: LineMap,
@@ -169,16 +156,21 @@ class AstBuilder {
     return this.tokens[low - 1];
   }
 
-  statementsOf(container: CstNode): CallNode[] {
-    this.reportStray(tokensOf(container, "stray"), container.name);
-    return nodes(container, "statement").flatMap((statement) => this.statement(statement) ?? []);
+  statementsOf(container: BodyParts): CallNode[] {
+    this.reportStray(container.stray, container.rule);
+    const statements: CallNode[] = [];
+    for (const parts of container.statements) {
+      const statement = this.statement(parts);
+      if (statement !== undefined) statements.push(statement);
+    }
+    return exactSize(statements);
   }
 
   /** One diagnostic per run of stray tokens on a line. */
   private reportStray(stray: IToken[], container: string): void {
     let previous: IToken | undefined;
     for (const token of stray) {
-      const continuesRun = previous !== undefined && previous.endLine === token.startLine;
+      const continuesRun = previous !== undefined && previous.startLine === token.startLine;
       previous = token;
       if (continuesRun) continue;
       this.bag.error(DSL_CODES.strayToken, this.strayMessage(token, container), this.lines.ofToken(token));
@@ -197,7 +189,7 @@ class AstBuilder {
       return `${found}: the rule DSL has no division, and a regex /…/ may only start where a value is expected (after ',', '(', '[', '=>' or a key:)`;
     }
     const before = this.tokenBefore(token);
-    if (before !== undefined && before.endLine === token.startLine) {
+    if (before !== undefined && before.startLine === token.startLine) {
       return `${found} after the previous argument: expected ',' between arguments, or a new line before the next statement`;
     }
     return `${found}: expected a method call (rule, output, action, …)`;
@@ -221,83 +213,77 @@ class AstBuilder {
     }
   }
 
-  private statement(node: CstNode): CallNode | undefined {
-    const call = this.callHead(nodes(node, "callHead")[0]);
+  private statement(parts: StatementParts): CallNode | undefined {
+    const call = this.callHead(parts.head);
     if (call === undefined) return undefined;
-    const [parens] = nodes(node, "parenArguments");
-    const [list] = parens !== undefined ? nodes(parens, "argumentList") : nodes(node, "argumentList");
+    const list = parts.parens !== undefined ? parts.parens.list : parts.list;
     if (list !== undefined) this.fillArguments(call, list);
-    const [block] = nodes(node, "block");
-    if (block !== undefined) {
-      const built = this.block(block);
+    if (parts.block !== undefined) {
+      const built = this.block(parts.block);
       if (built !== undefined) call.block = built;
     }
     return call;
   }
 
-  private callHead(head: CstNode | undefined): CallNode | undefined {
+  private callHead(head: HeadParts | undefined): CallNode | undefined {
     if (head === undefined) return undefined;
-    const [name] = tokensOf(head, "name");
+    const { name, method } = head;
     if (name === undefined || Number.isNaN(name.startOffset)) return undefined;
-    const [method] = tokensOf(head, "method");
     const loc = this.lines.ofToken(name);
     if (method !== undefined) return { kind: "call", receiver: name.image, name: method.image, loc, args: [], pairs: [] };
     return { kind: "call", name: name.image, loc, args: [], pairs: [] };
   }
 
-  private fillArguments(call: { args: Expr[]; pairs: Pair[] }, list: CstNode): void {
-    for (const argument of nodes(list, "argument")) {
+  private fillArguments(call: { args: Expr[]; pairs: Pair[] }, list: ArgumentListParts): void {
+    for (const argument of list.arguments) {
       const pair = this.pairOf(argument);
       if (pair !== undefined) {
         call.pairs.push(pair);
         continue;
       }
-      const value = this.expression(nodes(argument, "value")[0]);
+      const value = this.expression(argument.value);
       if (value !== undefined) call.args.push(value);
     }
+    call.args = exactSize(call.args);
+    call.pairs = exactSize(call.pairs);
   }
 
   /** `key: v` or `k => v`; undefined when the argument is a plain value. */
-  private pairOf(argument: CstNode): Pair | undefined {
-    const [labelled] = nodes(argument, "labelledPair");
+  private pairOf(argument: ArgumentParts): Pair | undefined {
+    const { labelled } = argument;
     if (labelled !== undefined) {
-      const [label] = tokensOf(labelled, "Label");
-      const value = this.expression(nodes(labelled, "expression")[0]);
+      const { label } = labelled;
+      const value = this.expression(labelled.expression);
       if (label === undefined || value === undefined) return undefined;
       const loc = this.lines.ofToken(label);
       return { key: { kind: "symbol", name: label.image.slice(0, -1), loc }, value, loc };
     }
-    const [rocketValue] = nodes(argument, "rocketValue");
+    const { rocketValue, equals } = argument;
     if (rocketValue === undefined) return undefined;
-    for (const equals of tokensOf(argument, "equals")) {
+    if (equals !== undefined) {
       this.bag.error(DSL_CODES.unexpectedToken, "expected '=>' but found '=': the DSL has no assignment; write key: value or \"key\" => value", this.lines.ofToken(equals));
     }
-    const key = this.expression(nodes(argument, "value")[0]);
+    const key = this.expression(argument.value);
     const value = this.expression(rocketValue);
     if (key === undefined || value === undefined) return undefined;
     return { key, value, loc: key.loc };
   }
 
-  private block(node: CstNode): BlockNode | undefined {
-    const [open] = tokensOf(node, "open");
-    const [body] = nodes(node, "body");
+  private block(parts: BlockParts): BlockNode | undefined {
+    const { open, body } = parts;
     if (open === undefined || body === undefined) return undefined;
     return { statements: this.statementsOf(body), loc: this.lines.ofToken(open) };
   }
 
-  private expression(node: CstNode | undefined): Expr | undefined {
-    if (node === undefined) return undefined;
-    const token = firstToken(node);
+  private expression(parts: ExpressionParts | undefined): Expr | undefined {
+    if (parts === undefined) return undefined;
+    const { token, array, hash, valueCall } = parts;
     if (token !== undefined) return Number.isNaN(token.startOffset) ? undefined : this.literal(token);
-    const [array] = nodes(node, "arrayLiteral");
     if (array !== undefined) return this.array(array);
-    const [hash] = nodes(node, "hashLiteral");
     if (hash !== undefined) return this.hash(hash);
-    const [valueCall] = nodes(node, "valueCall");
     if (valueCall === undefined) return undefined;
-    const call = this.callHead(nodes(valueCall, "callHead")[0]);
-    const [parens] = nodes(valueCall, "parenArguments");
-    const [list] = parens !== undefined ? nodes(parens, "argumentList") : [];
+    const call = this.callHead(valueCall.head);
+    const list = valueCall.parens?.list;
     if (call !== undefined && list !== undefined) this.fillArguments(call, list);
     return call;
   }
@@ -350,30 +336,30 @@ class AstBuilder {
     return decoded;
   }
 
-  private array(node: CstNode): ArrayNode {
-    const [open] = tokensOf(node, "LBracket");
-    const items = nodes(node, "expression").flatMap((item) => this.expression(item) ?? []);
-    this.checkSeparators(items, tokensOf(node, "Comma"), "array items");
+  private array(parts: ArrayParts): ArrayNode {
+    const { open } = parts;
+    const items = parts.items.flatMap((item) => this.expression(item) ?? []);
+    this.checkSeparators(items, parts.commas, "array items");
     return { kind: "array", items, loc: open === undefined ? this.lines.end() : this.lines.ofToken(open) };
   }
 
-  private hash(node: CstNode): HashNode {
-    const [open] = tokensOf(node, "LCurly");
+  private hash(parts: HashParts): HashNode {
+    const { open } = parts;
     const pairs: Pair[] = [];
     const items: { loc: SourceLocation }[] = [];
-    for (const argument of nodes(node, "argument")) {
+    for (const argument of parts.arguments) {
       const pair = this.pairOf(argument);
       if (pair !== undefined) {
         pairs.push(pair);
         items.push(pair);
         continue;
       }
-      const value = this.expression(nodes(argument, "value")[0]);
+      const value = this.expression(argument.value);
       if (value === undefined) continue;
       items.push(value);
       this.bag.error(DSL_CODES.badArgument, "a hash entry needs a key: write `key: value` or `\"key\" => value`", value.loc);
     }
-    this.checkSeparators(items, tokensOf(node, "Comma"), "hash entries");
+    this.checkSeparators(items, parts.commas, "hash entries");
     return { kind: "hash", pairs, loc: open === undefined ? this.lines.end() : this.lines.ofToken(open) };
   }
 }
