@@ -12,6 +12,7 @@
 // words were left over).
 
 import type { Clause } from "./clauses.js";
+import { learnedEvidence } from "./learned-evidence.js";
 import { lex } from "./lexer.js";
 import type { ExactHit } from "./match-exact.js";
 import type { LearnedScores } from "./match-learned.js";
@@ -19,10 +20,13 @@ import type { RankedIntent } from "./match-probabilistic.js";
 import { tagHitsAt, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
-import { round4, type NpcResponse } from "./response.js";
+import { round4, type NpcResponse, type WitnessItem } from "./response.js";
 import type { Sanitized } from "./sanitize.js";
 import type { SentimentHit } from "./sentiment.js";
 import type { WordResolver } from "./word-resolver.js";
+
+/** Features shown in a learned answer's witness, for the winner and for the runner-up. */
+const WITNESS_FEATURES = 5;
 
 export type TraceStage = "lex" | "limits" | "sanitize" | "exact" | "sentiment" | "template" | "learned" | "probabilistic" | "decision";
 
@@ -48,6 +52,8 @@ export interface Tracer {
   template(tokens: readonly Token[], hit: TemplateHit | null, words: WordResolver, activeContext: number | null): void;
   /** The learned stage's scores (before the session reads them: the object is refilled by the next message). */
   learned(scores: LearnedScores): void;
+  /** The features adding most to learned class `c`'s score (which answers `matched`), for the witness. */
+  learnedFeatures(tokens: readonly Token[], c: number, matched: string): WitnessItem[];
   probabilistic(ranking: readonly RankedIntent[], accepted: boolean): void;
   /** The last step; returns every step. */
   decision(response: NpcResponse): TraceStep[];
@@ -123,6 +129,10 @@ class Trace implements Tracer {
       `top ${name(scores.topIntent)} ${round4(scores.topScore)}, runner-up ${name(scores.runnerUpIntent)} ${round4(scores.runnerUpScore)}, margin ${round4(scores.margin)} (threshold ${learnedThreshold}): ${verdict}`,
       [`${scores.known} known features`],
     );
+  }
+
+  learnedFeatures(tokens: readonly Token[], c: number, matched: string): WitnessItem[] {
+    return learnedEvidence(this.model.learned!, tokens, c, WITNESS_FEATURES).map((e) => ({ word: e.feature, kind: "feature", matched, weight: e.weight }));
   }
 
   probabilistic(ranking: readonly RankedIntent[], accepted: boolean): void {

@@ -23,14 +23,6 @@ export const MAX_FEATURES = 4096;
 /** IDF values are stored in 1/IDF_STEPS steps (one byte per feature). */
 export const IDF_STEPS = 16;
 
-/** Where a feature comes from, for the explanation: a word (`start` −1), a pair (−2), or characters of a token. */
-export interface FeatureOrigin {
-  token: number;
-  /** −1: the token's stem; −2: its stem and the next one's; otherwise the n-gram's first character in " norm ". */
-  start: number;
-  length: number;
-}
-
 function fnv(h: number, text: string): number {
   for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
   return h;
@@ -68,13 +60,6 @@ export function forEachFeature(tokens: readonly Token[], words: readonly string[
       }
     }
   }
-}
-
-/** The text of a feature, for explanations: "w:card", "w:card arriv", "c: car". */
-export function featureText(tokens: readonly Token[], words: readonly string[], origin: FeatureOrigin): string {
-  if (origin.start === -1) return `w:${words[origin.token]}`;
-  if (origin.start === -2) return `w:${words[origin.token]} ${words[origin.token + 1]}`;
-  return `c:${` ${tokens[origin.token]!.norm} `.slice(origin.start, origin.start + origin.length)}`;
 }
 
 /**

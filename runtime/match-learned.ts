@@ -10,14 +10,8 @@
 
 import type { BundleLearned } from "./bundle-types.js";
 import { readU32 } from "./fuzzy.js";
-import { FeatureCounts, featureText, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks, type FeatureOrigin } from "./learned-features.js";
+import { FeatureCounts, featureWeight, featureWords, MAX_FEATURES, normalizeBlocks } from "./learned-features.js";
 import type { Token } from "./normalize.js";
-
-/** One feature's share of a class's score, for witnesses and explanations. */
-export interface LearnedEvidence {
-  feature: string;
-  weight: number;
-}
 
 /** The outcome of one message; the same object is refilled by the next message. */
 export interface LearnedScores {
@@ -55,10 +49,10 @@ export class LearnedIndex {
   /** Classes by descending bias (then ascending class): the best untouched classes without a scan. */
   private readonly byBias: Int32Array;
   private readonly counts = new FeatureCounts();
-  /** Per known feature of the message: its feature index, hash and normalized value. */
-  private readonly found = new Int32Array(MAX_FEATURES);
-  private readonly foundHash = new Uint32Array(MAX_FEATURES);
-  private readonly values = new Float64Array(MAX_FEATURES);
+  /** Per known feature of the message last weighed: its feature index, hash and normalized value. */
+  readonly found = new Int32Array(MAX_FEATURES);
+  readonly foundHash = new Uint32Array(MAX_FEATURES);
+  readonly values = new Float64Array(MAX_FEATURES);
   private readonly sums: Float64Array;
   private readonly touched: Uint8Array;
   private readonly touchedList: Int32Array;
@@ -83,24 +77,6 @@ export class LearnedIndex {
     this.touchedList = new Int32Array(classCount);
   }
 
-  /** The best two classes of the message being scored. */
-  private top = -1;
-  private topScore = -Infinity;
-  private second = -1;
-  private secondScore = -Infinity;
-
-  private consider(c: number, s: number): void {
-    if (s > this.topScore || (s === this.topScore && c < this.top)) {
-      this.second = this.top;
-      this.secondScore = this.topScore;
-      this.top = c;
-      this.topScore = s;
-    } else if (s > this.secondScore || (s === this.secondScore && c < this.second)) {
-      this.second = c;
-      this.secondScore = s;
-    }
-  }
-
   /** Index of a feature hash, or −1. */
   private featureOf(hash: number): number {
     let lo = 0;
@@ -114,7 +90,7 @@ export class LearnedIndex {
   }
 
   /** Counts the message's features and weighs those the model knows (found, values); returns how many. */
-  private weigh(tokens: readonly Token[], words: readonly string[]): number {
+  weigh(tokens: readonly Token[], words: readonly string[]): number {
     const { counts, found, foundHash, values } = this;
     counts.count(tokens, words);
     let n = 0;
@@ -146,23 +122,34 @@ export class LearnedIndex {
         sums[c]! += weights[p]! * v;
       }
     }
-    this.top = -1;
-    this.topScore = -Infinity;
-    this.second = -1;
-    this.secondScore = -Infinity;
+    // The best two classes, ties to the lower class.
+    let top = -1;
+    let topScore = -Infinity;
+    let second = -1;
+    let secondScore = -Infinity;
+    const consider = (c: number, s: number) => {
+      if (s > topScore || (s === topScore && c < top)) {
+        second = top;
+        secondScore = topScore;
+        top = c;
+        topScore = s;
+      } else if (s > secondScore || (s === secondScore && c < second)) {
+        second = c;
+        secondScore = s;
+      }
+    };
     for (let k = 0; k < touchedCount; k++) {
       const c = touchedList[k]!;
-      this.consider(c, this.bias[c]! + this.scale[c]! * sums[c]!);
+      consider(c, this.bias[c]! + this.scale[c]! * sums[c]!);
     }
     // The two best classes no feature touched: their scores are their biases.
     for (let k = 0, taken = 0; k < this.byBias.length && taken < 2; k++) {
       const c = this.byBias[k]!;
       if (touched[c] !== 0) continue;
-      this.consider(c, this.bias[c]!);
+      consider(c, this.bias[c]!);
       taken++;
     }
     for (let k = 0; k < touchedCount; k++) touched[touchedList[k]!] = 0;
-    const { top, topScore, second, secondScore } = this;
     const r = this.result;
     r.topClass = top;
     r.topIntent = this.intents[top]!;
@@ -174,26 +161,5 @@ export class LearnedIndex {
     r.accepted = r.topIntent >= 0 && n > 0 && r.margin >= this.threshold;
     r.known = n;
     return r;
-  }
-
-  /** The features that add most to class `c`'s score for these tokens, largest share first. */
-  evidence(tokens: readonly Token[], c: number, limit: number): LearnedEvidence[] {
-    const words = featureWords(tokens);
-    const n = this.weigh(tokens, words);
-    const shares: { hash: number; weight: number }[] = [];
-    for (let i = 0; i < n; i++) {
-      const f = this.found[i]!;
-      for (let p = this.offsets[f]!; p < this.offsets[f + 1]!; p++) {
-        if (this.classes[p] === c) shares.push({ hash: this.foundHash[i]!, weight: this.scale[c]! * this.weights[p]! * this.values[i]! });
-      }
-    }
-    shares.sort((a, b) => b.weight - a.weight || a.hash - b.hash);
-    const chosen = shares.slice(0, limit);
-    const origins = new Map<number, FeatureOrigin>();
-    const wanted = new Set(chosen.map((s) => s.hash));
-    forEachFeature(tokens, words, (hash, token, start, length) => {
-      if (wanted.has(hash) && !origins.has(hash)) origins.set(hash, { token, start, length });
-    });
-    return chosen.map((s) => ({ feature: featureText(tokens, words, origins.get(s.hash)!), weight: Math.round(s.weight * 10000) / 10000 }));
   }
 }

@@ -57,8 +57,6 @@ function messageLimit(configured: number): number {
 
 const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
 const NO_REFERENT_NOTICE = "This asks for something destructive without saying what it is about, so nothing will run: name what you mean.";
-/** Features shown in a learned answer's witness, for the winner and for the runner-up. */
-const WITNESS_FEATURES = 5;
 
 /**
  * The tokens with each word the NPC does not know replaced by its closest correction, when one is
@@ -282,7 +280,7 @@ export class NpcSession {
     const learnedGuess = (): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } => {
       const refusal = this.refusesGuess(learned!.topIntent, query);
       if (refusal) return refusal([{ intent: learned!.topIntent, score: learned!.margin, input: -1 }]);
-      witness.push(...this.learnedWitness(query, learned!));
+      witness.push(...this.learnedWitness(query, learned!, trace));
       const threshold = this.model.payload.config.learnedThreshold;
       return { kind: "match", match: { status: "probabilistic match", intent: learned!.topIntent, confidence: round4(learned!.margin / (learned!.margin + threshold)), slots: {} } };
     };
@@ -326,14 +324,15 @@ export class NpcSession {
     return notice === null ? null : (related) => ({ kind: "rejected", related, notice });
   }
 
-  /** The learned stage's evidence: the features adding most to the winner's score, then to the runner-up's. */
-  private learnedWitness(query: readonly Token[], scores: LearnedScores): Witness[] {
-    const index = this.model.learned!;
+  /**
+   * The learned stage's witness: the winner's and the runner-up's scores, with the features adding
+   * most to each when explaining (the explain entry computes them; the core ships only the scores).
+   */
+  private learnedWitness(query: readonly Token[], scores: LearnedScores, trace: Tracer | undefined): Witness[] {
     const { intents } = this.model.payload;
     const name = (intent: number) => (intent < 0 ? "none of these" : intents[intent]!.id);
     const { topClass, topIntent, topScore, runnerUpClass, runnerUpIntent, runnerUpScore, margin } = scores;
-    const items = (c: number, intent: number) =>
-      index.evidence(query, c, WITNESS_FEATURES).map((e): WitnessItem => ({ word: e.feature, kind: "feature", matched: name(intent), weight: e.weight }));
+    const items = (c: number, intent: number) => trace?.learnedFeatures(query, c, name(intent)) ?? [];
     const out: Witness[] = [{ stage: "learned", items: items(topClass, topIntent), note: `${name(topIntent)} ${round4(topScore)}, margin ${round4(margin)}` }];
     if (runnerUpClass >= 0) out.push({ stage: "learned", items: items(runnerUpClass, runnerUpIntent), note: `runner-up ${name(runnerUpIntent)} ${round4(runnerUpScore)}` });
     return out;

@@ -2,7 +2,8 @@
 // the runtime: the reusable counting table must count exactly what a plain map counts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CHAR_BLOCK, FeatureCounts, featureText, featureWords, forEachFeature, normalizeBlocks, WORD_BLOCK } from "../../runtime/learned-features.js";
+import { featureText } from "../../runtime/learned-evidence.js";
+import { CHAR_BLOCK, FeatureCounts, featureWords, forEachFeature, normalizeBlocks, WORD_BLOCK } from "../../runtime/learned-features.js";
 import { tokenize } from "../../runtime/normalize.js";
 
 function naive(message: string): Map<number, number> {

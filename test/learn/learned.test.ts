@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { compileNpc, type CompileResult } from "../../compiler/compile.js";
 import { lintSources, type LintResult } from "../../compiler/lint.js";
 import type { NpcIR } from "../../compiler/ir/types.js";
+import { explain } from "../../runtime/explain.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { validatePayload } from "../../runtime/validate-payload.js";
 import { runCaptured, tempDir } from "../support/cli.js";
@@ -78,8 +79,8 @@ describe("the bundle's learned section", () => {
 });
 
 describe("answers of the learned stage", () => {
-  it("understands a paraphrase no input spells, with the features that decided it", () => {
-    const answer = npc.session().process("how much room is left on my disk");
+  it("understands a paraphrase no input spells, with the features that decided it when explaining", () => {
+    const answer = npc.session().process("how much room is left on my disk", { explain });
     expect(answer).toMatchObject({ status: "probabilistic match", intent: "disk_usage" });
     const learned = answer.witness.filter((w) => w.stage === "learned");
     expect(learned).toHaveLength(2);
@@ -91,6 +92,10 @@ describe("answers of the learned stage", () => {
     expect(weights).toEqual([...weights].sort((a, b) => b - a));
     expect(answer.confidence).toBeGreaterThanOrEqual(0.5);
     expect(answer.confidence).toBeLessThan(1);
+    // Without the explain entry the same answer carries the scores, not the feature lists.
+    const plain = npc.session().process("how much room is left on my disk");
+    expect(plain).toMatchObject({ status: answer.status, intent: answer.intent, confidence: answer.confidence });
+    expect(plain.witness.filter((w) => w.stage === "learned").map((w) => [w.note, w.items])).toEqual(learned.map((w) => [w.note, []]));
   });
 
   it("asks before running a destructive entry it reached", () => {
