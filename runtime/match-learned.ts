@@ -1,16 +1,17 @@
 // The learned stage: a linear model trained at build time (compiler/learn/) scores the message's
 // hashed features (runtime/learned-features.ts), one score per intent and one for "none of
-// these". Only the classes the message's features carry weights for are summed; every other
-// class keeps its bias. The winner answers when it is an intent and leads the runner-up by the
-// bundle's `learnedThreshold` (a margin chosen by cross-validation at build time).
+// these": a class's bias plus its weights for the message's features. The winner answers when
+// it is an intent and leads the runner-up by the bundle's `learnedThreshold` (a margin chosen by
+// cross-validation at build time).
 //
-// Cost: one binary search per distinct feature of the message plus its weights — independent of
-// how many phrasings an intent has. Scratch buffers live in LearnedIndex: scoring allocates only
-// the stems of the message's words (and their list).
+// Cost: one hash-table probe per feature occurrence of the message (the table is built at load;
+// features the model does not know stop there), the weights of its known features, and one pass
+// over the classes — independent of how many phrasings an intent has. Scratch buffers live in
+// LearnedIndex: scoring allocates only the stems of the message's words (and their list).
 
 import type { BundleLearned } from "./bundle-types.js";
 import { readU32 } from "./fuzzy.js";
-import { FeatureCounts, featureWeight, featureWords, MAX_FEATURES, normalizeBlocks } from "./learned-features.js";
+import { featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks } from "./learned-features.js";
 import type { Token } from "./normalize.js";
 
 /** The outcome of one message; the same object is refilled by the next message. */
@@ -36,6 +37,10 @@ function readU16(bytes: Uint8Array): Uint16Array {
   return out;
 }
 
+function slotOf(hash: number, mask: number): number {
+  return (hash ^ (hash >>> 15)) & mask;
+}
+
 /** The bundle's learned section as typed arrays, with the scratch of one message. */
 export class LearnedIndex {
   readonly hashes: Uint32Array;
@@ -46,16 +51,18 @@ export class LearnedIndex {
   readonly scale: Float64Array;
   readonly bias: Float64Array;
   readonly intents: Int32Array;
-  /** Classes by descending bias (then ascending class): the best untouched classes without a scan. */
-  private readonly byBias: Int32Array;
-  private readonly counts = new FeatureCounts();
-  /** Per known feature of the message last weighed: its feature index, hash and normalized value. */
+  /** Open addressing over the feature hashes: feature index + 1, 0 for an empty slot. */
+  private readonly slots: Int32Array;
+  private readonly mask: number;
+  /** Per feature: 1 + its place in `found` while the message is weighed, else 0. */
+  private readonly place: Int32Array;
+  /** Per known feature of the message last weighed, in the order first seen: its feature index, hash, count, then normalized value. */
   readonly found = new Int32Array(MAX_FEATURES);
   readonly foundHash = new Uint32Array(MAX_FEATURES);
+  private readonly foundCount = new Uint16Array(MAX_FEATURES);
   readonly values = new Float64Array(MAX_FEATURES);
+  private known = 0;
   private readonly sums: Float64Array;
-  private readonly touched: Uint8Array;
-  private readonly touchedList: Int32Array;
   readonly result: LearnedScores = { topClass: -1, topIntent: -1, topScore: 0, runnerUpClass: -1, runnerUpIntent: -1, runnerUpScore: 0, margin: 0, accepted: false, known: 0 };
 
   constructor(
@@ -71,85 +78,78 @@ export class LearnedIndex {
     this.bias = Float64Array.from(section.bias);
     const classCount = section.bias.length;
     this.intents = Int32Array.from({ length: classCount }, (_, k) => (k < section.intents.length ? section.intents[k]! : -1));
-    this.byBias = Int32Array.from({ length: classCount }, (_, k) => k).sort((a, b) => this.bias[b]! - this.bias[a]! || a - b);
     this.sums = new Float64Array(classCount);
-    this.touched = new Uint8Array(classCount);
-    this.touchedList = new Int32Array(classCount);
-  }
-
-  /** Index of a feature hash, or −1. */
-  private featureOf(hash: number): number {
-    let lo = 0;
-    let hi = this.hashes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.hashes[mid]! < hash) lo = mid + 1;
-      else hi = mid;
+    const features = this.hashes.length;
+    this.place = new Int32Array(features);
+    let size = 2;
+    while (size < 2 * features) size *= 2;
+    this.slots = new Int32Array(size);
+    this.mask = size - 1;
+    // Hashes are distinct (validate-payload.ts checks they ascend): each takes the first free slot.
+    for (let f = 0; f < features; f++) {
+      let slot = slotOf(this.hashes[f]!, this.mask);
+      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[slot] = f + 1;
     }
-    return lo < this.hashes.length && this.hashes[lo] === hash ? lo : -1;
   }
 
-  /** Counts the message's features and weighs those the model knows (found, values); returns how many. */
+  /** Bound once: forEachFeature calls it per feature occurrence of the message. */
+  private readonly add = (hash: number): void => {
+    let slot = slotOf(hash, this.mask);
+    for (let at = this.slots[slot]!; at !== 0; at = this.slots[(slot = (slot + 1) & this.mask)]!) {
+      if (this.hashes[at - 1] !== hash) continue;
+      const p = this.place[at - 1]!;
+      if (p !== 0) {
+        if (this.foundCount[p - 1]! < 0xffff) this.foundCount[p - 1]!++;
+      } else if (this.known < MAX_FEATURES) {
+        this.found[this.known] = at - 1;
+        this.foundHash[this.known] = hash;
+        this.foundCount[this.known] = 1;
+        this.place[at - 1] = ++this.known;
+      }
+      return;
+    }
+  };
+
+  /** Counts the message's features the model knows and weighs them (found, values); returns how many. */
   weigh(tokens: readonly Token[], words: readonly string[]): number {
-    const { counts, found, foundHash, values } = this;
-    counts.count(tokens, words);
-    let n = 0;
-    for (let i = 0; i < counts.size; i++) {
-      const f = this.featureOf(counts.hashes[i]!);
-      if (f < 0) continue;
-      found[n] = f;
-      foundHash[n] = counts.hashes[i]!;
-      values[n++] = featureWeight(counts.counts[i]!, this.idf[f]!);
+    this.known = 0;
+    forEachFeature(tokens, words, this.add);
+    const { found, values, known: n } = this;
+    for (let i = 0; i < n; i++) {
+      this.place[found[i]!] = 0;
+      values[i] = featureWeight(this.foundCount[i]!, this.idf[found[i]!]!);
     }
-    normalizeBlocks(foundHash, values, 0, n);
+    normalizeBlocks(this.foundHash, values, 0, n);
     return n;
   }
 
   score(tokens: readonly Token[]): LearnedScores {
     const n = this.weigh(tokens, featureWords(tokens));
-    const { found, values, offsets, classes, weights, sums, touched, touchedList } = this;
-    let touchedCount = 0;
+    const { found, values, offsets, classes, weights, sums, bias, scale } = this;
+    sums.fill(0);
     for (let i = 0; i < n; i++) {
       const v = values[i]!;
       const end = offsets[found[i]! + 1]!;
-      for (let p = offsets[found[i]!]!; p < end; p++) {
-        const c = classes[p]!;
-        if (touched[c] === 0) {
-          touched[c] = 1;
-          touchedList[touchedCount++] = c;
-          sums[c] = 0;
-        }
-        sums[c]! += weights[p]! * v;
-      }
+      for (let p = offsets[found[i]!]!; p < end; p++) sums[classes[p]!]! += weights[p]! * v;
     }
     // The best two classes, ties to the lower class.
     let top = -1;
     let topScore = -Infinity;
     let second = -1;
     let secondScore = -Infinity;
-    const consider = (c: number, s: number) => {
-      if (s > topScore || (s === topScore && c < top)) {
+    for (let c = 0; c < sums.length; c++) {
+      const s = bias[c]! + scale[c]! * sums[c]!;
+      if (s > topScore) {
         second = top;
         secondScore = topScore;
         top = c;
         topScore = s;
-      } else if (s > secondScore || (s === secondScore && c < second)) {
+      } else if (s > secondScore) {
         second = c;
         secondScore = s;
       }
-    };
-    for (let k = 0; k < touchedCount; k++) {
-      const c = touchedList[k]!;
-      consider(c, this.bias[c]! + this.scale[c]! * sums[c]!);
     }
-    // The two best classes no feature touched: their scores are their biases.
-    for (let k = 0, taken = 0; k < this.byBias.length && taken < 2; k++) {
-      const c = this.byBias[k]!;
-      if (touched[c] !== 0) continue;
-      consider(c, this.bias[c]!);
-      taken++;
-    }
-    for (let k = 0; k < touchedCount; k++) touched[touchedList[k]!] = 0;
     const r = this.result;
     r.topClass = top;
     r.topIntent = this.intents[top]!;

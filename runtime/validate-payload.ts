@@ -12,6 +12,7 @@
 // shares a child under many parents, or a cycle, runs out of budget instead of taking forever.
 
 import { QUOTE_CONTEXTS, type BundleState } from "./bundle-types.js";
+import { readU32 } from "./fuzzy.js";
 
 class ShapeError extends Error {}
 
@@ -229,29 +230,24 @@ function typeProgram(t: Record<string, unknown>, path: Path): void {
 const BYTES = leaf((v) => v instanceof Uint8Array, () => "expected bytes");
 const LEARNED = { intents: list(INTENT), hashes: U32, idf: BYTES, offsets: U32, classes: BYTES, weights: BYTES, scale: list(NUM), bias: list(NUM) };
 
-function u32At(bytes: Uint8Array, i: number): number {
-  return (bytes[4 * i]! | (bytes[4 * i + 1]! << 8) | (bytes[4 * i + 2]! << 16) | (bytes[4 * i + 3]! << 24)) >>> 0;
-}
-
 /** The learned model's arrays fit together: one IDF per feature, hashes ascending, offsets ascending to the weights' end, classes in range. */
 function learnedSection(o: Record<string, unknown>, path: Path): void {
-  const hashes = o.hashes as Uint8Array;
-  const offsets = o.offsets as Uint8Array;
+  const hashes = readU32(o.hashes as Uint8Array);
+  const offsets = readU32(o.offsets as Uint8Array);
   const classes = o.classes as Uint8Array;
-  const weights = o.weights as Uint8Array;
-  const features = hashes.length / 4;
+  const weights = (o.weights as Uint8Array).length;
+  const features = hashes.length;
   const classCount = (o.bias as unknown[]).length;
-  if ((o.scale as unknown[]).length !== classCount) fail(join(path, "scale"), "length differs from bias");
-  if ((o.intents as unknown[]).length !== classCount - 1) fail(join(path, "intents"), "expected one intent per class but the last (none of these)");
-  if ((o.idf as Uint8Array).length !== features) fail(join(path, "idf"), "expected one byte per feature hash");
-  for (let i = 1; i < features; i++) if (u32At(hashes, i - 1) >= u32At(hashes, i)) fail(join(path, "hashes"), `not ascending at ${i}`);
-  if (offsets.length !== 4 * (features + 1)) fail(join(path, "offsets"), "expected one offset per feature, and one more");
-  if (classes.length !== 2 * weights.length) fail(join(path, "classes"), "expected one u16 class per weight");
-  if (u32At(offsets, 0) !== 0 || u32At(offsets, features) !== weights.length) fail(join(path, "offsets"), "must run from 0 to the number of weights");
-  for (let i = 1; i <= features; i++) if (u32At(offsets, i - 1) > u32At(offsets, i)) fail(join(path, "offsets"), `not ascending at ${i}`);
-  for (let p = 0; p < weights.length; p++) {
-    if ((classes[2 * p]! | (classes[2 * p + 1]! << 8)) >= classCount) fail(join(path, "classes"), `class of weight ${p} is not below ${classCount}`);
-  }
+  const check = (ok: boolean, key: string, problem: string) => ok || fail(join(path, key), problem);
+  check((o.scale as unknown[]).length === classCount, "scale", "length differs from bias");
+  check((o.intents as unknown[]).length === classCount - 1, "intents", "expected one intent per class but the last (none of these)");
+  check((o.idf as Uint8Array).length === features, "idf", "expected one byte per feature hash");
+  for (let i = 1; i < features; i++) if (hashes[i - 1]! >= hashes[i]!) fail(join(path, "hashes"), `not ascending at ${i}`);
+  check(offsets.length === features + 1, "offsets", "expected one offset per feature, and one more");
+  check(classes.length === 2 * weights, "classes", "expected one u16 class per weight");
+  check(offsets[0] === 0 && offsets[features] === weights, "offsets", "must run from 0 to the number of weights");
+  for (let i = 1; i <= features; i++) if (offsets[i - 1]! > offsets[i]!) fail(join(path, "offsets"), `not ascending at ${i}`);
+  for (let p = 0; p < weights; p++) if ((classes[2 * p]! | (classes[2 * p + 1]! << 8)) >= classCount) fail(join(path, "classes"), `class of weight ${p} is not below ${classCount}`);
 }
 
 const PAYLOAD = object({
