@@ -35,7 +35,8 @@ export function learnedEvidence(index: LearnedIndex, tokens: readonly Token[], c
   for (let i = 0; i < n; i++) {
     const f = index.found[i]!;
     for (let p = index.offsets[f]!; p < index.offsets[f + 1]!; p++) {
-      if (index.classes[p] === c) shares.push({ hash: index.foundHash[i]!, weight: index.scale[c]! * index.weights[p]! * index.values[i]! });
+      const w = index.weights[p]!;
+      if (w >>> 8 === c) shares.push({ hash: index.foundHash[i]!, weight: index.scale[c]! * ((w << 24) >> 24) * index.values[i]! });
     }
   }
   shares.sort((a, b) => b.weight - a.weight || a.hash - b.hash);

@@ -31,12 +31,6 @@ export interface LearnedScores {
   known: number;
 }
 
-function readU16(bytes: Uint8Array): Uint16Array {
-  const out = new Uint16Array(bytes.length >>> 1);
-  for (let i = 0; i < out.length; i++) out[i] = bytes[2 * i]! | (bytes[2 * i + 1]! << 8);
-  return out;
-}
-
 function slotOf(hash: number, mask: number): number {
   return (hash ^ (hash >>> 15)) & mask;
 }
@@ -46,8 +40,8 @@ export class LearnedIndex {
   readonly hashes: Uint32Array;
   readonly idf: Uint8Array;
   readonly offsets: Uint32Array;
-  readonly classes: Uint16Array;
-  readonly weights: Int8Array;
+  /** Per weight: its class << 8 | its int8 value (one array: the scoring loop reads one stream). */
+  readonly weights: Int32Array;
   readonly scale: Float64Array;
   readonly bias: Float64Array;
   readonly intents: Int32Array;
@@ -72,8 +66,8 @@ export class LearnedIndex {
     this.hashes = readU32(section.hashes);
     this.idf = section.idf;
     this.offsets = readU32(section.offsets);
-    this.classes = readU16(section.classes);
-    this.weights = new Int8Array(section.weights.buffer, section.weights.byteOffset, section.weights.length);
+    const { classes, weights } = section;
+    this.weights = Int32Array.from(weights, (w, p) => ((classes[2 * p]! | (classes[2 * p + 1]! << 8)) << 8) | w);
     this.scale = Float64Array.from(section.scale);
     this.bias = Float64Array.from(section.bias);
     const classCount = section.bias.length;
@@ -126,12 +120,12 @@ export class LearnedIndex {
 
   score(tokens: readonly Token[]): LearnedScores {
     const n = this.weigh(tokens, featureWords(tokens));
-    const { found, values, offsets, classes, weights, sums, bias, scale } = this;
+    const { found, values, offsets, weights, sums, bias, scale } = this;
     sums.fill(0);
     for (let i = 0; i < n; i++) {
       const v = values[i]!;
       const end = offsets[found[i]! + 1]!;
-      for (let p = offsets[found[i]!]!; p < end; p++) sums[classes[p]!]! += weights[p]! * v;
+      for (let p = offsets[found[i]!]!; p < end; p++) sums[weights[p]! >>> 8]! += ((weights[p]! << 24) >> 24) * v;
     }
     // The best two classes, ties to the lower class.
     let top = -1;
