@@ -18,7 +18,10 @@ const FNV_PRIME = 0x01000193;
 /** Seeds keep a word feature and a character n-gram of the same text apart. */
 const CHAR_SEED = 0x2545f491;
 const SPACE = 32;
-/** Distinct features kept of one message; the rest are ignored (a 500-character message has about 1,400). */
+/**
+ * Distinct features kept of one message (the trainer's FeatureCounts) and distinct known features
+ * (LearnedIndex); the rest are ignored (a 500-character message has about 1,400).
+ */
 export const MAX_FEATURES = 4096;
 /** IDF values are stored in 1/IDF_STEPS steps (one byte per feature). */
 export const IDF_STEPS = 16;
