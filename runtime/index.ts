@@ -6,7 +6,7 @@
 import type { BundleCounts, BundlePayload } from "./bundle-types.js";
 import { decodeBundle, InvalidBundleError } from "./format.js";
 import { NpcModel } from "./model.js";
-import { NpcSession, type SessionOptions } from "./session.js";
+import { messageLimit, NpcSession, type SessionOptions } from "./session.js";
 
 export class Npc {
   private readonly model: NpcModel;
@@ -21,6 +21,11 @@ export class Npc {
 
   get counts(): BundleCounts {
     return this.model.payload.counts;
+  }
+
+  /** Longest message a session reads: the bundle's limit, capped by the runtime (session.ts). */
+  get maxMessageChars(): number {
+    return messageLimit(this.model.payload.config.maxMessageChars);
   }
 
   /** The decoded payload (read-only use: inspection, tooling). */

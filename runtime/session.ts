@@ -51,7 +51,7 @@ interface TypedLookup {
 export const MAX_MESSAGE_CHARS = 1000;
 
 /** The bundle's limit, never past MAX_MESSAGE_CHARS (a value that is not a number reads as it). */
-function messageLimit(configured: number): number {
+export function messageLimit(configured: number): number {
   return configured <= MAX_MESSAGE_CHARS ? configured : MAX_MESSAGE_CHARS;
 }
 

@@ -100,7 +100,7 @@ export class NpcHost {
   message(client: ClientId, sessionId: string, message: string, options: ProcessOptions = {}): ServeAnswer {
     const state = this.state(client, sessionId);
     // Past the length limit the NPC refuses the message; nothing else reads it first.
-    if (message.length > this.npc.payload.config.maxMessageChars) return this.answer(client, sessionId, state, message, message, [], options);
+    if (message.length > this.npc.maxMessageChars) return this.answer(client, sessionId, state, message, message, [], options);
     const teach = parseTeachMessage(message);
     if (teach) return this.teach(client, sessionId, message, teach.word, teach.meaning);
     const confirmation = state.awaitsConfirmation ? parseConfirmation(message) : null;
