@@ -222,6 +222,8 @@ export interface BundleSanitizer {
   /** Phrases (normalized words) and their sentiment kind; expletives and interjections are stripped. */
   phrases: [string[], number][];
   stopWords: string[];
+  /** Words that name nothing by themselves (pronouns, determiners, courtesy), sorted: runtime/guards.ts lacksReferent. */
+  nameless: string[];
 }
 
 export interface BundleCounts {

@@ -20,7 +20,7 @@ import type { RankedIntent } from "./match-probabilistic.js";
 import { tagHitsAt, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
-import { round4, type NpcResponse, type WitnessItem } from "./response.js";
+import { round4, type NpcResponse, type Witness, type WitnessItem } from "./response.js";
 import type { Sanitized } from "./sanitize.js";
 import type { SentimentHit } from "./sentiment.js";
 import type { WordResolver } from "./word-resolver.js";
@@ -52,8 +52,8 @@ export interface Tracer {
   template(tokens: readonly Token[], hit: TemplateHit | null, words: WordResolver, activeContext: number | null): void;
   /** The learned stage's scores (before the session reads them: the object is refilled by the next message). */
   learned(scores: LearnedScores): void;
-  /** The features adding most to learned class `c`'s score (which answers `matched`), for the witness. */
-  learnedFeatures(tokens: readonly Token[], c: number, matched: string): WitnessItem[];
+  /** A learned answer's witness: the winner's and the runner-up's scores, each with the features adding most to it. */
+  learnedWitness(tokens: readonly Token[], scores: LearnedScores): Witness[];
   probabilistic(ranking: readonly RankedIntent[], accepted: boolean): void;
   /** The last step; returns every step. */
   decision(response: NpcResponse): TraceStep[];
@@ -131,8 +131,14 @@ class Trace implements Tracer {
     );
   }
 
-  learnedFeatures(tokens: readonly Token[], c: number, matched: string): WitnessItem[] {
-    return learnedEvidence(this.model.learned!, tokens, c, WITNESS_FEATURES).map((e) => ({ word: e.feature, kind: "feature", matched, weight: e.weight }));
+  learnedWitness(tokens: readonly Token[], scores: LearnedScores): Witness[] {
+    const name = (intent: number) => (intent < 0 ? "none of these" : this.intentId(intent));
+    const { topClass, topIntent, topScore, runnerUpClass, runnerUpIntent, runnerUpScore, margin } = scores;
+    const items = (c: number, matched: string): WitnessItem[] =>
+      learnedEvidence(this.model.learned!, tokens, c, WITNESS_FEATURES).map((e) => ({ word: e.feature, kind: "feature", matched, weight: e.weight }));
+    const out: Witness[] = [{ stage: "learned", items: items(topClass, name(topIntent)), note: `${name(topIntent)} ${round4(topScore)}, margin ${round4(margin)}` }];
+    if (runnerUpClass >= 0) out.push({ stage: "learned", items: items(runnerUpClass, name(runnerUpIntent)), note: `runner-up ${name(runnerUpIntent)} ${round4(runnerUpScore)}` });
+    return out;
   }
 
   probabilistic(ranking: readonly RankedIntent[], accepted: boolean): void {

@@ -28,14 +28,18 @@ export function wordEditBudget(length: number): number {
   return length <= 3 ? 0 : length <= 7 ? 1 : 2;
 }
 
-/** FNV-1a over UTF-16 code units. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
+
+/** FNV-1a over the UTF-16 code units of `text`, continuing from state `h` (a signed 32-bit value). */
+export function fnv1a(h: number, text: string): number {
+  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/** FNV-1a of `text`, unsigned. */
 export function hashString(text: string): number {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193);
-  }
-  return h >>> 0;
+  return fnv1a(FNV_OFFSET, text) >>> 0;
 }
 
 const SURROGATE = /[\uD800-\uDFFF]/;

@@ -48,25 +48,17 @@ export function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, messag
   answer.permission = permission;
 }
 
-/** Words that name nothing by themselves: pronouns, determiners, particles, modal and light verbs, courtesy. */
-const NO_REFERENT = new Set([
-  "it", "its", "this", "that", "these", "those", "them", "they", "one", "ones", "all", "everything", "something", "anything",
-  "stuff", "thing", "things", "please", "now", "the", "a", "an", "my", "me", "i", "you", "we", "us", "do", "just", "again",
-  "too", "also", "here", "there", "so", "then", "up", "out", "away", "off", "of", "to", "for", "with", "on", "in", "at",
-  "from", "and", "get", "rid", "go", "ahead", "can", "could", "would", "will", "should", "let", "lets", "make", "sure",
-  "right", "immediately", "quickly",
-]);
-
 /**
  * Whether the request has no object a destructive command could be about: at most one word
- * (the verb) besides pronouns, determiners and courtesy ("delete it", "remove that please").
+ * (the verb) besides words that name nothing by themselves (`nameless`, the bundle's
+ * sanitizer.nameless: pronouns, determiners, courtesy) — "delete it", "remove that please".
  * A literal (a file name, a path) is an object.
  */
-export function lacksReferent(tokens: readonly Token[]): boolean {
+export function lacksReferent(tokens: readonly Token[], nameless: ReadonlySet<string>): boolean {
   let words = 0;
   for (const token of tokens) {
     if (token.kind !== "word") return false;
-    if (!NO_REFERENT.has(token.norm)) words++;
+    if (!nameless.has(token.norm)) words++;
   }
   return words <= 1;
 }

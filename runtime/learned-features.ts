@@ -7,14 +7,13 @@
 // (tf = 1 + ln count) and L2-normalized on its own, so long words do not drown the word features.
 
 import type { Token } from "./normalize.js";
+import { FNV_OFFSET, FNV_PRIME, fnv1a } from "./fuzzy.js";
 import { stem } from "./stem.js";
 
 export const WORD_BLOCK = 0;
 export const CHAR_BLOCK = 1;
 const CHAR_MIN = 3;
 const CHAR_MAX = 5;
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 /** Seeds keep a word feature and a character n-gram of the same text apart. */
 const CHAR_SEED = 0x2545f491;
 const SPACE = 32;
@@ -25,11 +24,6 @@ const SPACE = 32;
 export const MAX_FEATURES = 4096;
 /** IDF values are stored in 1/IDF_STEPS steps (one byte per feature). */
 export const IDF_STEPS = 16;
-
-function fnv(h: number, text: string): number {
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
-  return h;
-}
 
 function withBlock(h: number, block: number): number {
   return ((h & ~1) | block) >>> 0;
@@ -46,9 +40,9 @@ export function featureWords(tokens: readonly Token[]): string[] {
  */
 export function forEachFeature(tokens: readonly Token[], words: readonly string[], add: (hash: number, token: number, start: number, length: number) => void): void {
   for (let t = 0; t < words.length; t++) {
-    const h = fnv(FNV_OFFSET, words[t]!);
+    const h = fnv1a(FNV_OFFSET, words[t]!);
     add(withBlock(h, WORD_BLOCK), t, -1, 1);
-    if (t + 1 < words.length) add(withBlock(fnv(Math.imul(h ^ SPACE, FNV_PRIME), words[t + 1]!), WORD_BLOCK), t, -2, 2);
+    if (t + 1 < words.length) add(withBlock(fnv1a(Math.imul(h ^ SPACE, FNV_PRIME), words[t + 1]!), WORD_BLOCK), t, -2, 2);
   }
   for (let t = 0; t < tokens.length; t++) {
     const norm = tokens[t]!.norm;

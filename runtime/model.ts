@@ -53,6 +53,8 @@ export class NpcModel {
   readonly states: RuntimeState[];
   readonly sanitizerPhrases: Map<string, Phrase[]>;
   readonly stopWords: Set<string>;
+  /** Words that name nothing by themselves (guards.ts lacksReferent). */
+  readonly nameless: Set<string>;
   readonly wordLists: Map<string, Segments[]>;
   /** The probabilistic stage's index. */
   readonly matching: MatchIndex;
@@ -81,6 +83,7 @@ export class NpcModel {
     });
     this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
     this.stopWords = new Set(payload.sanitizer.stopWords);
+    this.nameless = new Set(payload.sanitizer.nameless);
     this.wordLists = new Map(payload.wordLists);
     this.matching = new MatchIndex(payload.matching, payload.intents.length);
     this.learned = payload.learned ? new LearnedIndex(payload.learned, payload.config.learnedThreshold) : null;

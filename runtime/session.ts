@@ -320,22 +320,17 @@ export class NpcSession {
    */
   private refusesGuess(intent: number, query: readonly Token[]): ((related: RankedIntent[]) => { kind: "rejected"; related: RankedIntent[]; notice: string }) | null {
     if (!this.model.payload.intents[intent]!.destructive) return null;
-    const notice = isNegated(textOf(query)) ? NEGATED_NOTICE : this.activeContext === null && lacksReferent(query) ? NO_REFERENT_NOTICE : null;
+    const notice = isNegated(textOf(query)) ? NEGATED_NOTICE : this.activeContext === null && lacksReferent(query, this.model.nameless) ? NO_REFERENT_NOTICE : null;
     return notice === null ? null : (related) => ({ kind: "rejected", related, notice });
   }
 
   /**
-   * The learned stage's witness: the winner's and the runner-up's scores, with the features adding
-   * most to each when explaining (the explain entry computes them; the core ships only the scores).
+   * The learned stage's witness: the winner's score and margin; when explaining, the tracer's
+   * (the runner-up too, and the features adding most to each).
    */
   private learnedWitness(query: readonly Token[], scores: LearnedScores, trace: Tracer | undefined): Witness[] {
-    const { intents } = this.model.payload;
-    const name = (intent: number) => (intent < 0 ? "none of these" : intents[intent]!.id);
-    const { topClass, topIntent, topScore, runnerUpClass, runnerUpIntent, runnerUpScore, margin } = scores;
-    const items = (c: number, intent: number) => trace?.learnedFeatures(query, c, name(intent)) ?? [];
-    const out: Witness[] = [{ stage: "learned", items: items(topClass, topIntent), note: `${name(topIntent)} ${round4(topScore)}, margin ${round4(margin)}` }];
-    if (runnerUpClass >= 0) out.push({ stage: "learned", items: items(runnerUpClass, runnerUpIntent), note: `runner-up ${name(runnerUpIntent)} ${round4(runnerUpScore)}` });
-    return out;
+    const { topIntent, topScore, margin } = scores;
+    return trace?.learnedWitness(query, scores) ?? [{ stage: "learned", items: [], note: `${this.model.payload.intents[topIntent]!.id} ${round4(topScore)}, margin ${round4(margin)}` }];
   }
 
   /** A refusal before any matching (limits, open quote): the response says what to do. */

@@ -239,15 +239,15 @@ function learnedSection(o: Record<string, unknown>, path: Path): void {
   const features = hashes.length;
   const classCount = (o.bias as unknown[]).length;
   const check = (ok: boolean, key: string, problem: string) => ok || fail(join(path, key), problem);
-  check((o.scale as unknown[]).length === classCount, "scale", "length differs from bias");
-  check((o.intents as unknown[]).length === classCount - 1, "intents", "expected one intent per class but the last (none of these)");
-  check((o.idf as Uint8Array).length === features, "idf", "expected one byte per feature hash");
+  check((o.scale as unknown[]).length === classCount, "scale", "not one per class");
+  check((o.intents as unknown[]).length === classCount - 1, "intents", "not one per class but the last");
+  check((o.idf as Uint8Array).length === features, "idf", "not one per feature");
   for (let i = 1; i < features; i++) if (hashes[i - 1]! >= hashes[i]!) fail(join(path, "hashes"), `not ascending at ${i}`);
-  check(offsets.length === features + 1, "offsets", "expected one offset per feature, and one more");
-  check(classes.length === 2 * weights, "classes", "expected one u16 class per weight");
-  check(offsets[0] === 0 && offsets[features] === weights, "offsets", "must run from 0 to the number of weights");
+  check(offsets.length === features + 1, "offsets", "not one per feature, and one more");
+  check(classes.length === 2 * weights, "classes", "not one u16 per weight");
+  check(offsets[0] === 0 && offsets[features] === weights, "offsets", "not from 0 to the number of weights");
   for (let i = 1; i <= features; i++) if (offsets[i - 1]! > offsets[i]!) fail(join(path, "offsets"), `not ascending at ${i}`);
-  for (let p = 0; p < weights; p++) if ((classes[2 * p]! | (classes[2 * p + 1]! << 8)) >= classCount) fail(join(path, "classes"), `class of weight ${p} is not below ${classCount}`);
+  for (let p = 0; p < weights; p++) if ((classes[2 * p]! | (classes[2 * p + 1]! << 8)) >= classCount) fail(join(path, "classes"), `weight ${p}'s class is not below ${classCount}`);
 }
 
 const PAYLOAD = object({
@@ -321,7 +321,7 @@ const PAYLOAD = object({
       accept: list(tuple(INTENT, NUM)),
     }),
   ),
-  sanitizer: object({ phrases: list(tuple(TEXT, index(5))), stopWords: TEXT }),
+  sanitizer: object({ phrases: list(tuple(TEXT, index(5))), stopWords: TEXT, nameless: TEXT }),
   wordLists: list(tuple(STR, VARIANTS)),
 });
 

@@ -18,6 +18,19 @@ const SENTIMENT_LISTS: Record<string, number> = {
 };
 const STOP_WORD_LISTS = new Set(["stop_words", "stopwords"]);
 
+/**
+ * English words that name nothing by themselves: pronouns, determiners, particles, modal and light
+ * verbs, courtesy. A destructive guess from a message of these and one verb ("delete it", "get rid
+ * of that") has nothing to act on (runtime/guards.ts lacksReferent). Sorted, as the bundle stores it.
+ */
+const NAMELESS_WORDS = [
+  "it", "its", "this", "that", "these", "those", "them", "they", "one", "ones", "all", "everything", "something", "anything",
+  "stuff", "thing", "things", "please", "now", "the", "a", "an", "my", "me", "i", "you", "we", "us", "do", "just", "again",
+  "too", "also", "here", "there", "so", "then", "up", "out", "away", "off", "of", "to", "for", "with", "on", "in", "at",
+  "from", "and", "get", "rid", "go", "ahead", "can", "could", "would", "will", "should", "let", "lets", "make", "sure",
+  "right", "immediately", "quickly",
+].sort(compareStrings);
+
 function mergedLists(lists: readonly WordList[]): Map<string, string[]> {
   const merged = new Map<string, string[]>();
   for (const list of lists) merged.set(list.name, [...(merged.get(list.name) ?? []), ...list.words]);
@@ -42,7 +55,7 @@ export function computeSanitizer(lists: readonly WordList[]): BundleSanitizer {
     }
   }
   phrases.sort((a, b) => a[1] - b[1] || compareStrings(a[0].join(" "), b[0].join(" ")));
-  return { phrases, stopWords: [...stopWords].sort() };
+  return { phrases, stopWords: [...stopWords].sort(), nameless: NAMELESS_WORDS };
 }
 
 export function computeWordLists(lists: readonly WordList[]): [string, Segments[]][] {
