@@ -177,7 +177,9 @@ export class NpcSession {
   /**
    * Whether a message split into clauses is better read whole: the learned stage accepts it
    * whole, and some clause has no exact key or template of its own. "My card has not arrived.
-   * Help please!" is one request; "delete a.log then list files" stays two.
+   * Help please!" is one request; "delete a.log then list files" stays two. (3-fold
+   * cross-validation on Banking77's train.csv: 85.3 % of held-out phrasings answered correctly
+   * with this, 70.6 % without.)
    */
   private readsAsOne(tokens: Token[], clauses: readonly Clause[], clean: string, words: WordResolver): boolean {
     const learned = this.model.learned;
@@ -301,6 +303,12 @@ export class NpcSession {
     // With a learned model, a lexical answer the model does not rank first (above "none of
     // these") is a guess against the better judge: it stands only when both agree, or for a
     // message of one word ("list"), a keyword the model has too little context to weigh.
+    // Measured by 3-fold cross-validation on Banking77's train.csv (9,982 held-out phrasings,
+    // each fold's own calibrated threshold): the learned stage alone answers 83.1 % correctly at
+    // 95.3 % precision; with agreeing lexical answers 85.3 % at 94.1 %; with every lexical answer
+    // 86.8 % at 90.8 %. Agreement and the learned stage alone lie on one curve as the threshold
+    // moves (83.3 % at 95.1 % with agreement at a 97 % calibration target); any lexical answer
+    // is below it at every threshold.
     const hit = probabilistic.hit;
     const lexical = hit && (learned === null || hit.intent === learned.topIntent || query.length === 1) ? hit : null;
     const guess = child ?? lexical;
