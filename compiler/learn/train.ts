@@ -3,7 +3,8 @@
 // (fold-worker.ts) trains all folds but the first while this thread trains the model and that
 // fold; compileNpc stays synchronous, this thread blocking on Atomics.wait until the worker is
 // done. Each job runs the same code on the same data wherever it runs, so the results are the
-// same bytes as a serial run. Measured on Banking77 (`ndfc build`, 2 cores): see README.md.
+// same bytes as a serial run. Banking77: this thread trains the model (10 epochs over 12,329
+// samples) and one fold, the worker the two other folds (each over two thirds of the samples).
 //
 // Serial instead when the work is small (a worker's start costs more than it saves), when only
 // one core is available, or when the worker script is not beside this module (the TypeScript
