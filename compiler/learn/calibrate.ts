@@ -5,7 +5,7 @@
 // samples are sorted, so the folds do not depend on file order). Scores use the int8 weights the
 // bundle will hold.
 
-import { quantize, trainOneVsRest, type SparseSamples, type SvmOptions } from "./svm.js";
+import { quantize, trainOneVsRest, type OneVsRestModel, type SparseSamples, type SvmOptions } from "./svm.js";
 
 export interface HeldOutPrediction {
   top: number;
@@ -16,28 +16,47 @@ export interface HeldOutPrediction {
   forced: number;
 }
 
-/** Every sample's prediction by the model of the fold that held it out. */
-export function crossValidate(rows: SparseSamples, classCount: number, folds: number, options: SvmOptions): HeldOutPrediction[] {
-  const n = rows.labels.length;
-  const predictions: HeldOutPrediction[] = new Array(n);
-  const q = new Int8Array(rows.dims);
-  for (let fold = 0; fold < folds; fold++) {
-    const train: number[] = [];
-    const held: number[] = [];
-    for (let i = 0; i < n; i++) (i % folds === fold ? held : train).push(i);
-    const scores = new Float64Array(held.length * classCount);
-    trainOneVsRest(rows, Int32Array.from(train), classCount, options, (c, w) => {
-      const scale = quantize(w, rows.dims, q);
-      const bias = w[rows.dims]!;
-      held.forEach((i, h) => {
-        let sum = 0;
-        for (let k = rows.offsets[i]!; k < rows.offsets[i + 1]!; k++) sum += q[rows.features[k]!]! * rows.values[k]!;
-        scores[h * classCount + c] = bias + scale * sum;
-      });
-    });
-    held.forEach((i, h) => (predictions[i] = topTwo(scores, h * classCount, classCount)));
+/** The samples fold `fold` of `folds` holds out (`held`) or trains on, ascending. */
+function foldRows(n: number, folds: number, fold: number, held: boolean): Int32Array {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) if ((i % folds === fold) === held) out.push(i);
+  return Int32Array.from(out);
+}
+
+/**
+ * Fold `fold` of `folds`: the model trained without its samples scores each of them for every
+ * class (held-out sample h, class c at h · classCount + c). The job a worker thread may run.
+ */
+export function foldScores(samples: SparseSamples, classCount: number, folds: number, fold: number, options: SvmOptions): Float64Array {
+  const n = samples.labels.length;
+  const model = trainOneVsRest(samples, foldRows(n, folds, fold, false), classCount, options);
+  return heldOutScores(model, samples, foldRows(n, folds, fold, true), classCount);
+}
+
+/** Per held-out sample, every class's score by the model's int8 weights (as the bundle holds them). */
+function heldOutScores(model: OneVsRestModel, samples: SparseSamples, held: Int32Array, K: number): Float64Array {
+  const { offsets, features, values, dims } = samples;
+  const scores = new Float64Array(held.length * K);
+  const w = new Float64Array(dims + 1);
+  // One class at a time: its int8 weights (a byte per feature) stay in the first-level cache.
+  const q = new Int8Array(dims);
+  for (let c = 0; c < K; c++) {
+    const scale = quantize(model.classWeights(c, w), dims, q);
+    const bias = w[dims]!;
+    for (let h = 0; h < held.length; h++) {
+      const i = held[h]!;
+      let sum = 0;
+      for (let k = offsets[i]!; k < offsets[i + 1]!; k++) sum += q[features[k]!]! * values[k]!;
+      scores[h * K + c] = bias + scale * sum;
+    }
   }
-  return predictions;
+  return scores;
+}
+
+/** Every sample's prediction by the model of the fold that held it out, from each fold's foldScores. */
+export function heldOutPredictions(scoresByFold: readonly Float64Array[], sampleCount: number, classCount: number): HeldOutPrediction[] {
+  const folds = scoresByFold.length;
+  return Array.from({ length: sampleCount }, (_, i) => topTwo(scoresByFold[i % folds]!, Math.floor(i / folds) * classCount, classCount));
 }
 
 function topTwo(scores: Float64Array, from: number, count: number): HeldOutPrediction {

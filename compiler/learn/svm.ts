@@ -10,6 +10,11 @@
 // pairs are left on Banking77, so the middle epochs cost a fraction of the first. Each class is
 // still its own binary problem; only the visiting is shared. Deterministic: one fixed
 // permutation per epoch (a linear congruential sequence) and a fixed number of epochs.
+//
+// Speed (Banking77, 12,329 samples × 78 classes, 113 features a sample): a full visit is bound by
+// reading the weight rows, so rows are stored most used feature first (the rows most samples
+// read stay in cache) and all classes are scored four at a time in registers. Neither changes
+// a result: each score still sums its features in the sample's order.
 
 /** Training samples as compressed sparse rows: sample i's features are offsets[i] .. offsets[i + 1]. */
 export interface SparseSamples {
@@ -29,31 +34,61 @@ export interface SvmOptions {
   epochs: number;
 }
 
-/**
- * Trains every class against the rest over the samples in `rows` (ascending indices), then hands
- * each class's weight vector (features, then the bias) to `onClass`, in class order; the vector
- * is reused for the next class.
- */
-export function trainOneVsRest(samples: SparseSamples, rows: Int32Array, classCount: number, options: SvmOptions, onClass: (c: number, w: Float64Array) => void): void {
-  const { offsets, features, values, labels, dims } = samples;
+/** Per feature: its weight row, the most used features first (ties by feature). */
+function rowsByUse(samples: SparseSamples): Int32Array {
+  const uses = new Int32Array(samples.dims);
+  for (const f of samples.features) uses[f]!++;
+  const byUse = Int32Array.from({ length: samples.dims }, (_, f) => f).sort((a, b) => uses[b]! - uses[a]! || a - b);
+  const rowOf = new Int32Array(samples.dims);
+  byUse.forEach((f, r) => (rowOf[f] = r));
+  return rowOf;
+}
+
+/** A trained model: one weight vector per class. */
+export class OneVsRestModel {
+  constructor(
+    private readonly dims: number,
+    private readonly classCount: number,
+    /** Per feature: its row of `weights`. */
+    private readonly rowOf: Int32Array,
+    /** Feature-major: weights[rowOf[f] · classCount + c]. */
+    private readonly weights: Float32Array,
+    private readonly bias: Float64Array,
+  ) {}
+
+  /** Class c's weight vector into `out` (dims + 1): the features in feature order, then the bias. */
+  classWeights(c: number, out: Float64Array): Float64Array {
+    for (let f = 0; f < this.dims; f++) out[f] = this.weights[this.rowOf[f]! * this.classCount + c]!;
+    out[this.dims] = this.bias[c]!;
+    return out;
+  }
+}
+
+/** Trains every class against the rest over the samples in `rows` (ascending sample indices). */
+export function trainOneVsRest(samples: SparseSamples, rows: Int32Array, classCount: number, options: SvmOptions): OneVsRestModel {
+  const { offsets, values, labels, dims } = samples;
   const K = classCount;
   const n = rows.length;
+  const rowOf = rowsByUse(samples);
+  const features = samples.features.map((f) => rowOf[f]!);
   const weights = new Float32Array(dims * K);
   const bias = new Float64Array(K);
   const alpha = new Float64Array(n * K);
   const diagonal = 1 / (2 * options.C);
   // Q_ii: ‖x_i‖² + 1 (the bias feature) + the L2-loss diagonal.
-  const q = new Float64Array(n);
-  for (let s = 0; s < n; s++) {
-    const i = rows[s]!;
+  const q = Float64Array.from(rows, (i) => {
     let sum = 1 + diagonal;
     for (let k = offsets[i]!; k < offsets[i + 1]!; k++) sum += values[k]! * values[k]!;
-    q[s] = sum;
-  }
+    return sum;
+  });
   // Per sample: the classes it is still active for, the first activeCount[s] of its row.
   const active = new Uint16Array(n * K);
-  const activeCount = new Int32Array(n).fill(K);
-  for (let s = 0; s < n; s++) for (let c = 0; c < K; c++) active[s * K + c] = c;
+  const activeCount = new Int32Array(n);
+  const activateAll = (): void => {
+    activeCount.fill(K);
+    for (let s = 0; s < n; s++) for (let c = 0; c < K; c++) active[s * K + c] = c;
+  };
+  activateAll();
   const scores = new Float64Array(K);
   const changed = new Int32Array(K);
   const delta = new Float64Array(K);
@@ -67,32 +102,23 @@ export function trainOneVsRest(samples: SparseSamples, rows: Int32Array, classCo
       order[s] = order[j]!;
       order[j] = t;
     }
-    if (epoch > 0 && epoch + 1 === options.epochs) {
-      // The last epoch visits every pair again: one that left may have come back inside the margin.
-      activeCount.fill(K);
-      for (let s = 0; s < n; s++) for (let c = 0; c < K; c++) active[s * K + c] = c;
-    }
+    // The last epoch visits every pair again: one that left may have come back inside the margin.
+    if (epoch > 0 && epoch + 1 === options.epochs) activateAll();
     for (let o = 0; o < n; o++) {
       const r = order[o]!;
+      let m = activeCount[r]!;
+      if (m === 0) continue;
       const i = rows[r]!;
       const base = r * K;
-      let m = activeCount[r]!;
       const start = offsets[i]!;
       const end = offsets[i + 1]!;
-      if (m === K) {
-        // Every class still active (the first epoch): its row is 0..K−1, read without the indirection.
-        scores.set(bias);
-        for (let k = start; k < end; k++) {
-          const row = features[k]! * K;
-          const v = values[k]!;
-          for (let c = 0; c < K; c++) scores[c]! += weights[row + c]! * v;
-        }
-      } else {
-        for (let j = 0; j < m; j++) scores[j] = bias[active[base + j]!]!;
-        for (let k = start; k < end; k++) {
-          const row = features[k]! * K;
-          const v = values[k]!;
-          for (let j = 0; j < m; j++) scores[j]! += weights[row + active[base + j]!]! * v;
+      if (m === K) scoreAll(features, values, start, end, weights, bias, K, scores);
+      else {
+        for (let j = 0; j < m; j++) {
+          const c = active[base + j]!;
+          let sum = bias[c]!;
+          for (let k = start; k < end; k++) sum += weights[features[k]! * K + c]! * values[k]!;
+          scores[j] = sum;
         }
       }
       let changes = 0;
@@ -128,11 +154,37 @@ export function trainOneVsRest(samples: SparseSamples, rows: Int32Array, classCo
       for (let t = 0; t < changes; t++) bias[changed[t]!]! += delta[t]!;
     }
   }
-  const w = new Float64Array(dims + 1);
-  for (let c = 0; c < K; c++) {
-    for (let f = 0; f < dims; f++) w[f] = weights[f * K + c]!;
-    w[dims] = bias[c]!;
-    onClass(c, w);
+  return new OneVsRestModel(dims, K, rowOf, weights, bias);
+}
+
+/**
+ * scores[c] = bias[c] + Σ weights[row · K + c] · value over features start..end, for every class;
+ * four classes at a time in locals, each still summed in feature order.
+ */
+function scoreAll(features: Int32Array, values: Float64Array, start: number, end: number, weights: Float32Array, bias: Float64Array, K: number, scores: Float64Array): void {
+  let c = 0;
+  for (; c + 4 <= K; c += 4) {
+    let s0 = bias[c]!;
+    let s1 = bias[c + 1]!;
+    let s2 = bias[c + 2]!;
+    let s3 = bias[c + 3]!;
+    for (let k = start; k < end; k++) {
+      const row = features[k]! * K + c;
+      const v = values[k]!;
+      s0 += weights[row]! * v;
+      s1 += weights[row + 1]! * v;
+      s2 += weights[row + 2]! * v;
+      s3 += weights[row + 3]! * v;
+    }
+    scores[c] = s0;
+    scores[c + 1] = s1;
+    scores[c + 2] = s2;
+    scores[c + 3] = s3;
+  }
+  for (; c < K; c++) {
+    let sum = bias[c]!;
+    for (let k = start; k < end; k++) sum += weights[features[k]! * K + c]! * values[k]!;
+    scores[c] = sum;
   }
 }
 

@@ -1,0 +1,96 @@
+// The learned stage's training: the model over all samples and k-fold cross-validation of it.
+// They are independent jobs, so on a machine with a second core a worker thread
+// (fold-worker.ts) trains all folds but the first while this thread trains the model and that
+// fold; compileNpc stays synchronous, this thread blocking on Atomics.wait until the worker is
+// done. Each job runs the same code on the same data wherever it runs, so the results are the
+// same bytes as a serial run. Banking77: this thread trains the model (10 epochs over 12,329
+// samples) and one fold, the worker the two other folds (each over two thirds of the samples).
+//
+// Serial instead when the work is small (a worker's start costs more than it saves), when only
+// one core is available, or when the worker script is not beside this module (the TypeScript
+// sources run under vitest have no fold-worker.js).
+
+import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
+import { fileURLToPath } from "node:url";
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
+import { foldScores, heldOutPredictions, type HeldOutPrediction } from "./calibrate.js";
+import { trainOneVsRest, type OneVsRestModel, type SparseSamples, type SvmOptions } from "./svm.js";
+
+/** Below this many (sample, class) pairs the folds train on this thread. */
+export const PARALLEL_MIN_PAIRS = 200_000;
+
+const WORKER_URL = new URL("./fold-worker.js", import.meta.url);
+
+/** What the worker is asked to do (its workerData). */
+export interface FoldJob {
+  samples: SparseSamples;
+  classCount: number;
+  folds: number;
+  /** The folds it trains. */
+  jobs: number[];
+  options: SvmOptions;
+  /** Set to 1 (and notified) once the answer is on `port`. */
+  done: Int32Array;
+  port: MessagePort;
+}
+
+/** The worker's answer: each job's foldScores, in job order, or why it failed. */
+export type FoldAnswer = { scores: Float64Array[] } | { error: string };
+
+export interface TrainingOptions {
+  /** Whether folds may train on a worker thread (default: when it pays; see the header). */
+  parallel?: boolean;
+}
+
+export interface TrainedAndValidated {
+  /** The model over all samples. */
+  model: OneVsRestModel;
+  /** Every sample's prediction by the fold model that held it out. */
+  predictions: HeldOutPrediction[];
+  /** Whether a worker thread trained some of the folds. */
+  parallel: boolean;
+}
+
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, training: TrainingOptions = {}): TrainedAndValidated {
+  const n = samples.labels.length;
+  const parallel = training.parallel ?? (n * classCount >= PARALLEL_MIN_PAIRS && availableParallelism() > 1);
+  const rest = Array.from({ length: folds - 1 }, (_, k) => k + 1);
+  const worker = parallel && rest.length > 0 ? startWorker(samples, classCount, folds, rest, options) : null;
+  const model = trainOneVsRest(samples, Int32Array.from({ length: n }, (_, i) => i), classCount, options);
+  const scores = [foldScores(samples, classCount, folds, 0, options)];
+  const fromWorker = worker ? awaitWorker(worker) : null;
+  if (fromWorker) scores.push(...fromWorker);
+  else for (const fold of rest) scores.push(foldScores(samples, classCount, folds, fold, options));
+  return { model, predictions: heldOutPredictions(scores, n, classCount), parallel: fromWorker !== null };
+}
+
+interface RunningWorker {
+  worker: Worker;
+  done: Int32Array;
+  port: MessagePort;
+}
+
+/** The worker training `jobs`, or null when it cannot start (then this thread trains them). */
+function startWorker(samples: SparseSamples, classCount: number, folds: number, jobs: number[], options: SvmOptions): RunningWorker | null {
+  if (!existsSync(fileURLToPath(WORKER_URL))) return null;
+  const done = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const job: FoldJob = { samples, classCount, folds, jobs, options, done, port: port2 };
+  try {
+    const worker = new Worker(WORKER_URL, { workerData: job, transferList: [port2] });
+    return { worker, done, port: port1 };
+  } catch {
+    port1.close();
+    return null;
+  }
+}
+
+/** Blocks until the worker answers: its fold scores, or null when it failed (then this thread trains them). */
+function awaitWorker({ worker, done, port }: RunningWorker): Float64Array[] | null {
+  while (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0);
+  const answer = receiveMessageOnPort(port)?.message as FoldAnswer | undefined;
+  port.close();
+  void worker.terminate();
+  return answer && "scores" in answer ? answer.scores : null;
+}

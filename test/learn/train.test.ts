@@ -1,0 +1,114 @@
+// The learned stage's trainer (compiler/learn/svm.ts) and its cross-validated training
+// (compiler/learn/train.ts): the same results whatever the feature numbering, and the same results
+// whether the folds train on a worker thread or on this one. Vitest runs the TypeScript sources,
+// where fold-worker.js does not exist, so the worker path is exercised through the modules
+// compiled for this run (builtCli), and the sources' own run checks the serial fallback.
+import { dirname, join } from "node:path";
+import { pathToFileURL } from "node:url";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { trainAndCrossValidate, type TrainedAndValidated } from "../../compiler/learn/train.js";
+import { trainOneVsRest, type OneVsRestModel, type SparseSamples } from "../../compiler/learn/svm.js";
+import { builtCli } from "../support/built-cli.js";
+
+const OPTIONS = { C: 1, epochs: 4 };
+
+/** Samples of `classes` classes over `dims` features: each class leans on its own features, with noise shared by all. */
+function syntheticSamples(seed: number, count: number, classes: number, dims: number): SparseSamples {
+  let s = seed >>> 0;
+  const next = (bound: number): number => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return s % bound;
+  };
+  const offsets = [0];
+  const features: number[] = [];
+  const values: number[] = [];
+  const labels: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const label = i % classes;
+    const chosen = new Set<number>();
+    while (chosen.size < 6) chosen.add(next(3) === 0 ? next(dims) : (label * 7 + next(9)) % dims);
+    for (const f of chosen) {
+      features.push(f);
+      values.push(0.1 + next(90) / 100);
+    }
+    offsets.push(features.length);
+    labels.push(label);
+  }
+  return { offsets: Int32Array.from(offsets), features: Int32Array.from(features), values: Float64Array.from(values), labels: Int32Array.from(labels), dims };
+}
+
+function allWeights(model: OneVsRestModel, classes: number, dims: number): number[][] {
+  return Array.from({ length: classes }, (_, c) => [...model.classWeights(c, new Float64Array(dims + 1))]);
+}
+
+function allRows(samples: SparseSamples): Int32Array {
+  return Int32Array.from(samples.labels, (_, i) => i);
+}
+
+describe("the one-vs-rest trainer", () => {
+  it("learns separable classes", () => {
+    const samples = syntheticSamples(7, 120, 4, 60);
+    const model = trainOneVsRest(samples, allRows(samples), 4, { C: 1, epochs: 10 });
+    const weights = allWeights(model, 4, samples.dims);
+    let right = 0;
+    for (let i = 0; i < 120; i++) {
+      const scores = weights.map((w) => {
+        let sum = w[samples.dims]!;
+        for (let k = samples.offsets[i]!; k < samples.offsets[i + 1]!; k++) sum += w[samples.features[k]!]! * samples.values[k]!;
+        return sum;
+      });
+      if (scores.indexOf(Math.max(...scores)) === samples.labels[i]) right++;
+    }
+    expect(right / 120).toBeGreaterThan(0.9);
+  });
+
+  it("gives the same weights, feature for feature, whatever the features are numbered (its row order is its own)", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
+        const samples = syntheticSamples(seed, 60, 3, 40);
+        // A relabelling of the features: f → (f · 17 + seed) mod 40 (17 is prime to 40).
+        const relabel = (f: number): number => (f * 17 + seed) % 40;
+        const renamed = { ...samples, features: samples.features.map(relabel) };
+        const original = allWeights(trainOneVsRest(samples, allRows(samples), 3, OPTIONS), 3, 40);
+        const moved = allWeights(trainOneVsRest(renamed, allRows(renamed), 3, OPTIONS), 3, 40);
+        for (let c = 0; c < 3; c++) {
+          for (let f = 0; f < 40; f++) expect(moved[c]![relabel(f)]).toBe(original[c]![f]);
+          expect(moved[c]![40]).toBe(original[c]![40]);
+        }
+      }),
+      { numRuns: 20 },
+    );
+  });
+});
+
+describe("training with cross-validation", () => {
+  const samples = syntheticSamples(11, 300, 5, 80);
+  const serial = trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: false });
+
+  function expectSame(run: TrainedAndValidated): void {
+    expect(run.predictions).toEqual(serial.predictions);
+    expect(allWeights(run.model, 5, samples.dims)).toEqual(allWeights(serial.model, 5, samples.dims));
+  }
+
+  it("predicts every sample by a model that did not see it", () => {
+    expect(serial.predictions).toHaveLength(300);
+    const right = serial.predictions.filter((p, i) => p.top === samples.labels[i]).length;
+    expect(right / 300).toBeGreaterThan(0.6);
+  });
+
+  it("falls back to this thread when the worker script is not beside it (the sources under vitest)", () => {
+    const run = trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: true });
+    expect(run.parallel).toBe(false);
+    expectSame(run);
+  });
+
+  it("gives the same model and predictions when the folds train on a worker thread (the compiled modules)", async () => {
+    const compiled = pathToFileURL(join(dirname(dirname(builtCli())), "learn/train.js")).href;
+    const built = (await import(compiled)) as typeof import("../../compiler/learn/train.js");
+    const run = built.trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: true });
+    expect(run.parallel).toBe(true);
+    expectSame(run);
+    expect(built.trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: false }).parallel).toBe(false);
+  });
+});
