@@ -45,14 +45,15 @@ const hex = (bytes: Uint8Array): string => Array.from(bytes, (b) => b.toString(1
 
 /** The runtime in the page; resolves once the bundle is fetched, verified and loaded. */
 export async function localTransport(bundleUrl: string, expectedSha256: string): Promise<Transport> {
-  const runtime = await import("./ndfc-runtime.js");
-  const response = await fetch(bundleUrl);
+  const [runtime, response] = await Promise.all([import("./ndfc-runtime.js"), fetch(bundleUrl)]);
   if (!response.ok) throw new TransportError(`cannot fetch ${bundleUrl}: HTTP ${response.status}`);
   const bytes = new Uint8Array(await response.arrayBuffer());
+  performance.mark("ndfc:fetched");
   const actual = hex(await runtime.digestSha256(bytes));
   if (actual !== expectedSha256) {
     throw new TransportError(`${bundleUrl} is not the bundle this page was exported with (SHA-256 ${actual}, expected ${expectedSha256}); export the site again`);
   }
+  performance.mark("ndfc:verified");
   const npc = await runtime.loadNpc(bytes);
   // Seed 0, as `ndfc serve` gives its sessions: the exported page answers as the served one does.
   const session = npc.session({ seed: 0 });

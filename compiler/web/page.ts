@@ -13,7 +13,7 @@ export const escapeHtml = (text: string): string => text.replace(/[&<>"']/g, (c)
 
 const CSP = "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
 
-function document(title: string, assetBase: string, body: string, script: boolean): string {
+function document(title: string, assetBase: string, body: string, script: boolean, preloads = ""): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -23,7 +23,7 @@ function document(title: string, assetBase: string, body: string, script: boolea
 <title>${escapeHtml(title)}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${assetBase}chat.css">
-</head>
+${preloads}</head>
 <body>
 ${body}
 ${script ? `<script type="module" src="${assetBase}chat.js"></script>\n` : ""}</body>
@@ -48,7 +48,12 @@ export function chatPageHtml(npcName: string, source: AnswerSource, assetBase: s
 </form>
 <noscript><p>This chat needs JavaScript.</p></noscript>
 </main>`;
-  return document(`${npcName} — chat`, assetBase, body, true);
+  // An exported page fetches the runtime and the bundle while chat.js loads, not after it runs.
+  const preloads =
+    source.kind === "bundle"
+      ? `<link rel="modulepreload" href="${assetBase}ndfc-runtime.js">\n<link rel="preload" href="${escapeHtml(source.file)}" as="fetch" crossorigin>\n`
+      : "";
+  return document(`${npcName} — chat`, assetBase, body, true, preloads);
 }
 
 /** The server's front page: a link to each NPC's chat page. */
