@@ -19,7 +19,7 @@ import { asObject, ClientAbortedError, readJsonBody } from "./read-body.js";
 import { sendChatPage, sendIndex, sendPageAsset, type PageAssets } from "./pages.js";
 import { formatRequestLine } from "./request-log.js";
 import { explain } from "../../runtime/explain.js";
-import { readWebAssets, WebAssetsMissingError, type WebAssets } from "../web/assets.js";
+import { PAGE_FILES, readWebAssets, WebAssetsMissingError, type WebAssets } from "../web/assets.js";
 
 export interface ServeOptions {
   npcs: readonly Npc[];
@@ -322,7 +322,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 
 /** The built page files, or the reason pages cannot be shown. */
 function pageAssets(given: WebAssets | undefined): PageAssets {
-  if (given) return { files: given };
+  if (given) {
+    const missing = PAGE_FILES.find((file) => !given.has(file));
+    return missing === undefined ? { files: given } : { missing: new WebAssetsMissingError("the given page files", missing).message };
+  }
   try {
     return { files: readWebAssets() };
   } catch (error) {
