@@ -1,5 +1,6 @@
 // `ndfc serve`: answer over HTTP with one or more bundles (OpenAI-compatible chat completions,
-// the native /api/chat/:npc), keeping the audit log and the teach store in SQLite.
+// the native /api/chat/:npc, a chat page per bundle, /health), keeping the audit log and the teach
+// store in SQLite, one log line per request on stdout.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ServeSetupError, startServer, DEFAULT_MAX_BODY, DEFAULT_MAX_SESSIONS } from "../serve/server.js";
@@ -18,8 +19,10 @@ interface ServeCliOptions {
   maxSessions: number;
   apiKey: string[];
   apiKeyFile: string[];
+  cors: string[];
   allowOrigin: string[];
   allowHost: string[];
+  logMessages?: boolean;
 }
 
 function parseCount(what: string, min: number): (value: string) => number {
@@ -47,17 +50,19 @@ function readKeyFiles(files: readonly string[], cwd: string): string[] {
 export const registerServe: RegisterCommand = (program, io) => {
   program
     .command("serve")
-    .description("answer over HTTP: OpenAI-compatible /v1/chat/completions, /v1/models, and /api/chat/:npc")
+    .description("answer over HTTP: OpenAI-compatible /v1/chat/completions, /v1/models, /api/chat/:npc, and a chat page per bundle at /chat/:npc")
     .argument("<bundle...>", ".npc files; each is a model named after its NPC (TERMy → termy)")
     .option("--host <address>", "address to listen on (loopback by default; any other needs an API key)", "127.0.0.1")
     .option("--port <n>", "port (0 picks a free one)", parseCount("the port", 0), 5000)
     .option("--api-key <key>", "accept requests with Authorization: Bearer KEY only (repeatable: one key per client)", collect, [])
     .option("--api-key-file <path>", "read API keys from a file, one per line (keeps them out of the process list; repeatable)", collect, [])
-    .option("--allow-origin <origin>", "let browser pages of this origin call the server, e.g. https://app.example.com (repeatable)", collect, [])
+    .option("--cors <origin>", "let browser pages of this other origin call the server (CORS), e.g. https://app.example.com (repeatable; none by default)", collect, [])
+    .option("--allow-origin <origin>", "the older name of --cors", collect, [])
     .option("--allow-host <name>", "accept requests addressed to this host name, e.g. npc.example.lan (repeatable)", collect, [])
     .addOption(optionalStoreOption())
     .addOption(noStoreOption())
     .option("--max-body <bytes>", "largest request body accepted", parseCount("--max-body", 1), DEFAULT_MAX_BODY)
+    .option("--log-messages", "add the user's message to each request's log line (off by default: messages are personal)")
     .option("--max-sessions <n>", "sessions kept per NPC and client (its least recently used dropped)", parseCount("--max-sessions", 1), DEFAULT_MAX_SESSIONS)
     .addHelpText(
       "after",
@@ -67,10 +72,16 @@ Security model:
             Listening beyond loopback (--host 0.0.0.0, a LAN address) is refused without a key.
             Each key is one client: the store logs a hash of it (never the key) with what it taught
             and confirmed.
-  Origins   A browser page may call the server only from a loopback origin or an --allow-origin;
-            any other Origin, or a Host other than loopback names, --host and --allow-host, is a
-            403. A POST must be Content-Type: application/json (else 415), so a page cannot send
-            a "simple" cross-origin request.
+  Origins   A browser page may call the server only from a loopback origin, the server's own
+            pages, or a --cors origin (the only ones that get CORS headers); any other Origin, or
+            a Host other than loopback names, --host and --allow-host, is a 403. A POST must be
+            Content-Type: application/json (else 415), so a page cannot send a "simple"
+            cross-origin request.
+  Pages     GET / links to each NPC's chat page, GET /chat/NPC (status, confidence, tools and
+            their permission, suggestions, the explain trace); GET /health answers
+            {"status":"ok",...}. These need no key; the chat page asks for one on a 401.
+  Logs      One line per request on stdout: time, method, path, status, milliseconds. The
+            message text only with --log-messages.
   Sessions  The server creates them: a request naming none starts a new one and gets its id in
             the X-Session-Id header and the answer ("session", or "ndfc.session" for OpenAI
             clients). Send it back to continue: the X-Session-Id header, the native "session"
@@ -88,7 +99,7 @@ Examples:
   ndfc serve dist-npcs/termy.npc
   ndfc serve dist-npcs/*.npc --port 8080 --store ./ndfc.db
   ndfc serve dist-npcs/termy.npc --host 0.0.0.0 --api-key-file ~/.config/ndfc/keys --allow-host npc.lan
-  ndfc serve dist-npcs/termy.npc --allow-origin https://app.example.com --api-key "$NDFC_KEY"
+  ndfc serve dist-npcs/termy.npc --cors https://app.example.com --api-key "$NDFC_KEY"
   curl -H 'Authorization: Bearer KEY' -H 'Content-Type: application/json' \\
        -d '{"message":"list files"}' http://127.0.0.1:5000/api/chat/termy`,
     )
@@ -107,8 +118,10 @@ Examples:
           maxBodyBytes: options.maxBody,
           maxSessions: options.maxSessions,
           apiKeys,
-          allowOrigins: options.allowOrigin,
+          allowOrigins: [...options.cors, ...options.allowOrigin],
           allowHosts: options.allowHost,
+          logRequest: (line) => io.stdout(`${line}\n`),
+          logMessages: options.logMessages === true,
         });
       } catch (error) {
         store?.close();
@@ -116,7 +129,7 @@ Examples:
         throw new CliError(`cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`, EXIT_USAGE);
       }
       const keys = apiKeys.length === 0 ? "no API key (loopback only)" : `${apiKeys.length} API key(s)`;
-      io.stdout(`ndfc serve: listening on ${server.url}/v1 (models: ${server.models.join(", ")}; store: ${store ? store.path : "none"}; ${keys})\n`);
+      io.stdout(`ndfc serve: listening on ${server.url}/v1 (models: ${server.models.join(", ")}; store: ${store ? store.path : "none"}; ${keys}); chat pages at ${server.url}/\n`);
       const signal = await new Promise<NodeJS.Signals>((done) => {
         const stop = (received: NodeJS.Signals) => {
           process.off("SIGINT", stop);
