@@ -8,7 +8,8 @@
 //   /quit or Ctrl-D   leave
 //
 // With --exec, `run_in_terminal` commands run with /bin/sh -c (their output shown), after a y/N
-// confirmation whenever the answer's permission is `ask`.
+// confirmation whenever the answer's permission is `ask`. With --escalate, what the NPC rejects
+// goes to a local model first (compiler/escalate/), as in serve.
 import { spawn } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";
 import { explain } from "../../runtime/explain.js";
