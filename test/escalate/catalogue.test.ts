@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { readAnswer } from "../../compiler/escalate/answer.js";
 import { intentCatalogue } from "../../compiler/escalate/catalogue.js";
 import { answerSchema, promptMessages } from "../../compiler/escalate/prompt.js";
+import { createEscalation } from "../../compiler/escalate/escalator.js";
 import { datasetNpc } from "../support/datasets.js";
 import { keeperNpc } from "./keeper-npc.js";
 import { pick } from "./stand-in.js";
@@ -76,5 +77,24 @@ describe("reading the model's answer", () => {
         }
       }),
     );
+  });
+});
+
+describe("which answers are escalated", () => {
+  const escalation = createEscalation(keeper, { url: "http://127.0.0.1:9", api: "openai", model: "m", timeoutMs: 100, below: 0.8 });
+  const session = keeper.session();
+
+  it("a plain rejection and a guess under the threshold; never a match, a firm guess, a refusal or a composite", () => {
+    const rejected = session.process("blorp quux zonk");
+    expect(rejected.status).toBe("rejected");
+    expect(escalation.wants(rejected)).toBe(true);
+    expect(escalation.wants({ ...rejected, status: "probabilistic match", intent: "greet", confidence: 0.61 })).toBe(true);
+    expect(escalation.wants({ ...rejected, status: "probabilistic match", intent: "greet", confidence: 0.93 })).toBe(false);
+    expect(escalation.wants(session.process("list files"))).toBe(false);
+    const tooLong = session.process("x".repeat(keeper.maxMessageChars + 1));
+    expect(tooLong.notice).toBeDefined();
+    expect(escalation.wants(tooLong)).toBe(false);
+    expect(escalation.wants(session.process('delete "notes.txt'))).toBe(false); // an open quote
+    expect(escalation.wants({ ...rejected, parts: [rejected, rejected] })).toBe(false);
   });
 });
