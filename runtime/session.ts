@@ -2,7 +2,7 @@
 // number, and runs the pipeline (DESIGN §7): tokenize → sanitize → exact → template →
 // probabilistic → rejection, then renders the answer. `process` never throws.
 
-import { SENTIMENT_KINDS, type BundleIntent } from "./bundle-types.js";
+import { SENTIMENT_KINDS, type BundleConfig, type BundleIntent } from "./bundle-types.js";
 import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
 import { mayMatchChild, pickContextChild } from "./context.js";
@@ -13,7 +13,7 @@ import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js"
 import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { keyOf, textOf, tokenize, type Token } from "./normalize.js";
-import { RenderBudget, renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
+import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "./render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type Witness, type WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
@@ -84,14 +84,7 @@ export class NpcSession {
     options: SessionOptions = {},
   ) {
     this.seed = Number.isFinite(options.seed) ? Math.trunc(options.seed!) : 0;
-    const config = model.payload.config;
-    const system: Record<string, string> = {};
-    for (const [key, value] of Object.entries(options.metadata ?? {})) if (typeof value === "string") system[key] = value;
-    system.username ??= DEFAULT_USERNAME;
-    system.computer_name ??= DEFAULT_COMPUTER_NAME;
-    system.npc_name ??= config.npcName;
-    system.creator ??= config.creator ?? "";
-    this.system = system;
+    this.system = systemValues(model.payload.config, options.metadata);
   }
 
   /** Id of the intent whose context children are reachable now, or null. */
@@ -281,25 +274,21 @@ export class NpcSession {
 
   private respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
     const intent = this.model.payload.intents[match.intent]!;
-    const ctx = this.renderContext(intent, match.slots, turn, part);
-    const response = renderVariant(intent.outputs, ctx);
-    const thinking = renderVariant(intent.thinking, ctx);
-    const tools = intent.tools.map((tool) => renderTool(tool, ctx) as Record<string, unknown>);
-    const description = intent.description ? renderSegments(intent.description, ctx) : null;
+    const rendered = renderIntent(intent, this.renderContext(intent, match.slots, turn, part));
     if (intent.context !== null) this.activeContext = intent.context.length > 0 ? match.intent : null;
     return {
       status: match.status,
       confidence: match.confidence,
       intent: intent.id,
-      response,
-      thinking,
-      tools,
+      response: rendered.response,
+      thinking: rendered.thinking,
+      tools: rendered.tools,
       slots: match.slots,
       permission: intent.permission, // then applyGuards (guards.ts)
       sentiment: { ...this.totals },
       emoji: emojiFor(this.totals),
       related: [],
-      description,
+      description: rendered.description,
       witness,
     };
   }
@@ -330,6 +319,17 @@ export class NpcSession {
       witness,
     };
   }
+}
+
+/** The values of system tags: the host's metadata, then defaults for the user, host and NPC names. */
+export function systemValues(config: BundleConfig, metadata: SessionMetadata = {}): Record<string, string> {
+  const system: Record<string, string> = {};
+  for (const [key, value] of Object.entries(metadata)) if (typeof value === "string") system[key] = value;
+  system.username ??= DEFAULT_USERNAME;
+  system.computer_name ??= DEFAULT_COMPUTER_NAME;
+  system.npc_name ??= config.npcName;
+  system.creator ??= config.creator ?? "";
+  return system;
 }
 
 function addSentiment(total: Sentiment, add: Sentiment): void {

@@ -7,10 +7,11 @@ import { ServeSetupError, startServer, DEFAULT_MAX_BODY, DEFAULT_MAX_SESSIONS } 
 import { CliError, EXIT_USAGE } from "./errors.js";
 import { loadBundleFile } from "./read-bundle.js";
 import { countParser } from "./parse-options.js";
+import { addEscalationOptions, ESCALATION_HELP, loadEscalation, type EscalationCliOptions } from "./escalate-options.js";
 import type { RegisterCommand } from "./program.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 
-interface ServeCliOptions {
+interface ServeCliOptions extends EscalationCliOptions {
   host: string;
   port: number;
   /** A path, or false for --no-store. */
@@ -48,7 +49,7 @@ function readKeyFiles(files: readonly string[], cwd: string): string[] {
 }
 
 export const registerServe: RegisterCommand = (program, io) => {
-  program
+  const command = program
     .command("serve")
     .description("answer over HTTP: OpenAI-compatible /v1/chat/completions, /v1/models, /api/chat/:npc, and a chat page per bundle at /chat/:npc")
     .argument("<bundle...>", ".npc files; each is a model named after its NPC (TERMy → termy)")
@@ -63,7 +64,8 @@ export const registerServe: RegisterCommand = (program, io) => {
     .addOption(noStoreOption())
     .option("--max-body <bytes>", "largest request body accepted", parseCount("--max-body", 1), DEFAULT_MAX_BODY)
     .option("--log-messages", "add the user's message to each request's log line (off by default: messages are personal)")
-    .option("--max-sessions <n>", "sessions kept per NPC and client (its least recently used dropped)", parseCount("--max-sessions", 1), DEFAULT_MAX_SESSIONS)
+    .option("--max-sessions <n>", "sessions kept per NPC and client (its least recently used dropped)", parseCount("--max-sessions", 1), DEFAULT_MAX_SESSIONS);
+  addEscalationOptions(command)
     .addHelpText(
       "after",
       `
@@ -93,6 +95,8 @@ Security model:
             or say "yes" to an answer that used it; its teacher's own "yes" never counts. Negated
             phrases and typos of known words are refused, and a taught word never makes a
             destructive command run without asking.
+${ESCALATION_HELP}
+
 Stops cleanly on SIGINT or SIGTERM.
 
 Examples:
@@ -100,11 +104,13 @@ Examples:
   ndfc serve dist-npcs/*.npc --port 8080 --store ./ndfc.db
   ndfc serve dist-npcs/termy.npc --host 0.0.0.0 --api-key-file ~/.config/ndfc/keys --allow-host npc.lan
   ndfc serve dist-npcs/termy.npc --cors https://app.example.com --api-key "$NDFC_KEY"
+  ndfc serve dist-npcs/termy.npc --escalate http://127.0.0.1:11434 --escalate-api ollama --escalate-model llama3.2
   curl -H 'Authorization: Bearer KEY' -H 'Content-Type: application/json' \\
        -d '{"message":"list files"}' http://127.0.0.1:5000/api/chat/termy`,
     )
     .action(async (files: string[], options: ServeCliOptions) => {
       const apiKeys = [...options.apiKey, ...readKeyFiles(options.apiKeyFile, io.cwd)];
+      const escalation = await loadEscalation(options);
       const npcs = [];
       for (const file of files) npcs.push((await loadBundleFile(file, io.cwd)).npc);
       const store = openOptionalStore(options.store, io.cwd);
@@ -122,6 +128,7 @@ Examples:
           allowHosts: options.allowHost,
           logRequest: (line) => io.stdout(`${line}\n`),
           logMessages: options.logMessages === true,
+          escalation,
         });
       } catch (error) {
         store?.close();
@@ -129,7 +136,8 @@ Examples:
         throw new CliError(`cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`, EXIT_USAGE);
       }
       const keys = apiKeys.length === 0 ? "no API key (loopback only)" : `${apiKeys.length} API key(s)`;
-      io.stdout(`ndfc serve: listening on ${server.url}/v1 (models: ${server.models.join(", ")}; store: ${store ? store.path : "none"}; ${keys}); chat pages at ${server.url}/\n`);
+      const escalating = options.escalate === undefined ? "" : `; escalating to ${options.escalateModel} at ${options.escalate}`;
+      io.stdout(`ndfc serve: listening on ${server.url}/v1 (models: ${server.models.join(", ")}; store: ${store ? store.path : "none"}; ${keys}${escalating}); chat pages at ${server.url}/\n`);
       const signal = await new Promise<NodeJS.Signals>((done) => {
         const stop = (received: NodeJS.Signals) => {
           process.off("SIGINT", stop);

@@ -82,6 +82,7 @@ function ndfcFields(answer: ServeAnswer): Record<string, unknown> {
   if (answer.taught !== undefined) fields.taught = answer.taught;
   if (answer.teaching !== undefined) fields.teaching = answer.teaching;
   if (answer.session !== undefined) fields.session = answer.session;
+  if (answer.escalation !== undefined) fields.escalation = answer.escalation;
   return fields;
 }
 

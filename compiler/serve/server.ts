@@ -11,6 +11,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Npc } from "../../runtime/index.js";
 import type { Store } from "../store/store.js";
+import type { Escalation } from "../escalate/types.js";
 import { AccessGate, isLoopbackHost } from "./access.js";
 import { looksLikeSessionId, NpcHost, teachingReport, UnknownSessionError, type ClientId } from "./host.js";
 import { errorBody, HttpError, badRequest } from "./http-error.js";
@@ -46,6 +47,8 @@ export interface ServeOptions {
   logMessages?: boolean;
   /** The chat page's files; default the built ones (build/web-assets), pages answer 503 without them. */
   webAssets?: WebAssets;
+  /** Each NPC's escalation to a local model (`--escalate`, compiler/escalate/); none by default. */
+  escalation?: (npc: Npc) => Escalation;
 }
 
 export interface RunningServer {
@@ -82,10 +85,10 @@ export class ServeSetupError extends Error {}
 export const SESSION_HEADER = "X-Session-Id";
 
 /** Builds one host per NPC; two NPCs with the same model id are refused. */
-function createHosts(npcs: readonly Npc[], store: Store | null, maxSessions: number): Map<string, NpcHost> {
+function createHosts(npcs: readonly Npc[], store: Store | null, maxSessions: number, escalation: ServeOptions["escalation"]): Map<string, NpcHost> {
   const hosts = new Map<string, NpcHost>();
   for (const npc of npcs) {
-    const host = new NpcHost(npc, store, maxSessions);
+    const host = new NpcHost(npc, store, maxSessions, undefined, escalation?.(npc) ?? null);
     if (hosts.has(host.id)) throw new ServeSetupError(`two bundles are both named "${host.id}"; serve each NPC once`);
     hosts.set(host.id, host);
   }
@@ -127,7 +130,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   } catch (error) {
     throw new ServeSetupError(error instanceof Error ? error.message : String(error));
   }
-  const hosts = createHosts(options.npcs, store, options.maxSessions ?? DEFAULT_MAX_SESSIONS);
+  const hosts = createHosts(options.npcs, store, options.maxSessions ?? DEFAULT_MAX_SESSIONS, options.escalation);
   const maxBody = options.maxBodyBytes ?? DEFAULT_MAX_BODY;
   const logError = options.logError ?? ((message: string) => void process.stderr.write(`${message}\n`));
   const created = () => Math.floor(Date.now() / 1000);
@@ -193,7 +196,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           // `user` continues a session when it holds an id this server gave; any other value is an end-user label.
           const session = sessionFor(req, res, host, client, request.user !== null && looksLikeSessionId(request.user) ? request.user : null);
           const answer =
-            request.last.kind === "tool" ? host.toolResult(client, session, request.last.content) : host.message(client, session, request.last.content);
+            request.last.kind === "tool" ? host.toolResult(client, session, request.last.content) : await host.reply(client, session, request.last.content);
           const id = completionId();
           if (!request.stream) {
             sendJson(res, 200, completionBody(host.id, request.last.content, answer, id, created()));
@@ -215,7 +218,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           if (body.explain !== undefined && typeof body.explain !== "boolean") throw badRequest("`explain` must be a boolean", "explain");
           logMessage(body.message);
           const session = sessionFor(req, res, host, client, bodySession(body));
-          sendJson(res, 200, host.message(client, session, body.message, body.explain === true ? { explain } : {}));
+          sendJson(res, 200, await host.reply(client, session, body.message, body.explain === true ? { explain } : {}));
         },
       },
     },
