@@ -12,6 +12,8 @@ export interface RuntimeState {
   vocab: Map<number, number[]>;
   typed: BundleState["typed"];
   strings: BundleState["strings"];
+  lists: BundleState["lists"];
+  ranges: BundleState["ranges"];
   skip: number[];
   accept: BundleState["accept"];
 }
@@ -53,6 +55,9 @@ export class NpcModel {
   readonly sanitizerPhrases: Map<string, Phrase[]>;
   readonly stopWords: Set<string>;
   readonly wordLists: Map<string, Segments[]>;
+  /** Per value list: its spoken forms by first word (a phrase's value indexes the list's values). */
+  readonly lists: Map<string, Phrase[]>[];
+  readonly numberWords: Map<string, number>;
   /** The probabilistic stage's index. */
   readonly matching: MatchIndex;
 
@@ -74,11 +79,13 @@ export class NpcModel {
           else vocab.set(tag, [child]);
         }
       }
-      return { vocab, typed: s.typed, strings: s.strings, skip: s.skip, accept: s.accept };
+      return { vocab, typed: s.typed, strings: s.strings, lists: s.lists, ranges: s.ranges, skip: s.skip, accept: s.accept };
     });
     this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.wordLists = new Map(payload.wordLists);
+    this.lists = payload.lists.map((list) => byFirstWord(list.phrases));
+    this.numberWords = new Map(payload.numberWords);
     this.matching = new MatchIndex(payload.matching, payload.intents.length);
   }
 }

@@ -62,7 +62,7 @@ class Loader {
   private readonly bag = new DiagnosticBag();
   private readonly texts = new Map<string, string>();
   private readonly sources: SourceFileRef[] = [];
-  private readonly fragment: IrFragment = { intents: [], synonyms: [], types: [], wordLists: [], connectives: [] };
+  private readonly fragment: IrFragment = { intents: [], synonyms: [], types: [], wordLists: [], lists: [], connectives: [] };
 
   loadDirectory(dir: string): LoadedSources {
     const { files, skipped } = classifyNpcFiles(dir);
@@ -138,6 +138,7 @@ class Loader {
     this.fragment.synonyms.push(...dsl.synonyms);
     this.fragment.types.push(...dsl.types);
     this.fragment.wordLists.push(...dsl.wordLists);
+    this.fragment.lists.push(...dsl.lists);
     this.fragment.connectives.push(...dsl.connectives);
   }
 
@@ -156,7 +157,7 @@ class Loader {
 
   private finish(config: NpcConfig, root: string): LoadedSources {
     const intents = this.fragment.intents;
-    typeDslSlots(intents, this.fragment.types);
+    typeDslSlots(intents, this.fragment.types, this.fragment.lists);
     disambiguateIntentIds(intents, this.bag);
     config.connectives.push(...this.fragment.connectives);
     const ir: NpcIR = {
@@ -165,6 +166,7 @@ class Loader {
       synonyms: this.fragment.synonyms,
       types: this.fragment.types,
       wordLists: this.fragment.wordLists,
+      lists: this.fragment.lists,
       sources: [...this.sources].sort((a, b) => compareStrings(a.path, b.path)),
     };
     return { ir, diagnostics: this.bag, texts: this.texts, root };
