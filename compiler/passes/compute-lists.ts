@@ -39,6 +39,7 @@ const NUMBER_WORDS: [string, number][] = [
     .map((word, n): [string, number] => [word, n]),
   ..."twenty thirty forty fifty sixty seventy eighty ninety".split(" ").map((word, k): [string, number] => [word, 20 + 10 * k]),
   ["hundred", 100],
+  ["a", 1], // "in a minute", "a hundred"
 ];
 
 /** The number-word table, shipped only when some slot reads numbers. */
