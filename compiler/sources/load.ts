@@ -12,7 +12,7 @@ import { lowerEntriesFile } from "./ndf/entries.js";
 import { classifyNpcFiles, isDslFile, type NdfFile } from "./ndf/files.js";
 import { parseJson } from "./ndf/json-ast.js";
 import type { SchemaKind } from "./ndf/schemas.js";
-import { lowerSynonyms, lowerTypes, lowerWordLists } from "./ndf/tables.js";
+import { lowerSynonyms, lowerTypes, lowerValueLists, lowerWordLists } from "./ndf/tables.js";
 import { validateAgainstSchema } from "./ndf/validate.js";
 import { readSource } from "./read-source.js";
 
@@ -37,6 +37,7 @@ const SCHEMA_OF: Record<Exclude<NdfFile["kind"], "dsl">, SchemaKind> = {
   types: "types",
   vocabularyTemplates: "vocabularyTemplates",
   vocabulary: "vocabulary",
+  lists: "lists",
 };
 
 /**
@@ -125,6 +126,9 @@ class Loader {
         break;
       case "vocabulary":
         this.fragment.wordLists.push(...lowerWordLists(file.path, root));
+        break;
+      case "lists":
+        this.fragment.lists.push(...lowerValueLists(file.path, root));
         break;
     }
   }

@@ -92,6 +92,10 @@ function lowerEntry(node: ObjectNode, file: string, id: string, bag: DiagnosticB
 
   const context = value("context");
   if (context) intent.context = lowerContext(context, file, intent.id, bag);
+  const slots = value("slots");
+  if (slots?.type === "Object") {
+    intent.fixedSlots = Object.fromEntries(membersOf(slots).flatMap((m) => (m.value.type === "String" ? [[m.key, m.value.value]] : [])));
+  }
 
   for (const [key, m] of members) {
     if (KNOWN_ENTRY_KEYS.includes(key)) continue;
@@ -125,7 +129,7 @@ function lowerNode(node: ObjectNode, file: string, bag: DiagnosticBag): Template
   const members = new Map(membersOf(node).map((m) => [m.key, m.value]));
   for (const { key, keyNode } of membersOf(node)) {
     if (!KNOWN_NODE_KEYS.includes(key)) {
-      bag.warning(CODES.unknownKey, `unknown key "${key}" in a template node: nodes have tag, type and required; it is ignored`, locOf(keyNode, file));
+      bag.warning(CODES.unknownKey, `unknown key "${key}" in a template node: nodes have tag, type, required (and ndfc's list and range); it is ignored`, locOf(keyNode, file));
     }
   }
   const tag = members.get("tag");
@@ -133,7 +137,18 @@ function lowerNode(node: ObjectNode, file: string, bag: DiagnosticBag): Template
   const required = members.get("required");
   const tags = tag ? texts(tag, file).map((t) => tagName(t.value)) : [];
   if (tags.length === 0 || type?.type !== "String") return []; // reported by the schema check
-  return [{ tags, type: type.value, required: required?.type === "Boolean" ? required.value : true, loc: locOf(node, file) }];
+  const lowered: TemplateNode = { tags, type: type.value, required: required?.type === "Boolean" ? required.value : true, loc: locOf(node, file) };
+  const list = members.get("list");
+  if (type.value === "list" && list?.type === "String") lowered.list = list.value;
+  const range = members.get("range");
+  if (type.value === "range" && range !== undefined) {
+    const bounds = toValue(range) as { min?: unknown; max?: unknown; unit?: unknown };
+    if (typeof bounds.min === "number" && typeof bounds.max === "number") {
+      lowered.range = { min: bounds.min, max: bounds.max, unit: typeof bounds.unit === "string" ? bounds.unit : "" };
+      if (bounds.min > bounds.max) bag.error(CODES.schema, `the range ${bounds.min}..${bounds.max} is inverted: write the smaller number as min`, locOf(range, file));
+    }
+  }
+  return [lowered];
 }
 
 function lowerTools(node: JsonNode, file: string): ToolCall[] {

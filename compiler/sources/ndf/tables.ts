@@ -1,5 +1,7 @@
-// Lowering the NDF lookup tables: types.json, vocabulary/templates.json, vocabulary/vocabulary.json.
-import type { SynonymSet, TypeDef, WordList } from "../../ir/types.js";
+// Lowering the NDF lookup tables: types.json, vocabulary/templates.json, vocabulary/vocabulary.json,
+// and ndfc's extension vocabulary/lists.json.
+import type { SynonymSet, TypeDef, ValueList, WordList } from "../../ir/types.js";
+import { normalizeKey } from "../../../runtime/normalize.js";
 import { tagName } from "./entries.js";
 import { locOf, membersOf, type JsonNode } from "./json-ast.js";
 
@@ -23,4 +25,16 @@ export function lowerSynonyms(file: string, root: JsonNode): SynonymSet[] {
 
 export function lowerWordLists(file: string, root: JsonNode): WordList[] {
   return stringMembers(root).map(({ key, value, keyNode }) => ({ name: key, words: strings(value), loc: locOf(keyNode, file) }));
+}
+
+/** `{"area": {"living room": "living_room", …}}`: each list's spoken forms and their values. */
+export function lowerValueLists(file: string, root: JsonNode): ValueList[] {
+  return stringMembers(root).map(({ key, value, keyNode }) => ({
+    name: key,
+    values: stringMembers(value).flatMap((m) => {
+      const spoken = normalizeKey(m.key);
+      return m.value.type === "String" && spoken.length > 0 ? [{ spoken, value: m.value.value, loc: locOf(m.keyNode, file) }] : [];
+    }),
+    loc: locOf(keyNode, file),
+  }));
 }
