@@ -185,8 +185,8 @@ export interface BundleState {
 
 /**
  * A value list: its spoken forms (normalized words) with the index of their canonical value. The
- * runtime looks a list up by the first word of each spoken form, so a 5,000-value list is one
- * automaton edge and one hash lookup per position.
+ * runtime builds a trie over the words at load, so a 5,000-value list is one automaton edge and
+ * one walk of the words at a position.
  */
 export interface BundleList {
   name: string;

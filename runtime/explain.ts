@@ -240,7 +240,7 @@ function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], 
     } else if (spec.kind === "typed") {
       if (model.types[spec.type]!.test(token.text)) visit(node + 1, tok + 1);
     } else if (spec.kind === "list") {
-      for (const phrase of listValuesAt(model, tokens, tok, spec.id)) visit(node + 1, tok + phrase.words.length);
+      for (const [, end] of listValuesAt(model, tokens, tok, spec.id)) visit(node + 1, end);
     } else if (spec.kind === "range") {
       for (const [, length] of numbersAt(model, tokens, tok, spec.id)) visit(node + 1, tok + length);
     } else for (let end = tok + 1; end <= t; end++) visit(node + 1, end);

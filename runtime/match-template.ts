@@ -11,7 +11,7 @@
 //   3. source order (intent index, then path index).
 // A path matches only when it consumes every word; stop words may be skipped between nodes.
 
-import { phraseAt, type NpcModel, type Phrase } from "./model.js";
+import { phraseAt, type ListTrie, type NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
 import type { SlotCapture, WitnessItem } from "./response.js";
 import type { WordResolver } from "./word-resolver.js";
@@ -91,6 +91,8 @@ export function spanText(clean: string, tokens: readonly Token[], from: number, 
 class TemplateRun {
   private readonly tagCache = new Map<number, TagHit[]>();
   private readonly typeCache = new Map<number, boolean>();
+  /** List readings (even keys) and number readings (odd keys) per (id, position): many states share them. */
+  private readonly readingCache = new Map<number, [number, number][]>();
   /** Per position: normal threads by state id, open free-string threads by -(child + 1). */
   private readonly at: Map<number, Thread>[];
 
@@ -184,14 +186,13 @@ class TemplateRun {
     }
     for (const [listId, slot, child] of state.lists) {
       // a list value is literal evidence, as a vocab word is
-      for (const phrase of listValuesAt(this.model, this.tokens, p, listId)) {
-        const to = p + phrase.words.length;
-        const value = this.model.payload.lists[listId]!.values[phrase.value]!;
+      for (const [valueId, to] of this.readings(listId, p, 0)) {
+        const value = this.model.payload.lists[listId]!.values[valueId]!;
         this.offer(to, child, this.capture(thread, slot, value, this.clean.slice(token.start, this.tokens[to - 1]!.end), p, to, 1));
       }
     }
     for (const [rangeId, slot, child] of state.ranges) {
-      for (const [value, length] of numbersAt(this.model, this.tokens, p, rangeId)) {
+      for (const [value, length] of this.readings(rangeId, p, 1)) {
         const to = p + length;
         this.offer(to, child, this.capture(thread, slot, String(value), this.clean.slice(token.start, this.tokens[to - 1]!.end), p, to));
       }
@@ -215,6 +216,17 @@ class TemplateRun {
       this.typeCache.set(key, hit);
     }
     return hit;
+  }
+
+  /** listValuesAt (kind 0) or numbersAt (kind 1) of `id` at `p`, once per message. */
+  private readings(id: number, p: number, kind: 0 | 1): [number, number][] {
+    const key = (id * (this.tokens.length + 1) + p) * 2 + kind;
+    let found = this.readingCache.get(key);
+    if (!found) {
+      found = (kind === 0 ? listValuesAt : numbersAt)(this.model, this.tokens, p, id);
+      this.readingCache.set(key, found);
+    }
+    return found;
   }
 
   /** Vocab tags the words at `p` stand for (see tagHitsAt), once per position. */
@@ -255,9 +267,18 @@ export function tagHitsAt(model: NpcModel, tokens: readonly Token[], p: number, 
   return hits;
 }
 
-/** Spoken forms of list `listId` written at `p` (a phrase's `value` indexes the list's values). */
-export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: number, listId: number): Phrase[] {
-  return (model.lists[listId]!.get(tokens[p]!.norm) ?? []).filter((phrase) => phraseAt(phrase, tokens, p));
+/**
+ * Spoken forms of list `listId` written from `p`, as [value index, end position]: one walk down
+ * the list's trie, so the cost is the words read, whatever the size of the list.
+ */
+export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: number, listId: number): [number, number][] {
+  const found: [number, number][] = [];
+  let node: ListTrie | undefined = model.lists[listId];
+  for (let k = p; node && k < tokens.length && tokens[k]!.kind !== "quoted"; k++) {
+    node = node.next.get(tokens[k]!.norm);
+    if (node && node.value !== -1) found.push([node.value, k + 1]);
+  }
+  return found;
 }
 
 /**

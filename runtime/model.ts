@@ -23,6 +23,26 @@ export interface Phrase {
   value: number;
 }
 
+/** A node of a value list's trie over words: the value index of the spoken form ending here, or -1. */
+export interface ListTrie {
+  value: number;
+  next: Map<string, ListTrie>;
+}
+
+function listTrie(phrases: readonly [string[], number][]): ListTrie {
+  const root: ListTrie = { value: -1, next: new Map() };
+  for (const [words, value] of phrases) {
+    let node = root;
+    for (const word of words) {
+      let child = node.next.get(word);
+      if (!child) node.next.set(word, (child = { value: -1, next: new Map() }));
+      node = child;
+    }
+    if (node.value === -1) node.value = value;
+  }
+  return root;
+}
+
 /** Whether `phrase` is written at `at` in the tokens (words only: quoted text never takes part in a phrase). */
 export function phraseAt(phrase: Phrase, tokens: readonly Token[], at: number): boolean {
   return phrase.words.every((word, k) => {
@@ -55,9 +75,11 @@ export class NpcModel {
   readonly sanitizerPhrases: Map<string, Phrase[]>;
   readonly stopWords: Set<string>;
   readonly wordLists: Map<string, Segments[]>;
-  /** Per value list: its spoken forms by first word (a phrase's value indexes the list's values). */
-  readonly lists: Map<string, Phrase[]>[];
+  /** Per value list: the trie of its spoken forms (a value indexes the list's values). */
+  readonly lists: ListTrie[];
   readonly numberWords: Map<string, number>;
+  /** Words of list values and number words: words the NPC knows, never typos of vocabulary words. */
+  readonly valueWords: Set<string>;
   /** The probabilistic stage's index. */
   readonly matching: MatchIndex;
 
@@ -84,8 +106,9 @@ export class NpcModel {
     this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.wordLists = new Map(payload.wordLists);
-    this.lists = payload.lists.map((list) => byFirstWord(list.phrases));
+    this.lists = payload.lists.map((list) => listTrie(list.phrases));
     this.numberWords = new Map(payload.numberWords);
+    this.valueWords = new Set([...this.numberWords.keys(), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
     this.matching = new MatchIndex(payload.matching, payload.intents.length);
   }
 }

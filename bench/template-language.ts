@@ -1,0 +1,105 @@
+// The template language of issue 18 on datasets/home: template-match latency with single distinct
+// calls in shuffled order (no batch of one message, which a warm loop would flatter), build time,
+// bundle size, path and state counts; and a synthetic value list of 2 and of 5,000 values, to show
+// that a list is one automaton edge whatever its size. Writes bench/results/template-language.json.
+//
+//   npm run build && node --expose-gc build/bench/template-language.js
+
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { compileNpc } from "../compiler/compile.js";
+import { parseCases } from "../compiler/eval/cases.js";
+import { lintSources } from "../compiler/lint.js";
+import { writeFileAtomic } from "../compiler/write-atomic.js";
+import { loadNpc, type Npc } from "../runtime/index.js";
+import { percentile, round } from "./stats.js";
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const ROUNDS = 30;
+
+/** A seeded shuffle (xorshift32), so every run times the same order. */
+function shuffled<T>(items: readonly T[], seed: number): T[] {
+  const out = [...items];
+  let state = seed || 1;
+  for (let i = out.length - 1; i > 0; i--) {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    const j = (state >>> 0) % (i + 1);
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Per-call µs of `messages`, each call timed alone, in a new shuffled order every round. */
+function singleCalls(npc: Npc, messages: readonly string[]): { calls: number; medianUs: number; p90Us: number; p99Us: number } {
+  const session = npc.session({ seed: 1 });
+  for (const message of messages) session.process(message); // one warm-up pass (JIT)
+  (globalThis as { gc?: () => void }).gc?.();
+  const samples: number[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    for (const message of shuffled(messages, r + 1)) {
+      const start = process.hrtime.bigint();
+      session.process(message);
+      samples.push(Number(process.hrtime.bigint() - start) / 1000);
+    }
+  }
+  return { calls: samples.length, medianUs: round(percentile(samples, 50), 2), p90Us: round(percentile(samples, 90), 2), p99Us: round(percentile(samples, 99), 2) };
+}
+
+function timed<T>(fn: () => T): { value: T; ms: number } {
+  const start = performance.now();
+  const value = fn();
+  return { value, ms: round(performance.now() - start, 1) };
+}
+
+function buildNpc(dir: string) {
+  const lint = timed(() => lintSources([dir]));
+  const compiled = timed(() => compileNpc(lint.value));
+  const { counts } = compiled.value.payload;
+  return { lintMs: lint.ms, compileMs: compiled.ms, bytes: compiled.value.bytes, paths: counts.templatePaths, states: counts.automatonStates, intents: counts.intents };
+}
+
+/** A rule file with one list of `values` two-word values used by three rules. */
+function listNpc(values: number): string {
+  const dir = mkdtempSync(join(tmpdir(), "ndfc-bench-list-"));
+  const list = Array.from({ length: values }, (_, i) => `"item ${i}" => "i${i}"`).join(", ");
+  writeFileSync(join(dir, "s.rules"), `list :thing, ${list}\nrule("buy [the] :thing") {}\nrule("sell :thing [now]") {}\nrule("where is [the] :thing") {}\n`);
+  return dir;
+}
+
+async function main(): Promise<void> {
+  const home = buildNpc(join(repoRoot, "datasets/home"));
+  const npc = await loadNpc(home.bytes);
+  const inputs = parseCases(readFileSync(join(repoRoot, "datasets/home/eval.jsonl"), "utf8"), "eval.jsonl").map((c) => c.input);
+  const template = inputs.filter((input) => npc.session().process(input).status === "template match");
+  const lists = [];
+  for (const values of [2, 5_000]) {
+    const built = buildNpc(listNpc(values));
+    const listed = await loadNpc(built.bytes);
+    const messages = Array.from({ length: 200 }, (_, i) => `${["buy the", "sell", "where is the"][i % 3]} item ${(i * 7919) % values}${i % 3 === 1 ? " now" : ""}`);
+    lists.push({ values, paths: built.paths, states: built.states, bytes: built.bytes.length, compileMs: built.compileMs, template: singleCalls(listed, messages) });
+  }
+  const result = {
+    benchmark: "template-language",
+    loadAverage: round(loadavg()[0]!, 2),
+    home: {
+      intents: home.intents,
+      paths: home.paths,
+      states: home.states,
+      bundleBytes: home.bytes.length,
+      lintMs: home.lintMs,
+      compileMs: home.compileMs,
+      templateMessages: template.length,
+      template: singleCalls(npc, template),
+      allEvalMessages: singleCalls(npc, inputs),
+    },
+    lists,
+  };
+  writeFileAtomic(join(repoRoot, "bench/results/template-language.json"), JSON.stringify(result, null, 2) + "\n");
+  process.stdout.write(JSON.stringify(result, null, 2) + "\n");
+}
+
+await main();
