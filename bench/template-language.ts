@@ -1,6 +1,7 @@
 // The template language of issue 18 on datasets/home: template-match latency with single distinct
 // calls in shuffled order (no batch of one message, which a warm loop would flatter), build time,
-// bundle size, path and state counts; and a synthetic value list of 2 and of 5,000 values, to show
+// bundle size, path and state counts (and datasets/termy's template answers measured the same way,
+// as a reference taken at the same load); and a synthetic value list of 2 and of 5,000 values, to show
 // that a list is one automaton edge whatever its size. Writes bench/results/template-language.json.
 //
 //   npm run build && node --expose-gc build/bench/template-language.js
@@ -82,9 +83,26 @@ async function main(): Promise<void> {
     const messages = Array.from({ length: 200 }, (_, i) => `${["buy the", "sell", "where is the"][i % 3]} item ${(i * 7919) % values}${i % 3 === 1 ? " now" : ""}`);
     lists.push({ values, paths: built.paths, states: built.states, bytes: built.bytes.length, compileMs: built.compileMs, template: singleCalls(listed, messages) });
   }
+  const homeTemplate = singleCalls(npc, template);
+  // The same measure on datasets/termy's template answers, at the same moment: on this shared
+  // machine the load moves every figure, so the ratio says more than the absolute value.
+  const termy = await loadNpc(buildNpc(join(repoRoot, "datasets/termy")).bytes);
+  const termyInputs = parseCases(readFileSync(join(repoRoot, "datasets/termy/eval.jsonl"), "utf8"), "eval.jsonl").map((c) => c.input);
+  const termyTemplate = singleCalls(termy, termyInputs.filter((input) => termy.session().process(input).status === "template match"));
+  const [small, large] = lists as [(typeof lists)[number], (typeof lists)[number]];
   const result = {
     benchmark: "template-language",
     loadAverage: round(loadavg()[0]!, 2),
+    // the headline figures flat, for the key/value table of bench/results/README.md
+    homeTemplateMedianUs: homeTemplate.medianUs,
+    homeTemplateP99Us: homeTemplate.p99Us,
+    termyTemplateMedianUs: termyTemplate.medianUs,
+    homeCompileMs: home.compileMs,
+    homeBundleBytes: home.bytes.length,
+    homePaths: home.paths,
+    list2Paths: small.paths,
+    list5000Paths: large.paths,
+    list5000TemplateMedianUs: large.template.medianUs,
     home: {
       intents: home.intents,
       paths: home.paths,
@@ -93,7 +111,7 @@ async function main(): Promise<void> {
       lintMs: home.lintMs,
       compileMs: home.compileMs,
       templateMessages: template.length,
-      template: singleCalls(npc, template),
+      template: homeTemplate,
       allEvalMessages: singleCalls(npc, inputs),
     },
     lists,

@@ -1,7 +1,7 @@
 // A loaded bundle in the shape the matchers use: tables turned into Maps and typed arrays once,
 // at load time, so answering a message allocates little.
 
-import type { BundlePayload, BundleState, Segments } from "./bundle-types.js";
+import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex, readU32 } from "./fuzzy.js";
 import { MatchIndex } from "./match-probabilistic.js";
 import { TypeMatcher } from "./regex-vm.js";
@@ -29,9 +29,11 @@ export interface ListTrie {
   next: Map<string, ListTrie>;
 }
 
-function listTrie(phrases: readonly [string[], number][]): ListTrie {
+/** The trie of a list's spoken forms; a phrase whose value index is out of bounds (a corrupt bundle) is left out. */
+function listTrie({ phrases, values }: BundleList): ListTrie {
   const root: ListTrie = { value: -1, next: new Map() };
   for (const [words, value] of phrases) {
+    if (values[value] === undefined) continue;
     let node = root;
     for (const word of words) {
       let child = node.next.get(word);
@@ -106,7 +108,7 @@ export class NpcModel {
     this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.wordLists = new Map(payload.wordLists);
-    this.lists = payload.lists.map((list) => listTrie(list.phrases));
+    this.lists = payload.lists.map(listTrie);
     this.numberWords = new Map(payload.numberWords);
     this.valueWords = new Set([...this.numberWords.keys(), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
     this.matching = new MatchIndex(payload.matching, payload.intents.length);
