@@ -72,7 +72,7 @@ class Loader {
     let config: NpcConfig = { name: basename(dir), connectives: [], extra: {} };
     if (existsSync(configPath)) {
       const root = this.readJson(configPath, "config.json");
-      if (root && validateAgainstSchema("config", configPath, root, this.bag)) config = lowerConfig(configPath, root, basename(dir), this.bag);
+      if (root && validateAgainstSchema("config", root, this.bag)) config = lowerConfig(root, basename(dir), this.bag);
     } else if (!hasDsl) {
       this.bag.error(CODES.missingConfig, `no config.json in ${dir}: an NDF NPC directory needs config.json and a dataset/ folder`, fileStart(configPath));
     }
@@ -110,25 +110,25 @@ class Loader {
       this.bag.warning(CODES.misnamedFile, `NDF names this kind of file ${file.misnamed}; it is loaded, but other NDF tools will skip it`, fileStart(file.path));
     }
     // Schema findings are reported; each lowerer reads what it can and skips a root of the wrong type.
-    validateAgainstSchema(SCHEMA_OF[file.kind], file.path, root, this.bag);
+    validateAgainstSchema(SCHEMA_OF[file.kind], root, this.bag);
     switch (file.kind) {
       case "entries": {
-        const { intents, wordLists } = lowerEntriesFile(file.path, file.relPath, root, this.bag);
+        const { intents, wordLists } = lowerEntriesFile(file.relPath, root, this.bag);
         this.fragment.intents.push(...intents);
         this.fragment.wordLists.push(...wordLists);
         break;
       }
       case "types":
-        this.fragment.types.push(...lowerTypes(file.path, root));
+        this.fragment.types.push(...lowerTypes(root));
         break;
       case "vocabularyTemplates":
-        this.fragment.synonyms.push(...lowerSynonyms(file.path, root));
+        this.fragment.synonyms.push(...lowerSynonyms(root));
         break;
       case "vocabulary":
-        this.fragment.wordLists.push(...lowerWordLists(file.path, root));
+        this.fragment.wordLists.push(...lowerWordLists(root));
         break;
       case "lists":
-        this.fragment.lists.push(...lowerValueLists(file.path, root));
+        this.fragment.lists.push(...lowerValueLists(root));
         break;
     }
   }
