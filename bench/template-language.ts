@@ -2,11 +2,13 @@
 // calls in shuffled order (no batch of one message, which a warm loop would flatter), build time,
 // bundle size, path and state counts (and datasets/termy's template answers measured the same way,
 // as a reference taken at the same load); and a synthetic value list of 2 and of 5,000 values, to show
-// that a list is one automaton edge whatever its size. Writes bench/results/template-language.json.
+// that a list is one automaton edge whatever its size; and, last (so its garbage is not billed to
+// the latencies; the process's peak RSS is then its build's, the rest being far smaller), the build of a synthetic 4 MB NDF templates file shaped like the hassil port of issue
+// 18 (250 intents, 7,000 paths, 2,433 vocab tags). Writes bench/results/template-language.json.
 //
 //   npm run build && node --expose-gc build/bench/template-language.js
 
-import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,6 +17,7 @@ import { parseCases } from "../compiler/eval/cases.js";
 import { lintSources } from "../compiler/lint.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc, type Npc } from "../runtime/index.js";
+import { mulberry32 } from "../runtime/rng.js";
 import { percentile, round } from "./stats.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -71,6 +74,31 @@ function listNpc(values: number): string {
   return dir;
 }
 
+/** A deterministic NDF NPC whose templates file is about 4 MB. */
+function largeTemplatesNpc(): string {
+  const random = mulberry32(18);
+  const dir = mkdtempSync(join(tmpdir(), "ndfc-bench-4mb-"));
+  mkdirSync(join(dir, "dataset/vocabulary"), { recursive: true });
+  const tags = 2_433;
+  const vocab = Object.fromEntries(Array.from({ length: tags }, (_, i) => [`<||vocab_${i}||>`, [`v${i}a`, `v${i}b`, `v${i} c${i % 7}`]]));
+  const entries = Array.from({ length: 250 }, (_, i) => ({
+    intent: `intent_${i}`,
+    type: "template",
+    structure: Array.from({ length: 28 }, () =>
+      Array.from({ length: 3 + Math.floor(random() * 5) }, () =>
+        random() < 0.2 ? { tag: "<||name||>", type: "string", required: true } : { tag: `<||vocab_${Math.floor(random() * tags)}||>`, type: "vocab", required: random() < 0.8 },
+      ),
+    ),
+    output: ["Done <||name||>."],
+    tools: [{ name: "t", arguments: { x: "<||name||>" } }],
+    permission: "yolo",
+  }));
+  writeFileSync(join(dir, "config.json"), JSON.stringify({ npc_name: "large" }));
+  writeFileSync(join(dir, "dataset/vocabulary/templates.json"), JSON.stringify(vocab, null, 2));
+  writeFileSync(join(dir, "dataset/templates_large.json"), JSON.stringify(entries, null, 2));
+  return dir;
+}
+
 async function main(): Promise<void> {
   const home = buildNpc(join(repoRoot, "datasets/home"));
   const npc = await loadNpc(home.bytes);
@@ -90,6 +118,16 @@ async function main(): Promise<void> {
   const termyInputs = parseCases(readFileSync(join(repoRoot, "datasets/termy/eval.jsonl"), "utf8"), "eval.jsonl").map((c) => c.input);
   const termyTemplate = singleCalls(termy, termyInputs.filter((input) => termy.session().process(input).status === "template match"));
   const [small, large] = lists as [(typeof lists)[number], (typeof lists)[number]];
+  const largeDir = largeTemplatesNpc();
+  const large4mb = buildNpc(largeDir);
+  const largeTemplates = {
+    templatesBytes: statSync(join(largeDir, "dataset/templates_large.json")).size,
+    paths: large4mb.paths,
+    lintMs: large4mb.lintMs,
+    compileMs: large4mb.compileMs,
+    buildMs: round(large4mb.lintMs + large4mb.compileMs, 1),
+    peakRssMB: round(process.resourceUsage().maxRSS / 1024, 1),
+  };
   const result = {
     benchmark: "template-language",
     loadAverage: round(loadavg()[0]!, 2),
@@ -103,6 +141,9 @@ async function main(): Promise<void> {
     list2Paths: small.paths,
     list5000Paths: large.paths,
     list5000TemplateMedianUs: large.template.medianUs,
+    large4mbBuildMs: largeTemplates.buildMs,
+    large4mbPeakRssMB: largeTemplates.peakRssMB,
+    largeTemplates,
     home: {
       intents: home.intents,
       paths: home.paths,
