@@ -7,6 +7,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources, type LintResult } from "../../compiler/lint.js";
 import { parsePattern, expandPaths } from "../../compiler/sources/dsl/pattern.js";
+import { explain } from "../../runtime/explain.js";
 import { loadNpc, type NpcSession } from "../../runtime/index.js";
 import { tempDir, writeTree } from "../support/cli.js";
 import { lower } from "./helpers.js";
@@ -130,7 +131,7 @@ describe("matching", () => {
   beforeAll(async () => {
     session = (await loadNpc(build({ "t.rules": RULES }).bytes)).session({ seed: 1 });
   });
-  const ask = (message: string) => session.process(message);
+  const ask = (message: string, withTrace = false) => session.process(message, withTrace ? { explain } : {});
 
   test("a multi-word list value captures its canonical value, the words as typed and their span", () => {
     const message = "Please switch on the Lights in the Living Room";
@@ -157,6 +158,12 @@ describe("matching", () => {
     expect(ask("set brightness to 101").status).not.toBe("template match");
     expect(ask("set brightness to 50°").status).not.toBe("template match");
     expect(ask("set timer for a minute").slots).toEqual({ minutes: "1" });
+  });
+
+  test("--explain shows list and number nodes and replays paths through them", () => {
+    const lines = (message: string) => ask(message, true).trace!.filter((step) => step.stage === "template").flatMap((step) => step.lines);
+    expect(lines("set brightness in the kitchen to 150")).toContainEqual(expect.stringMatching(/<\|\|area\|\|>:list area .*<\|\|brightness\|\|>:0\.\.100%\]: fails at node \d+ <\|\|brightness\|\|>:0\.\.100%: "150" does not fit$/));
+    expect(lines("set brightness in the kitchen to 15")).toContainEqual(expect.stringMatching(/:0\.\.100%\]: matches$/));
   });
 
   test("a permutation matches its parts in either order, with the spoken → canonical mapping", () => {
