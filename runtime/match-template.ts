@@ -284,8 +284,8 @@ export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: numbe
 /**
  * Numbers of range `rangeId` written at `p`, as [value, tokens read]: digits (with the range's
  * unit glued, or none), or number words, where units and tens add and `hundred` multiplies ("two
- * hundred fifty" is 250); every prefix of a run of number words is a reading, and the automaton
- * keeps the one that fits.
+ * hundred fifty" is 250, "twenty-five" 25); every prefix of a run of number words is a reading,
+ * and the automaton keeps the one that fits.
  */
 export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, rangeId: number): [number, number][] {
   const { min, max, unit } = model.payload.ranges[rangeId]!;
@@ -296,8 +296,9 @@ export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, 
   } else {
     let total = 0;
     for (let k = p; k < tokens.length; k++) {
-      const word = model.numberWords.get(tokens[k]!.norm);
-      if (word === undefined) break;
+      let word = 0;
+      for (const part of tokens[k]!.norm.split("-")) word += model.numberWords.get(part) ?? NaN;
+      if (Number.isNaN(word)) break;
       total = word === 100 ? (total || 1) * 100 : total + word;
       readings.push([total, k - p + 1]);
     }

@@ -154,6 +154,8 @@ describe("matching", () => {
     expect(ask("set brightness in the kitchen to 7").slots).toEqual({ area: "kitchen", brightness: "7" });
     expect(ask("set brightness to twenty five").captures).toEqual({ brightness: { value: "25", text: "twenty five", start: 18, end: 29 } });
     expect(ask("set brightness to one hundred").slots).toEqual({ brightness: "100" });
+    expect(ask("set brightness to twenty-five").slots).toEqual({ brightness: "25" });
+    expect(ask("set brightness to twenty-").status).not.toBe("template match");
     expect(ask("set brightness to half").slots).toEqual({ brightness: "50" });
     expect(ask("set brightness to 101").status).not.toBe("template match");
     expect(ask("set brightness to 50°").status).not.toBe("template match");
