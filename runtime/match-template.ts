@@ -6,7 +6,7 @@
 //
 // Priority among complete matches (fixed, documented):
 //   0. a path of the active context's children (the others never match while it is not active),
-//   1. more vocab words matched (literal evidence),
+//   1. more literal evidence: vocab words and list values matched,
 //   2. fewer free-string slots,
 //   3. source order (intent index, then path index).
 // A path matches only when it consumes every word; stop words may be skipped between nodes.
