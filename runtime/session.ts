@@ -14,7 +14,7 @@ import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { keyOf, textOf, tokenize, type Token } from "./normalize.js";
 import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "./render.js";
-import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type Witness, type WitnessItem } from "./response.js";
+import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
 import { emojiFor, sentimentMatch, withoutTrailingFiller } from "./sentiment.js";
@@ -70,6 +70,7 @@ interface Match {
   intent: number;
   confidence: number;
   slots: Record<string, string>;
+  captures?: Record<string, SlotCapture>;
 }
 
 export class NpcSession {
@@ -198,9 +199,11 @@ export class NpcSession {
     typedExact?: TypedLookup,
   ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
     /** A match, with its evidence added to the witness. */
-    const found = (stage: Witness["stage"], items: WitnessItem[], note: string, status: MatchStatus, intent: number, confidence = 1, slots: Record<string, string> = {}) => {
+    const found = (stage: Witness["stage"], items: WitnessItem[], note: string, status: MatchStatus, intent: number, confidence = 1, hit?: TemplateHit) => {
       witness.push({ stage, items, note });
-      return { kind: "match" as const, match: { status, intent, confidence, slots } };
+      const match: Match = { status, intent, confidence, slots: hit?.slots ?? {} };
+      if (hit) match.captures = hit.captures;
+      return { kind: "match" as const, match };
     };
     const asTyped = () => tokens.map((t): WitnessItem => ({ word: t.text, kind: "word", matched: t.norm }));
     // The message as typed first: a dataset phrase containing a noise word ("clear") still matches.
@@ -228,7 +231,7 @@ export class NpcSession {
       return found(stage, corrected.items, typoExact.key, "probabilistic match", typoExact.intent, corrected.similarity);
     }
     const templateMatch = (hit: TemplateHit) =>
-      found(hit.inContext ? "context" : "template", hit.items, `path ${hit.path}`, hit.inContext ? "context match" : "template match", hit.intent, 1, hit.slots);
+      found(hit.inContext ? "context" : "template", hit.items, `path ${hit.path}`, hit.inContext ? "context match" : "template match", hit.intent, 1, hit);
     if (template?.inContext) return templateMatch(template);
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
@@ -274,7 +277,9 @@ export class NpcSession {
 
   private respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
     const intent = this.model.payload.intents[match.intent]!;
-    const rendered = renderIntent(intent, this.renderContext(intent, match.slots, turn, part));
+    // fixed slots first: a slot the words captured under the same name wins
+    const slots = intent.slots.length > 0 ? { ...Object.fromEntries(intent.slots), ...match.slots } : match.slots;
+    const rendered = renderIntent(intent, this.renderContext(intent, slots, turn, part));
     if (intent.context !== null) this.activeContext = intent.context.length > 0 ? match.intent : null;
     return {
       status: match.status,
@@ -283,7 +288,8 @@ export class NpcSession {
       response: rendered.response,
       thinking: rendered.thinking,
       tools: rendered.tools,
-      slots: match.slots,
+      slots,
+      ...(match.captures ? { captures: match.captures } : {}),
       permission: intent.permission, // then applyGuards (guards.ts)
       sentiment: { ...this.totals },
       emoji: emojiFor(this.totals),

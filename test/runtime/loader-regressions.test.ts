@@ -38,7 +38,7 @@ describe("shared-reference payloads (item 1)", () => {
   it("the validator's walk stops once it has visited as many values as the payload has bytes", () => {
     const shared = edited((p) => void (p.intents[0]!.tools = [sharedToolTree(60)]));
     const budget = packPayload(base).length + 2_000;
-    expect(validatePayload(shared, budget)).toMatch(/^intents\[0\]\.tools\[0\]\.o\[1\]\[1\](\.a\[[01]\])+\.a: more values than the payload's bytes can hold \(shared or cyclic references\)$/);
+    expect(validatePayload(shared, budget)).toMatch(/^intents\[0\]\.tools\[0\]\.o\[1\]\[1\](\.a\[[01]\])+(\.a)?: more values than the payload's bytes can hold \(shared or cyclic references\)$/);
     // The same budget lets the real payload through.
     expect(validatePayload(base, packPayload(base).length)).toBeNull();
   });
@@ -114,6 +114,8 @@ describe("bundles that loaded and then broke (item 3)", () => {
         vocab: k < depth ? [[allTags, k + 1] as [number[], number]] : [],
         typed: [],
         strings: [],
+        lists: [],
+        ranges: [],
         skip: [],
         accept: k === depth ? [[0, 0] as [number, number]] : [],
       }));
