@@ -24,7 +24,7 @@ import { evaluate } from "../compiler/eval/score.js";
 import { lintSources, type LintResult } from "../compiler/lint.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc } from "../runtime/index.js";
-import { NpcModel } from "../runtime/model.js";
+import { learnedIndexFor, NpcModel } from "../runtime/model.js";
 import { tokenize, type Token } from "../runtime/normalize.js";
 import { sanitize } from "../runtime/sanitize.js";
 import { banking77OffTopic, hasBanking77, writeBanking77Npc } from "./banking77.js";
@@ -81,7 +81,7 @@ async function banking77() {
   const lint = lintSources([dir]);
   const built = compileNpc(lint);
   const npc = await loadNpc(built.bytes);
-  const model = new NpcModel(built.payload);
+  const model = new NpcModel(built.payload, await learnedIndexFor(built.payload));
   const ids = built.payload.intents.map((i) => i.id);
   let answered = 0;
   let correct = 0;
@@ -121,7 +121,7 @@ async function termy() {
   const built = compileNpc(lint);
   const npc = await loadNpc(built.bytes);
   const forced = compileNpc(withMatcher(lint, "learned"));
-  const model = new NpcModel(forced.payload);
+  const model = new NpcModel(forced.payload, await learnedIndexFor(forced.payload));
   const evalFile = join(termyDir, "dataset/eval.json");
   const report = evaluate(npc, parseCases(readFileSync(evalFile, "utf8"), evalFile));
   const prompts = (JSON.parse(readFileSync(evalFile, "utf8")) as { input: string | string[] }[]).flatMap((b) => [b.input].flat());

@@ -202,8 +202,8 @@ interface RuntimeSize {
   strippedBytes: number;
   /** The core entry chunk, minified (DESIGN §9 budget); null when rolldown cannot be loaded. */
   minifiedBytes: number | null;
-  /** Chunks the core loads on demand, and each optional entry beyond the core (minified). */
-  lazyBytes: number | null;
+  /** Chunks the core loads on demand (SHA-256 without Web Crypto, the learned stage), and each optional entry beyond the core (minified). */
+  lazy: RuntimeBundleSize["lazy"] | null;
   optional: RuntimeBundleSize["optional"] | null;
   modules: number;
 }
@@ -236,7 +236,7 @@ async function runtimeSize(): Promise<RuntimeSize | null> {
     bytes,
     strippedBytes,
     minifiedBytes: minified?.core ?? null,
-    lazyBytes: minified?.lazy ?? null,
+    lazy: minified?.lazy ?? null,
     optional: minified?.optional ?? null,
     modules: seen.size,
   };
@@ -301,7 +301,7 @@ function readmeFrom(all: Record<string, unknown>[]): string {
     if (size) {
       const minified = size.minifiedBytes === null ? "minifier unavailable" : `core ${size.minifiedBytes} bytes minified (target ≤ 50 KB)`;
       const apart = size.optional
-        ? `; apart from the core: ${size.lazyBytes} loaded only without Web Crypto (SHA-256), ${Object.entries(size.optional)
+        ? `; apart from the core, loaded on demand: ${(size.lazy ?? []).map((chunk) => `${chunk.bytes} (${chunk.modules.join(", ")})`).join(", ")}; ${Object.entries(size.optional)
             .map(([name, n]) => `ndfc/runtime/${name} ${n}`)
             .join(", ")} (beyond the core)`
         : "";

@@ -15,20 +15,26 @@ export const CORE_BUDGET_BYTES = 50_000;
 export const OPTIONAL_ENTRIES = ["explain", "lexer"] as const;
 
 export interface RuntimeBundleSize {
-  /** The entry chunk of ndfc/runtime, minified: what every host loads. */
+  /** The entry chunk of ndfc/runtime and the chunks it imports statically, minified: what every host loads. */
   core: number;
-  /** File names of the modules in the core chunk. */
+  /** File names of the modules in the core. */
   coreModules: string[];
-  /** Chunks the core imports only on demand (the synchronous SHA-256, for hosts without Web Crypto). */
-  lazy: number;
+  /**
+   * Chunks the core imports only on demand: the synchronous SHA-256 (hosts without Web Crypto) and
+   * the learned stage (bundles that have one), each with its bytes and module file names.
+   */
+  lazy: { bytes: number; modules: string[] }[];
   /** Each optional entry's minified bytes beyond the core (the core's modules left out). */
   optional: Record<(typeof OPTIONAL_ENTRIES)[number], number>;
 }
 
 interface Chunk {
+  fileName: string;
   code?: string;
   isEntry?: boolean;
   modules?: Record<string, unknown>;
+  /** Chunks this one imports statically: loaded with it. */
+  imports?: string[];
 }
 
 type External = (id: string, importer: string | undefined) => boolean;
@@ -39,6 +45,8 @@ interface Bundler {
     close(): Promise<void>;
   }>;
 }
+
+const fileNames = (ids: string[]) => ids.map((id) => id.slice(id.lastIndexOf("/") + 1)).sort();
 
 const bytesOf = (chunks: Chunk[]) => chunks.reduce((sum, chunk) => sum + Buffer.byteLength(chunk.code ?? ""), 0);
 
@@ -63,7 +71,16 @@ export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): P
     return output;
   };
   const core = await build("index", (id) => id === "msgpackr");
+  // The entry and every chunk it imports statically (a module it shares with a lazy chunk lands in
+  // a chunk of its own): what every host loads.
+  const byName = new Map(core.map((chunk) => [chunk.fileName, chunk]));
   const entry = core.filter((chunk) => chunk.isEntry);
+  for (let i = 0; i < entry.length; i++) {
+    for (const name of entry[i]!.imports ?? []) {
+      const chunk = byName.get(name);
+      if (chunk && !entry.includes(chunk)) entry.push(chunk);
+    }
+  }
   const coreIds = new Set(entry.flatMap((chunk) => Object.keys(chunk.modules ?? {})));
   const inCore: External = (id, importer) =>
     id === "msgpackr" || (importer !== undefined && id.startsWith(".") && coreIds.has(resolve(dirname(importer), id).replace(/\.js$/, `.${ext}`)));
@@ -71,8 +88,8 @@ export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): P
   for (const name of OPTIONAL_ENTRIES) optional[name] = bytesOf(await build(name, inCore));
   return {
     core: bytesOf(entry),
-    coreModules: [...coreIds].map((id) => id.slice(id.lastIndexOf("/") + 1)).sort(),
-    lazy: bytesOf(core.filter((chunk) => !chunk.isEntry)),
+    coreModules: fileNames([...coreIds]),
+    lazy: core.filter((chunk) => !entry.includes(chunk)).map((chunk) => ({ bytes: bytesOf([chunk]), modules: fileNames(Object.keys(chunk.modules ?? {})) })),
     optional,
   };
 }

@@ -76,6 +76,7 @@ export function syntheticNpc(inputCount: number, seed = 42): SyntheticNpc {
       synonyms: [],
       types: [],
       wordLists: [],
+      lists: [],
       sources: [{ path: "dataset/dataset_synthetic.json", sha256: String(inputCount) }],
     },
     inputs,

@@ -17,6 +17,7 @@ import { computeConcepts, type LexicalExpansion } from "./passes/compute-concept
 import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
 import { computeTypePrograms } from "./passes/compute-type-programs.js";
 import { computeAutomaton } from "./passes/compute-automaton.js";
+import { computeLists, computeNumberWords } from "./passes/compute-lists.js";
 import { computeSanitizer, computeWordLists } from "./passes/compute-word-tables.js";
 import { computeLearned } from "./passes/compute-learned.js";
 import type { Calibration } from "./learn/calibrate.js";
@@ -109,7 +110,8 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
   types.forEach((t, id) => {
     if (t.unusable === null) usableTypes.set(t.name, id);
   });
-  const automaton = computeAutomaton(ordered, vocab, usableTypes);
+  const lists = computeLists(ir.lists);
+  const automaton = computeAutomaton(ordered, vocab, usableTypes, lists.ids);
   const sanitizer = computeSanitizer(ir.wordLists);
   const concepts = computeConcepts(ir.synonyms, options.lexicalExpansion ?? null, config.synonymContribution);
   const { matching, inputIntent } = computeMatching(ordered, lexicon, concepts, sanitizer.stopWords);
@@ -142,6 +144,9 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
     learned: learned.learned,
     types,
     automaton: automaton.states,
+    lists: lists.lists,
+    ranges: automaton.ranges,
+    numberWords: computeNumberWords(automaton.ranges.length),
     sanitizer,
     wordLists,
   };

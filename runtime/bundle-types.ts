@@ -68,6 +68,8 @@ export interface BundleIntent {
   extra: [string, Segments[]][];
   /** The first input, shown in related suggestions. */
   example: string | null;
+  /** Fixed slots ([name, value]) the answer carries whatever the words, sorted by name. */
+  slots: [string, string][];
 }
 
 export interface BundleConfig {
@@ -203,10 +205,32 @@ export interface BundleState {
   typed: [number, string, number][];
   /** Free-string slot edges: [slot name, child state]. */
   strings: [string, number][];
+  /** List-slot edges: [list id, slot name, child state]. */
+  lists: [number, string, number][];
+  /** Number-slot edges: [range id, slot name, child state]. */
+  ranges: [number, string, number][];
   /** Children reachable without consuming a word (optional nodes). */
   skip: number[];
   /** Template paths ending here: [intent index, path index within the intent], in source order. */
   accept: [number, number][];
+}
+
+/**
+ * A value list: its spoken forms (normalized words) with the index of their canonical value. The
+ * runtime builds a trie over the words at load, so a 5,000-value list is one automaton edge and
+ * one walk of the words at a position.
+ */
+export interface BundleList {
+  name: string;
+  phrases: [string[], number][];
+  values: string[];
+}
+
+/** What a number slot accepts: an integer in [min, max], with an optional glued unit (`50%`). */
+export interface BundleRange {
+  min: number;
+  max: number;
+  unit: string;
 }
 
 export type SentimentKind = "expletives" | "interjections" | "thanking" | "encouraging" | "discouraging";
@@ -255,6 +279,10 @@ export interface BundlePayload {
   learned: BundleLearned | null;
   types: BundleTypeProgram[];
   automaton: BundleState[];
+  lists: BundleList[];
+  ranges: BundleRange[];
+  /** Number words ("twenty" → 20, "hundred" → 100 as a multiplier) for number slots; empty without ranges. */
+  numberWords: [string, number][];
   sanitizer: BundleSanitizer;
   /** Vocabulary lists and personality blocks (completion, unknown, related, …) for rendering. */
   wordLists: [string, Segments[]][];

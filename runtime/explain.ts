@@ -17,7 +17,7 @@ import { lex } from "./lexer.js";
 import type { ExactHit } from "./match-exact.js";
 import type { LearnedScores } from "./match-learned.js";
 import type { RankedIntent } from "./match-probabilistic.js";
-import { tagHitsAt, type TemplateHit } from "./match-template.js";
+import { listValuesAt, numbersAt, tagHitsAt, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
 import { round4, type NpcResponse, type Witness, type WitnessItem } from "./response.js";
@@ -168,7 +168,8 @@ export const explain: Explainer = (model) => new Trace(model);
 type PathNode =
   | { kind: "vocab"; tags: number[]; optional: boolean }
   | { kind: "typed"; type: number; slot: string; optional: boolean }
-  | { kind: "string"; slot: string; optional: boolean };
+  | { kind: "string"; slot: string; optional: boolean }
+  | { kind: "list" | "range"; id: number; slot: string; optional: boolean };
 
 interface AutomatonPath {
   intent: number;
@@ -210,6 +211,8 @@ function automatonPaths(model: NpcModel): AutomatonPaths {
     for (const [tags, child] of state.vocab) enter(child, { kind: "vocab", tags, optional: skips.has(child) });
     for (const [type, slot, child] of state.typed) enter(child, { kind: "typed", type, slot, optional: skips.has(child) });
     for (const [slot, child] of state.strings) enter(child, { kind: "string", slot, optional: skips.has(child) });
+    for (const [id, slot, child] of state.lists) enter(child, { kind: "list", id, slot, optional: skips.has(child) });
+    for (const [id, slot, child] of state.ranges) enter(child, { kind: "range", id, slot, optional: skips.has(child) });
   });
   ends.sort((a, b) => a.intent - b.intent || a.path - b.path);
   const paths = { from, node, ends };
@@ -228,6 +231,11 @@ function label(model: NpcModel, node: PathNode): string {
   const mark = node.optional ? "?" : "";
   if (node.kind === "vocab") return node.tags.map((t) => `<||${model.payload.vocab.tags[t]}||>`).join("|") + mark;
   if (node.kind === "typed") return `<||${node.slot}||>:${model.payload.types[node.type]!.name}${mark}`;
+  if (node.kind === "list") return `<||${node.slot}||>:list ${model.payload.lists[node.id]!.name}${mark}`;
+  if (node.kind === "range") {
+    const { min, max, unit } = model.payload.ranges[node.id]!;
+    return `<||${node.slot}||>:${min}..${max}${unit}${mark}`;
+  }
   return `<||${node.slot}||>:string${mark}`;
 }
 
@@ -261,6 +269,10 @@ function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], 
       for (const { tag, length } of tagHitsAt(model, tokens, tok, words)) if (spec.tags.includes(tag)) visit(node + 1, tok + length);
     } else if (spec.kind === "typed") {
       if (model.types[spec.type]!.test(token.text)) visit(node + 1, tok + 1);
+    } else if (spec.kind === "list") {
+      for (const [, end] of listValuesAt(model, tokens, tok, spec.id)) visit(node + 1, end);
+    } else if (spec.kind === "range") {
+      for (const [, length] of numbersAt(model, tokens, tok, spec.id)) visit(node + 1, tok + length);
     } else for (let end = tok + 1; end <= t; end++) visit(node + 1, end);
   }
   const [node, tok] = deepest;

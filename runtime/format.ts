@@ -6,6 +6,7 @@
 //   12 32  SHA-256 of the payload
 //   44  …  msgpack payload (BundlePayload)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// 3.0: list and number slots are automaton edges (a 2.x reader would silently skip them).
 // Writing is in encode.ts, apart, so that a reader does not ship the synchronous SHA-256.
 
 import { Packr } from "msgpackr";
@@ -15,7 +16,7 @@ import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 2;
+export const FORMAT_MAJOR = 3;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 

@@ -5,14 +5,17 @@
 
 import type { BundleCounts, BundlePayload } from "./bundle-types.js";
 import { decodeBundle, InvalidBundleError } from "./format.js";
-import { NpcModel } from "./model.js";
+import type { LearnedIndex } from "./match-learned.js";
+import { learnedIndexFor, NpcModel } from "./model.js";
 import { messageLimit, NpcSession, type SessionOptions } from "./session.js";
 
 export class Npc {
   private readonly model: NpcModel;
 
-  constructor(payload: BundlePayload) {
-    this.model = new NpcModel(payload);
+  /** `learned`: learnedIndexFor(payload), required when the bundle has a learned stage (loadNpc does both). */
+  constructor(payload: BundlePayload, learned: LearnedIndex | null = null) {
+    if (payload.learned && learned === null) throw new Error("this bundle has a learned stage: load it with loadNpc, or pass learnedIndexFor(payload)");
+    this.model = new NpcModel(payload, learned);
   }
 
   get name(): string {
@@ -42,7 +45,7 @@ export class Npc {
 export async function loadNpc(bytes: Uint8Array): Promise<Npc> {
   const payload = await decodeBundle(bytes);
   try {
-    return new Npc(payload);
+    return new Npc(payload, await learnedIndexFor(payload));
   } catch (error) {
     throw new InvalidBundleError(`payload could not be indexed (${error instanceof Error ? error.message : String(error)})`);
   }
@@ -50,6 +53,7 @@ export async function loadNpc(bytes: Uint8Array): Promise<Npc> {
 
 export { InvalidBundleError, readHeader, FORMAT_MAJOR, FORMAT_MINOR } from "./format.js";
 export { NpcSession } from "./session.js";
+export { learnedIndexFor } from "./model.js";
 export type { SessionOptions, SessionMetadata, ProcessOptions } from "./session.js";
 export { emojiFor } from "./sentiment.js";
 export type { TraceStep, TraceStage, Explainer } from "./explain.js";

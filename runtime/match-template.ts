@@ -6,14 +6,14 @@
 //
 // Priority among complete matches (fixed, documented):
 //   0. a path of the active context's children (the others never match while it is not active),
-//   1. more vocab words matched (literal evidence),
+//   1. more literal evidence: vocab words and list values matched,
 //   2. fewer free-string slots,
 //   3. source order (intent index, then path index).
 // A path matches only when it consumes every word; stop words may be skipped between nodes.
 
-import { phraseAt, type NpcModel } from "./model.js";
+import { phraseAt, type ListTrie, type NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
-import type { WitnessItem } from "./response.js";
+import type { SlotCapture, WitnessItem } from "./response.js";
 import type { WordResolver } from "./word-resolver.js";
 
 export interface TemplateHit {
@@ -22,6 +22,7 @@ export interface TemplateHit {
   /** A context child's path (answered while its parent is active). */
   inContext: boolean;
   slots: Record<string, string>;
+  captures: Record<string, SlotCapture>;
   items: WitnessItem[];
   literals: number;
 }
@@ -35,7 +36,7 @@ interface Trail<T> {
 interface Thread {
   literals: number;
   strings: number;
-  slots: Trail<[string, string]> | null;
+  slots: Trail<[string, SlotCapture]> | null;
   items: Trail<WitnessItem> | null;
   /** For a thread inside a free-string slot: where the slot began and its name. */
   openStart: number;
@@ -90,6 +91,8 @@ export function spanText(clean: string, tokens: readonly Token[], from: number, 
 class TemplateRun {
   private readonly tagCache = new Map<number, TagHit[]>();
   private readonly typeCache = new Map<number, boolean>();
+  /** List readings (even keys) and number readings (odd keys) per (id, position): many states share them. */
+  private readonly readingCache = new Map<number, [number, number][]>();
   /** Per position: normal threads by state id, open free-string threads by -(child + 1). */
   private readonly at: Map<number, Thread>[];
 
@@ -117,10 +120,8 @@ class TemplateRun {
         const child = -key - 1;
         const value = spanText(this.clean, this.tokens, thread.openStart, p);
         this.offer(p, child, {
-          ...thread,
+          ...this.capture(thread, thread.openSlot, value, value, thread.openStart, p),
           openStart: -1,
-          slots: push(thread.slots, [thread.openSlot, value]),
-          items: push(thread.items, { word: value, kind: "slot", matched: thread.openSlot }),
         });
         if (p < n) this.offer(p + 1, key, thread);
       }
@@ -141,7 +142,7 @@ class TemplateRun {
             const candidate = { intent, path, inContext: parent !== null };
             if (!bestThread || outranks(candidate, thread, best!, bestThread)) {
               bestThread = thread;
-              best = { intent, path, slots: {}, items: [], literals: thread.literals, inContext: candidate.inContext };
+              best = { intent, path, slots: {}, captures: {}, items: [], literals: thread.literals, inContext: candidate.inContext };
             }
           }
           continue;
@@ -150,9 +151,20 @@ class TemplateRun {
       }
     }
     if (!best || !bestThread) return null;
-    best.slots = Object.fromEntries(toArray(bestThread.slots));
+    for (const [name, capture] of toArray(bestThread.slots)) {
+      best.slots[name] = capture.value;
+      best.captures[name] = capture;
+    }
     best.items = toArray(bestThread.items);
     return best;
+  }
+
+  /** The thread with slot `name` captured over tokens [from, to). */
+  private capture(thread: Thread, name: string, value: string, text: string, from: number, to: number, literals = 0): Thread {
+    const capture = { value, text, start: this.tokens[from]!.start, end: this.tokens[to - 1]!.end };
+    const item: WitnessItem = { word: text, kind: "slot", matched: name };
+    if (value !== text) item.value = value;
+    return { ...thread, literals: thread.literals + literals, slots: push(thread.slots, [name, capture]), items: push(thread.items, item) };
   }
 
   private advance(p: number, stateId: number, thread: Thread): void {
@@ -170,11 +182,20 @@ class TemplateRun {
     }
     for (const [typeId, slot, child] of state.typed) {
       if (!this.typeMatches(typeId, p)) continue;
-      this.offer(p + 1, child, {
-        ...thread,
-        slots: push(thread.slots, [slot, token.text]),
-        items: push(thread.items, { word: token.text, kind: "slot", matched: slot }),
-      });
+      this.offer(p + 1, child, this.capture(thread, slot, token.text, token.text, p, p + 1));
+    }
+    for (const [listId, slot, child] of state.lists) {
+      // a list value is literal evidence, as a vocab word is
+      for (const [valueId, to] of this.readings(listId, p, 0)) {
+        const value = this.model.payload.lists[listId]!.values[valueId]!;
+        this.offer(to, child, this.capture(thread, slot, value, this.clean.slice(token.start, this.tokens[to - 1]!.end), p, to, 1));
+      }
+    }
+    for (const [rangeId, slot, child] of state.ranges) {
+      for (const [value, length] of this.readings(rangeId, p, 1)) {
+        const to = p + length;
+        this.offer(to, child, this.capture(thread, slot, String(value), this.clean.slice(token.start, this.tokens[to - 1]!.end), p, to));
+      }
     }
     for (const [slot, child] of state.strings) {
       this.offer(p + 1, -child - 1, { ...thread, strings: thread.strings + 1, openStart: p, openSlot: slot });
@@ -195,6 +216,17 @@ class TemplateRun {
       this.typeCache.set(key, hit);
     }
     return hit;
+  }
+
+  /** listValuesAt (kind 0) or numbersAt (kind 1) of `id` at `p`, once per message. */
+  private readings(id: number, p: number, kind: 0 | 1): [number, number][] {
+    const key = (id * (this.tokens.length + 1) + p) * 2 + kind;
+    let found = this.readingCache.get(key);
+    if (!found) {
+      found = (kind === 0 ? listValuesAt : numbersAt)(this.model, this.tokens, p, id);
+      this.readingCache.set(key, found);
+    }
+    return found;
   }
 
   /** Vocab tags the words at `p` stand for (see tagHitsAt), once per position. */
@@ -233,6 +265,45 @@ export function tagHitsAt(model: NpcModel, tokens: readonly Token[], p: number, 
     hits.push({ tag: phrase.value, length, item: { word: textOf(tokens.slice(p, p + length)), kind: "vocab", matched: tagName(phrase.value) } });
   }
   return hits;
+}
+
+/**
+ * Spoken forms of list `listId` written from `p`, as [value index, end position]: one walk down
+ * the list's trie, so the cost is the words read, whatever the size of the list.
+ */
+export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: number, listId: number): [number, number][] {
+  const found: [number, number][] = [];
+  let node: ListTrie | undefined = model.lists[listId];
+  for (let k = p; node && k < tokens.length && tokens[k]!.kind !== "quoted"; k++) {
+    node = node.next.get(tokens[k]!.norm);
+    if (node && node.value !== -1) found.push([node.value, k + 1]);
+  }
+  return found;
+}
+
+/**
+ * Numbers of range `rangeId` written at `p`, as [value, tokens read]: digits (with the range's
+ * unit glued, or none), or number words, where units and tens add and `hundred` multiplies ("two
+ * hundred fifty" is 250, "twenty-five" 25); every prefix of a run of number words is a reading,
+ * and the automaton keeps the one that fits.
+ */
+export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, rangeId: number): [number, number][] {
+  const { min, max, unit } = model.payload.ranges[rangeId]!;
+  const digits = /^(-?\d+)(\D*)$/.exec(tokens[p]!.text);
+  const readings: [number, number][] = [];
+  if (digits) {
+    if (digits[2] === "" || digits[2] === unit) readings.push([Number(digits[1]), 1]);
+  } else {
+    let total = 0;
+    for (let k = p; k < tokens.length; k++) {
+      let word = 0;
+      for (const part of tokens[k]!.norm.split("-")) word += model.numberWords.get(part) ?? NaN;
+      if (Number.isNaN(word)) break;
+      total = word === 100 ? (total || 1) * 100 : total + word;
+      readings.push([total, k - p + 1]);
+    }
+  }
+  return readings.filter(([value]) => value >= min && value <= max);
 }
 
 function outranks(a: { intent: number; path: number; inContext: boolean }, at: Thread, b: TemplateHit, bt: Thread): boolean {

@@ -1,10 +1,10 @@
 // A loaded bundle in the shape the matchers use: tables turned into Maps and typed arrays once,
 // at load time, so answering a message allocates little.
 
-import type { BundlePayload, BundleState, Segments } from "./bundle-types.js";
+import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex, readU32 } from "./fuzzy.js";
 import { MatchIndex } from "./match-probabilistic.js";
-import { LearnedIndex } from "./match-learned.js";
+import type { LearnedIndex } from "./match-learned.js";
 import { TypeMatcher } from "./regex-vm.js";
 import type { Token } from "./normalize.js";
 
@@ -13,6 +13,8 @@ export interface RuntimeState {
   vocab: Map<number, number[]>;
   typed: BundleState["typed"];
   strings: BundleState["strings"];
+  lists: BundleState["lists"];
+  ranges: BundleState["ranges"];
   skip: number[];
   accept: BundleState["accept"];
 }
@@ -20,6 +22,28 @@ export interface RuntimeState {
 export interface Phrase {
   words: string[];
   value: number;
+}
+
+/** A node of a value list's trie over words: the value index of the spoken form ending here, or -1. */
+export interface ListTrie {
+  value: number;
+  next: Map<string, ListTrie>;
+}
+
+/** The trie of a list's spoken forms; a phrase whose value index is out of bounds (a corrupt bundle) is left out. */
+function listTrie({ phrases, values }: BundleList): ListTrie {
+  const root: ListTrie = { value: -1, next: new Map() };
+  for (const [words, value] of phrases) {
+    if (values[value] === undefined) continue;
+    let node = root;
+    for (const word of words) {
+      let child = node.next.get(word);
+      if (!child) node.next.set(word, (child = { value: -1, next: new Map() }));
+      node = child;
+    }
+    if (node.value === -1) node.value = value;
+  }
+  return root;
 }
 
 /** Whether `phrase` is written at `at` in the tokens (words only: quoted text never takes part in a phrase). */
@@ -56,12 +80,20 @@ export class NpcModel {
   /** Words that name nothing by themselves (guards.ts lacksReferent). */
   readonly nameless: Set<string>;
   readonly wordLists: Map<string, Segments[]>;
+  /** Per value list: the trie of its spoken forms (a value indexes the list's values). */
+  readonly lists: ListTrie[];
+  readonly numberWords: Map<string, number>;
+  /** Words of list values and number words: words the NPC knows, never typos of vocabulary words. */
+  readonly valueWords: Set<string>;
   /** The probabilistic stage's index. */
   readonly matching: MatchIndex;
-  /** The learned stage's model, or null when the bundle has none. */
+  /** The learned stage's model (learnedIndexFor), or null: the bundle has none, or the caller gave none. */
   readonly learned: LearnedIndex | null;
 
-  constructor(readonly payload: BundlePayload) {
+  constructor(
+    readonly payload: BundlePayload,
+    learned: LearnedIndex | null = null,
+  ) {
     const table = (keys: string[], targets: number[]) => new Map(keys.map((k, i) => [k, targets[i]!]));
     this.exact = table(payload.exact.keys, payload.exact.targets);
     this.contextExact = new Map(payload.contextExact.map((t) => [t.parent, table(t.keys, t.targets)]));
@@ -79,13 +111,26 @@ export class NpcModel {
           else vocab.set(tag, [child]);
         }
       }
-      return { vocab, typed: s.typed, strings: s.strings, skip: s.skip, accept: s.accept };
+      return { vocab, typed: s.typed, strings: s.strings, lists: s.lists, ranges: s.ranges, skip: s.skip, accept: s.accept };
     });
     this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.nameless = new Set(payload.sanitizer.nameless);
     this.wordLists = new Map(payload.wordLists);
+    this.lists = payload.lists.map(listTrie);
+    this.numberWords = new Map(payload.numberWords);
+    this.valueWords = new Set([...this.numberWords.keys(), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
     this.matching = new MatchIndex(payload.matching, payload.intents.length);
-    this.learned = payload.learned ? new LearnedIndex(payload.learned, payload.config.learnedThreshold) : null;
+    this.learned = learned;
   }
+}
+
+/**
+ * The learned stage's index for a bundle that has one. Its code is a chunk of its own, imported
+ * only then: a host answering with lexical bundles never loads it.
+ */
+export async function learnedIndexFor(payload: BundlePayload): Promise<LearnedIndex | null> {
+  if (!payload.learned) return null;
+  const { LearnedIndex } = await import("./match-learned.js");
+  return new LearnedIndex(payload.learned, payload.config.learnedThreshold);
 }

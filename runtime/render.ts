@@ -114,3 +114,13 @@ export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
   }
   return tree.v;
 }
+
+/** An intent's answer rendered: one output and thinking variant, its tools, its description. */
+export function renderIntent(intent: BundleIntent, ctx: RenderContext) {
+  return {
+    response: renderVariant(intent.outputs, ctx),
+    thinking: renderVariant(intent.thinking, ctx),
+    tools: intent.tools.map((tool) => renderTool(tool, ctx) as Record<string, unknown>),
+    description: intent.description ? renderSegments(intent.description, ctx) : null,
+  };
+}

@@ -33,6 +33,15 @@ export interface RelatedSuggestion {
   score: number;
 }
 
+/** A captured slot: its canonical value, the words as typed, and their span in the message. */
+export interface SlotCapture {
+  value: string;
+  text: string;
+  /** UTF-16 offsets into the message (after NFKC and quote unification, see runtime/normalize.ts). */
+  start: number;
+  end: number;
+}
+
 /** One piece of evidence: which word of the message matched what. */
 export interface WitnessItem {
   /** The message word (or words, for a phrase or a free-string slot). */
@@ -43,6 +52,8 @@ export interface WitnessItem {
   matched: string;
   /** A learned feature: what it adds to that intent's score. */
   weight?: number;
+  /** For a list or number slot: the canonical value the words stand for. */
+  value?: string;
 }
 
 export interface Witness {
@@ -65,7 +76,10 @@ export interface NpcResponse {
   response: string;
   thinking: string;
   tools: RenderedTool[];
+  /** Slot values: the fixed slots of the intent, then the captured ones (canonical values). */
   slots: Record<string, string>;
+  /** Captured slots with the words as typed and where they are (template matches only). */
+  captures?: Record<string, SlotCapture>;
   permission: Permission;
   /** Counts of the session so far (this message included). */
   sentiment: Sentiment;

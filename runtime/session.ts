@@ -2,7 +2,7 @@
 // number, and runs the pipeline (DESIGN §7): tokenize → sanitize → exact → template →
 // probabilistic → rejection, then renders the answer. `process` never throws.
 
-import { SENTIMENT_KINDS, type BundleIntent } from "./bundle-types.js";
+import { SENTIMENT_KINDS, type BundleConfig, type BundleIntent } from "./bundle-types.js";
 import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
 import { mayMatchChild, pickContextChild } from "./context.js";
@@ -14,8 +14,8 @@ import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js"
 import { matchTemplate, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { keyOf, textOf, tokenize, type Token } from "./normalize.js";
-import { RenderBudget, renderSegments, renderTool, renderVariant, type RenderContext } from "./render.js";
-import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type Witness, type WitnessItem } from "./response.js";
+import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "./render.js";
+import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "./response.js";
 import { turnRandom } from "./rng.js";
 import { emptySentiment, sanitize } from "./sanitize.js";
 import { emojiFor, sentimentMatch, withoutTrailingFiller } from "./sentiment.js";
@@ -90,6 +90,7 @@ interface Match {
   intent: number;
   confidence: number;
   slots: Record<string, string>;
+  captures?: Record<string, SlotCapture>;
 }
 
 export class NpcSession {
@@ -104,14 +105,7 @@ export class NpcSession {
     options: SessionOptions = {},
   ) {
     this.seed = Number.isFinite(options.seed) ? Math.trunc(options.seed!) : 0;
-    const config = model.payload.config;
-    const system: Record<string, string> = {};
-    for (const [key, value] of Object.entries(options.metadata ?? {})) if (typeof value === "string") system[key] = value;
-    system.username ??= DEFAULT_USERNAME;
-    system.computer_name ??= DEFAULT_COMPUTER_NAME;
-    system.npc_name ??= config.npcName;
-    system.creator ??= config.creator ?? "";
-    this.system = system;
+    this.system = systemValues(model.payload.config, options.metadata);
   }
 
   /** Id of the intent whose context children are reachable now, or null. */
@@ -241,9 +235,11 @@ export class NpcSession {
     typedExact?: TypedLookup,
   ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
     /** A match, with its evidence added to the witness. */
-    const found = (stage: Witness["stage"], items: WitnessItem[], note: string, status: MatchStatus, intent: number, confidence = 1, slots: Record<string, string> = {}) => {
+    const found = (stage: Witness["stage"], items: WitnessItem[], note: string, status: MatchStatus, intent: number, confidence = 1, hit?: TemplateHit) => {
       witness.push({ stage, items, note });
-      return { kind: "match" as const, match: { status, intent, confidence, slots } };
+      const match: Match = { status, intent, confidence, slots: hit?.slots ?? {} };
+      if (hit) match.captures = hit.captures;
+      return { kind: "match" as const, match };
     };
     const asTyped = () => tokens.map((t): WitnessItem => ({ word: t.text, kind: "word", matched: t.norm }));
     // The message as typed first: a dataset phrase containing a noise word ("clear") still matches.
@@ -271,7 +267,7 @@ export class NpcSession {
       return found(stage, corrected.items, typoExact.key, "probabilistic match", typoExact.intent, corrected.similarity);
     }
     const templateMatch = (hit: TemplateHit) =>
-      found(hit.inContext ? "context" : "template", hit.items, `path ${hit.path}`, hit.inContext ? "context match" : "template match", hit.intent, 1, hit.slots);
+      found(hit.inContext ? "context" : "template", hit.items, `path ${hit.path}`, hit.inContext ? "context match" : "template match", hit.intent, 1, hit);
     if (template?.inContext) return templateMatch(template);
     const suggestions = this.model.payload.config.suggestions;
     const query = content.length > 0 ? content : kept;
@@ -358,25 +354,24 @@ export class NpcSession {
 
   private respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
     const intent = this.model.payload.intents[match.intent]!;
-    const ctx = this.renderContext(intent, match.slots, turn, part);
-    const response = renderVariant(intent.outputs, ctx);
-    const thinking = renderVariant(intent.thinking, ctx);
-    const tools = intent.tools.map((tool) => renderTool(tool, ctx) as Record<string, unknown>);
-    const description = intent.description ? renderSegments(intent.description, ctx) : null;
+    // fixed slots first: a slot the words captured under the same name wins
+    const slots = intent.slots.length > 0 ? { ...Object.fromEntries(intent.slots), ...match.slots } : match.slots;
+    const rendered = renderIntent(intent, this.renderContext(intent, slots, turn, part));
     if (intent.context !== null) this.activeContext = intent.context.length > 0 ? match.intent : null;
     return {
       status: match.status,
       confidence: match.confidence,
       intent: intent.id,
-      response,
-      thinking,
-      tools,
-      slots: match.slots,
+      response: rendered.response,
+      thinking: rendered.thinking,
+      tools: rendered.tools,
+      slots,
+      ...(match.captures ? { captures: match.captures } : {}),
       permission: intent.permission, // then applyGuards (guards.ts)
       sentiment: { ...this.totals },
       emoji: emojiFor(this.totals),
       related: [],
-      description,
+      description: rendered.description,
       witness,
     };
   }
@@ -407,6 +402,17 @@ export class NpcSession {
       witness,
     };
   }
+}
+
+/** The values of system tags: the host's metadata, then defaults for the user, host and NPC names. */
+export function systemValues(config: BundleConfig, metadata: SessionMetadata = {}): Record<string, string> {
+  const system: Record<string, string> = {};
+  for (const [key, value] of Object.entries(metadata)) if (typeof value === "string") system[key] = value;
+  system.username ??= DEFAULT_USERNAME;
+  system.computer_name ??= DEFAULT_COMPUTER_NAME;
+  system.npc_name ??= config.npcName;
+  system.creator ??= config.creator ?? "";
+  return system;
 }
 
 function addSentiment(total: Sentiment, add: Sentiment): void {

@@ -57,7 +57,7 @@ interface Leaf extends Check {
 
 /** Lengths of the arrays that indices point into, by path; filled before each walk. */
 let bounds: Record<string, number> = {};
-const BOUNDS = ["intents", "automaton", "types", "vocab.tags", "lexicon.words", "matching.stems", "matching.conceptWeight", "inputs.intent"];
+const BOUNDS = ["intents", "automaton", "types", "lists", "ranges", "vocab.tags", "lexicon.words", "matching.stems", "matching.conceptWeight", "inputs.intent"];
 
 function leaf(ok: (value: unknown) => boolean, what: () => string): Leaf {
   return Object.assign((value: unknown, up: Path, key?: string | number) => void (ok(value) || fail(join(up, key), what())), { ok });
@@ -287,6 +287,7 @@ const PAYLOAD = object({
       context: nullable(list(INTENT)),
       extra: list(tuple(STR, VARIANTS)),
       example: nullable(STR),
+      slots: list(tuple(STR, STR)),
     }),
   ),
   exact: object(EXACT_TABLE, sameKeysAndTargets),
@@ -317,10 +318,16 @@ const PAYLOAD = object({
       vocab: list(tuple(list(TAG), STATE)),
       typed: list(tuple(index("types"), STR, STATE)),
       strings: list(tuple(STR, STATE)),
+      lists: list(tuple(index("lists"), STR, STATE)),
+      ranges: list(tuple(index("ranges"), STR, STATE)),
       skip: list(STATE),
       accept: list(tuple(INTENT, NUM)),
     }),
   ),
+  // a phrase's value index is checked where the trie is built (runtime/model.ts)
+  lists: list(object({ name: STR, phrases: list(tuple(TEXT, NUM)), values: TEXT })),
+  ranges: list(object({ min: NUM, max: NUM, unit: STR })),
+  numberWords: list(tuple(STR, NUM)),
   sanitizer: object({ phrases: list(tuple(TEXT, index(5))), stopWords: TEXT, nameless: TEXT }),
   wordLists: list(tuple(STR, VARIANTS)),
 });
@@ -334,7 +341,7 @@ const PAYLOAD = object({
 function automatonIsForest(automaton: readonly BundleState[]): void {
   const consumedFrom = new Int32Array(automaton.length).fill(-1);
   const skippedFrom = new Int32Array(automaton.length).fill(-1);
-  const enter = (from: number, child: number, kind: "vocab" | "typed" | "strings" | "skip", j: number) => {
+  const enter = (from: number, child: number, kind: "vocab" | "typed" | "strings" | "lists" | "ranges" | "skip", j: number) => {
     const where = () => `automaton[${from}].${kind}[${j}]`;
     if (child <= from) fail(where(), `${kind} edges must point to a later state (the automaton is a forest)`);
     const [same, other] = kind === "skip" ? [skippedFrom, consumedFrom] : [consumedFrom, skippedFrom];
@@ -346,6 +353,8 @@ function automatonIsForest(automaton: readonly BundleState[]): void {
     state.vocab.forEach(([, child], j) => enter(i, child, "vocab", j));
     state.typed.forEach(([, , child], j) => enter(i, child, "typed", j));
     state.strings.forEach(([, child], j) => enter(i, child, "strings", j));
+    state.lists.forEach(([, , child], j) => enter(i, child, "lists", j));
+    state.ranges.forEach(([, , child], j) => enter(i, child, "ranges", j));
     state.skip.forEach((child, j) => enter(i, child, "skip", j));
   });
 }

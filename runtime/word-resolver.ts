@@ -68,9 +68,10 @@ export class WordResolver {
     return this.corrected(norm).some((hit) => set.has(words[hit.word]!));
   }
 
-  /** Known words within the strict (one word decides) edit budget of an unknown word. */
+  /** Known words within the strict (one word decides) edit budget of an unknown word; none for a list or number word. */
   corrected(norm: string): FuzzyHit[] {
     let hits = this.strict.get(norm);
+    if (!hits && this.model.valueWords.has(norm)) this.strict.set(norm, (hits = []));
     if (!hits) {
       const { words } = this.model.payload.lexicon;
       const budget = wordEditBudget(Array.from(norm).length);

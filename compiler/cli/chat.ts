@@ -8,7 +8,8 @@
 //   /quit or Ctrl-D   leave
 //
 // With --exec, `run_in_terminal` commands run with /bin/sh -c (their output shown), after a y/N
-// confirmation whenever the answer's permission is `ask`.
+// confirmation whenever the answer's permission is `ask`. With --escalate, what the NPC rejects
+// goes to a local model first (compiler/escalate/), as in serve.
 import { spawn } from "node:child_process";
 import { createInterface, type Interface } from "node:readline";
 import { explain } from "../../runtime/explain.js";
@@ -19,8 +20,9 @@ import type { RegisterCommand } from "./program.js";
 import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
+import { addEscalationOptions, ESCALATION_HELP, loadEscalation, type EscalationCliOptions } from "./escalate-options.js";
 
-interface ChatCliOptions {
+interface ChatCliOptions extends EscalationCliOptions {
   seed?: number;
   user?: string;
   exec?: boolean;
@@ -137,7 +139,7 @@ async function runChat(options: ChatOptions): Promise<void> {
       write(c.dim(`(unknown command ${message.split(/\s/, 1)[0]}) ${HELP}`));
       continue;
     }
-    const answer: ServeAnswer = host.message(null, session, message, { explain });
+    const answer: ServeAnswer = await host.reply(null, session, message, { explain });
     if (answer.status === "rejected" || answer.intent !== null) last = answer as NpcResponse;
     showAnswer(answer, name, write, c);
     if (autoExplain && answer.trace) write(c.dim(formatExplanation(answer as NpcResponse)));
@@ -157,6 +159,7 @@ function showAnswer(answer: ServeAnswer, name: string, write: (text: string) => 
   if (answer.notice) write(c.dim(`  (${answer.notice})`));
   const facts = [answer.status, `confidence ${answer.confidence}`];
   if (answer.tools.length > 0) facts.push(`permission ${answer.permission}`);
+  if (answer.escalation) facts.push(`asked ${answer.escalation.model}: ${answer.escalation.outcome}`);
   write(c.dim(`  [${facts.join(" · ")}] ${answer.emoji}`));
 }
 
@@ -177,7 +180,7 @@ async function execute(answer: ServeAnswer, lines: LineReader, write: (text: str
 }
 
 export const registerChat: RegisterCommand = (program, io) => {
-  program
+  const command = program
     .command("chat")
     .description("talk to a .npc bundle in the terminal")
     .argument("<bundle>", "a .npc file")
@@ -185,13 +188,16 @@ export const registerChat: RegisterCommand = (program, io) => {
     .option("--user <name>", "value of <||username||> (default: user)")
     .option("--exec", "run run_in_terminal commands with /bin/sh -c (asks first when the permission is ask)")
     .addOption(optionalStoreOption())
-    .addOption(noStoreOption())
+    .addOption(noStoreOption());
+  addEscalationOptions(command)
+    .addHelpText("after", ESCALATION_HELP)
     .action(async (file: string, options: ChatCliOptions) => {
+      const escalation = await loadEscalation(options);
       const { npc } = await loadBundleFile(file, io.cwd);
       const store = openOptionalStore(options.store, io.cwd);
       const metadata: Record<string, string> = {};
       if (options.user !== undefined) metadata.username = options.user;
-      const host = new NpcHost(npc, store, 4, { seed: options.seed ?? 0, metadata });
+      const host = new NpcHost(npc, store, 4, { seed: options.seed ?? 0, metadata }, escalation?.(npc) ?? null);
       const output = process.stdout;
       const colour = Boolean(output.isTTY) && (process.env.NO_COLOR ?? "") === "";
       try {

@@ -12,6 +12,7 @@ const FILE_NAMES: Record<keyof typeof NDF_SCHEMAS, string> = {
   types: "ndf-types.schema.json",
   vocabularyTemplates: "ndf-vocabulary-templates.schema.json",
   vocabulary: "ndf-vocabulary.schema.json",
+  lists: "ndf-vocabulary-lists.schema.json",
 };
 
 export const registerSchema: RegisterCommand = (program, io) => {

@@ -1,15 +1,17 @@
 // `ndfc serve`: answer over HTTP with one or more bundles (OpenAI-compatible chat completions,
-// the native /api/chat/:npc), keeping the audit log and the teach store in SQLite.
+// the native /api/chat/:npc, a chat page per bundle, /health), keeping the audit log and the teach
+// store in SQLite, one log line per request on stdout.
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { ServeSetupError, startServer, DEFAULT_MAX_BODY, DEFAULT_MAX_SESSIONS } from "../serve/server.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 import { loadBundleFile } from "./read-bundle.js";
 import { countParser } from "./parse-options.js";
+import { addEscalationOptions, ESCALATION_HELP, loadEscalation, type EscalationCliOptions } from "./escalate-options.js";
 import type { RegisterCommand } from "./program.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 
-interface ServeCliOptions {
+interface ServeCliOptions extends EscalationCliOptions {
   host: string;
   port: number;
   /** A path, or false for --no-store. */
@@ -18,8 +20,10 @@ interface ServeCliOptions {
   maxSessions: number;
   apiKey: string[];
   apiKeyFile: string[];
+  cors: string[];
   allowOrigin: string[];
   allowHost: string[];
+  logMessages?: boolean;
 }
 
 function parseCount(what: string, min: number): (value: string) => number {
@@ -45,20 +49,23 @@ function readKeyFiles(files: readonly string[], cwd: string): string[] {
 }
 
 export const registerServe: RegisterCommand = (program, io) => {
-  program
+  const command = program
     .command("serve")
-    .description("answer over HTTP: OpenAI-compatible /v1/chat/completions, /v1/models, and /api/chat/:npc")
+    .description("answer over HTTP: OpenAI-compatible /v1/chat/completions, /v1/models, /api/chat/:npc, and a chat page per bundle at /chat/:npc")
     .argument("<bundle...>", ".npc files; each is a model named after its NPC (TERMy → termy)")
     .option("--host <address>", "address to listen on (loopback by default; any other needs an API key)", "127.0.0.1")
     .option("--port <n>", "port (0 picks a free one)", parseCount("the port", 0), 5000)
     .option("--api-key <key>", "accept requests with Authorization: Bearer KEY only (repeatable: one key per client)", collect, [])
     .option("--api-key-file <path>", "read API keys from a file, one per line (keeps them out of the process list; repeatable)", collect, [])
-    .option("--allow-origin <origin>", "let browser pages of this origin call the server, e.g. https://app.example.com (repeatable)", collect, [])
+    .option("--cors <origin>", "let browser pages of this other origin call the server (CORS), e.g. https://app.example.com (repeatable; none by default)", collect, [])
+    .option("--allow-origin <origin>", "the older name of --cors", collect, [])
     .option("--allow-host <name>", "accept requests addressed to this host name, e.g. npc.example.lan (repeatable)", collect, [])
     .addOption(optionalStoreOption())
     .addOption(noStoreOption())
     .option("--max-body <bytes>", "largest request body accepted", parseCount("--max-body", 1), DEFAULT_MAX_BODY)
-    .option("--max-sessions <n>", "sessions kept per NPC and client (its least recently used dropped)", parseCount("--max-sessions", 1), DEFAULT_MAX_SESSIONS)
+    .option("--log-messages", "add the user's message to each request's log line (off by default: messages are personal)")
+    .option("--max-sessions <n>", "sessions kept per NPC and client (its least recently used dropped)", parseCount("--max-sessions", 1), DEFAULT_MAX_SESSIONS);
+  addEscalationOptions(command)
     .addHelpText(
       "after",
       `
@@ -67,10 +74,16 @@ Security model:
             Listening beyond loopback (--host 0.0.0.0, a LAN address) is refused without a key.
             Each key is one client: the store logs a hash of it (never the key) with what it taught
             and confirmed.
-  Origins   A browser page may call the server only from a loopback origin or an --allow-origin;
-            any other Origin, or a Host other than loopback names, --host and --allow-host, is a
-            403. A POST must be Content-Type: application/json (else 415), so a page cannot send
-            a "simple" cross-origin request.
+  Origins   A browser page may call the server only from a loopback origin, the server's own
+            pages, or a --cors origin (the only ones that get CORS headers); any other Origin, or
+            a Host other than loopback names, --host and --allow-host, is a 403. A POST must be
+            Content-Type: application/json (else 415), so a page cannot send a "simple"
+            cross-origin request.
+  Pages     GET / links to each NPC's chat page, GET /chat/NPC (status, confidence, tools and
+            their permission, suggestions, the explain trace); GET /health answers
+            {"status":"ok",...}. These need no key; the chat page asks for one on a 401.
+  Logs      One line per request on stdout: time, method, path, status, milliseconds. The
+            message text only with --log-messages.
   Sessions  The server creates them: a request naming none starts a new one and gets its id in
             the X-Session-Id header and the answer ("session", or "ndfc.session" for OpenAI
             clients). Send it back to continue: the X-Session-Id header, the native "session"
@@ -82,18 +95,22 @@ Security model:
             or say "yes" to an answer that used it; its teacher's own "yes" never counts. Negated
             phrases and typos of known words are refused, and a taught word never makes a
             destructive command run without asking.
+${ESCALATION_HELP}
+
 Stops cleanly on SIGINT or SIGTERM.
 
 Examples:
   ndfc serve dist-npcs/termy.npc
   ndfc serve dist-npcs/*.npc --port 8080 --store ./ndfc.db
   ndfc serve dist-npcs/termy.npc --host 0.0.0.0 --api-key-file ~/.config/ndfc/keys --allow-host npc.lan
-  ndfc serve dist-npcs/termy.npc --allow-origin https://app.example.com --api-key "$NDFC_KEY"
+  ndfc serve dist-npcs/termy.npc --cors https://app.example.com --api-key "$NDFC_KEY"
+  ndfc serve dist-npcs/termy.npc --escalate http://127.0.0.1:11434 --escalate-api ollama --escalate-model llama3.2
   curl -H 'Authorization: Bearer KEY' -H 'Content-Type: application/json' \\
        -d '{"message":"list files"}' http://127.0.0.1:5000/api/chat/termy`,
     )
     .action(async (files: string[], options: ServeCliOptions) => {
       const apiKeys = [...options.apiKey, ...readKeyFiles(options.apiKeyFile, io.cwd)];
+      const escalation = await loadEscalation(options);
       const npcs = [];
       for (const file of files) npcs.push((await loadBundleFile(file, io.cwd)).npc);
       const store = openOptionalStore(options.store, io.cwd);
@@ -107,8 +124,11 @@ Examples:
           maxBodyBytes: options.maxBody,
           maxSessions: options.maxSessions,
           apiKeys,
-          allowOrigins: options.allowOrigin,
+          allowOrigins: [...options.cors, ...options.allowOrigin],
           allowHosts: options.allowHost,
+          logRequest: (line) => io.stdout(`${line}\n`),
+          logMessages: options.logMessages === true,
+          escalation,
         });
       } catch (error) {
         store?.close();
@@ -116,7 +136,8 @@ Examples:
         throw new CliError(`cannot listen on ${options.host}:${options.port}: ${error instanceof Error ? error.message : String(error)}`, EXIT_USAGE);
       }
       const keys = apiKeys.length === 0 ? "no API key (loopback only)" : `${apiKeys.length} API key(s)`;
-      io.stdout(`ndfc serve: listening on ${server.url}/v1 (models: ${server.models.join(", ")}; store: ${store ? store.path : "none"}; ${keys})\n`);
+      const escalating = options.escalate === undefined ? "" : `; escalating to ${options.escalateModel} at ${options.escalate}`;
+      io.stdout(`ndfc serve: listening on ${server.url}/v1 (models: ${server.models.join(", ")}; store: ${store ? store.path : "none"}; ${keys}${escalating}); chat pages at ${server.url}/\n`);
       const signal = await new Promise<NodeJS.Signals>((done) => {
         const stop = (received: NodeJS.Signals) => {
           process.off("SIGINT", stop);

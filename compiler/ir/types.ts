@@ -40,6 +40,34 @@ export interface TemplateNode {
   type: string;
   required: boolean;
   loc: SourceLocation;
+  /** Type `list`: the name of the value list (`ValueList`) whose spoken forms this slot matches. */
+  list?: string;
+  /** Type `range`: the numbers this slot accepts (digits or number words). */
+  range?: NumberRange;
+}
+
+/** A slot of type `range`: an integer in [min, max], optionally written with a glued unit (`50%`). */
+export interface NumberRange {
+  min: number;
+  max: number;
+  /** A suffix the number may carry (`%`, `°`); empty for none. */
+  unit: string;
+}
+
+/** One value of a list: what a user may say, and the canonical value the slot then holds. */
+export interface ListValue {
+  /** Spoken form, normalized words joined by one space (`living room`). */
+  spoken: string;
+  /** Canonical value (`living_room`). */
+  value: string;
+  loc: SourceLocation;
+}
+
+/** A named list of values (DSL `list`, NDF `vocabulary/lists.json`). */
+export interface ValueList {
+  name: string;
+  values: ListValue[];
+  loc: SourceLocation;
 }
 
 export interface TemplatePath {
@@ -79,6 +107,8 @@ export interface Intent {
   context?: Intent[];
   /** Other keys of the entry (usable as `<||key||>` tags of this entry only). */
   extra: Record<string, unknown>;
+  /** Slots the intent sets whatever the words (DSL `slots domain: "light"`, NDF `slots`). */
+  fixedSlots?: Record<string, string>;
   /** Where the entry came from, for diagnostics that point at one of its keys. */
   keyLocs: Record<string, SourceLocation>;
 }
@@ -131,6 +161,8 @@ export interface NpcIR {
   synonyms: SynonymSet[];
   types: TypeDef[];
   wordLists: WordList[];
+  /** Value lists for list slots, in source order. */
+  lists: ValueList[];
   /** Every file read, sorted by path: the source hash is computed from these. */
   sources: SourceFileRef[];
 }
@@ -143,5 +175,6 @@ export interface IrFragment {
   synonyms: SynonymSet[];
   types: TypeDef[];
   wordLists: WordList[];
+  lists: ValueList[];
   connectives: string[][];
 }

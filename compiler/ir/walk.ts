@@ -20,6 +20,7 @@ export function slotNames(intent: Intent): Set<string> {
       if (node.type !== "vocab") node.tags.forEach((tag) => names.add(tag));
     }
   }
+  Object.keys(intent.fixedSlots ?? {}).forEach((name) => names.add(name));
   return names;
 }
 

@@ -1,11 +1,11 @@
-// References that nothing defines: vocab tags, node types, and <||tags||> in what the NPC says or runs.
+// References that nothing defines: vocab tags, node types, value lists, and <||tags||> in what the NPC says or runs.
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, NpcIR, SourceLocation } from "../ir/types.js";
 import { allIntents, slotNames, tagReferences } from "../ir/walk.js";
 import { CODES } from "./codes.js";
 
 /** Types every NPC has, whether or not types.json lists them. */
-export const BUILTIN_TYPES = new Set(["vocab", "string"]);
+export const BUILTIN_TYPES = new Set(["vocab", "string", "list", "range"]);
 
 /** Values the runtime fills from the session and the config, whatever the dataset says. */
 export const SYSTEM_TAGS = new Set(["username", "computer_name", "npc_name", "creator", "creation_date", "related", "response_classes"]);
@@ -13,6 +13,7 @@ export const SYSTEM_TAGS = new Set(["username", "computer_name", "npc_name", "cr
 export function checkReferences(ir: NpcIR, bag: DiagnosticBag): void {
   const vocabTags = new Set(ir.synonyms.map((s) => s.tag));
   const types = new Set([...BUILTIN_TYPES, ...ir.types.map((t) => t.name)]);
+  const lists = new Set(ir.lists.map((list) => list.name));
   const globalTags = globallyFillableTags(ir);
 
   for (const intent of allIntents(ir)) {
@@ -24,6 +25,8 @@ export function checkReferences(ir: NpcIR, bag: DiagnosticBag): void {
               bag.warning(CODES.undefinedVocabTag, `vocab tag <||${tag}||> is not defined in vocabulary/templates.json, so this node never matches; add "<||${tag}||>": [synonyms…]`, node.loc);
             }
           }
+        } else if (node.type === "list" && !lists.has(node.list ?? "")) {
+          bag.error(CODES.undefinedList, `list "${node.list}" is not defined, so this slot never matches; add list :${node.list}, "value", … (DSL) or "${node.list}" to vocabulary/lists.json (NDF)`, node.loc);
         } else if (!types.has(node.type)) {
           bag.warning(CODES.undefinedType, `type "${node.type}" is not defined in types.json, so this node never matches; add "<||${node.type}||>": "regex"`, node.loc);
         }

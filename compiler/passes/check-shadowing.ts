@@ -64,7 +64,7 @@ export function findShadowedPaths(ir: NpcIR): ShadowingResult {
     const single = node.type === "vocab" && node.tags.length === 1 ? node.tags[0]! : undefined;
     let words = single === undefined ? undefined : singleTagSets.get(single);
     if (words) return words;
-    const key = node.type === "vocab" ? `\u0000${node.tags.join("\u0000")}` : `type:${node.type}`;
+    const key = node.type === "vocab" ? `\u0000${node.tags.join("\u0000")}` : `type:${nodeKind(node)}`;
     words = acceptSets.get(key);
     if (!words) acceptSets.set(key, (words = new Set(node.type === "vocab" ? node.tags.flatMap(wordsOf) : [key])));
     if (single !== undefined) singleTagSets.set(single, words);
@@ -76,7 +76,7 @@ export function findShadowedPaths(ir: NpcIR): ShadowingResult {
   for (const { intent, parent } of computeIntentOrder(ir.intents)) {
     if (parent !== null) continue;
     for (const path of intent.paths) {
-      const key = path.nodes.map((n) => n.type).join("\u0000");
+      const key = path.nodes.map(nodeKind).join("\u0000");
       let group = groups.get(key);
       if (!group) groups.set(key, (group = []));
       group.push({ intent, path, accepts: path.nodes.map(acceptsOf) });
@@ -137,4 +137,11 @@ function covers(a: RankedPath, b: RankedPath): boolean {
     for (const word of words) if (!wider.has(word)) return false;
   }
   return true;
+}
+
+/** What a node accepts beyond its words: its type, with the list or the range for those slots. */
+function nodeKind(node: TemplateNode): string {
+  if (node.type === "list") return `list:${node.list}`;
+  if (node.type === "range" && node.range) return `range:${node.range.min}..${node.range.max}${node.range.unit}`;
+  return node.type;
 }

@@ -5,8 +5,11 @@
 // templates exist. Priority among complete matches is the runtime's (runtime/match-template.ts).
 // Context children's paths are in the automaton too: the runtime accepts them only while their
 // parent is the active context, and then before any top-level path.
+// A list slot is ONE edge whatever the list's size (the runtime looks its values up by first
+// word), and a number range is one edge too: neither multiplies paths.
 
-import type { BundleState } from "../../runtime/bundle-types.js";
+import type { BundleRange, BundleState } from "../../runtime/bundle-types.js";
+import type { NumberRange, TemplateNode } from "../ir/types.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { VocabTable } from "./compute-vocab.js";
 
@@ -15,6 +18,8 @@ export const FREE_STRING_TYPE = "string";
 
 export interface AutomatonResult {
   states: BundleState[];
+  /** The distinct number ranges the range edges refer to, in first-use order. */
+  ranges: BundleRange[];
   paths: number;
   /** Paths dropped because a required node has a type nobody defined or that cannot be used. */
   unmatchable: { intent: string; path: number; reason: string }[];
@@ -29,11 +34,30 @@ export function computeAutomaton(
   ordered: readonly OrderedIntent[],
   vocab: VocabTable,
   usableTypes: ReadonlyMap<string, number>,
+  /** List name → list id (compute-lists.ts). */
+  listIds: ReadonlyMap<string, number>,
 ): AutomatonResult {
   const builders: Builder[] = [];
   const newState = (): number => {
-    builders.push({ state: { vocab: [], typed: [], strings: [], skip: [], accept: [] }, children: new Map() });
+    builders.push({ state: { vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [] }, children: new Map() });
     return builders.length - 1;
+  };
+  const ranges: BundleRange[] = [];
+  const rangeIds = new Map<string, number>();
+  const rangeId = ({ min, max, unit }: NumberRange): number => {
+    const key = `${min}..${max}${unit}`;
+    let id = rangeIds.get(key);
+    if (id === undefined) {
+      rangeIds.set(key, (id = ranges.length));
+      ranges.push({ min, max, unit });
+    }
+    return id;
+  };
+  const unusable = (n: TemplateNode): string | undefined => {
+    if (n.type === "list") return listIds.has(n.list ?? "") ? undefined : `list "${n.list}" is undefined`;
+    if (n.type === "range") return n.range ? undefined : "a range node without its range";
+    if (n.type === "vocab" || n.type === FREE_STRING_TYPE || usableTypes.has(n.type)) return undefined;
+    return `type "${n.type}" is undefined or unusable`;
   };
   newState();
   let paths = 0;
@@ -41,11 +65,9 @@ export function computeAutomaton(
 
   for (const { intent, index } of ordered) {
     intent.paths.forEach((path, pathIndex) => {
-      const missing = path.nodes.find(
-        (n) => n.required && n.type !== "vocab" && n.type !== FREE_STRING_TYPE && !usableTypes.has(n.type),
-      );
-      if (missing) {
-        unmatchable.push({ intent: intent.id, path: pathIndex, reason: `type "${missing.type}" is undefined or unusable` });
+      const reason = path.nodes.filter((n) => n.required).map(unusable).find((r) => r !== undefined);
+      if (reason !== undefined) {
+        unmatchable.push({ intent: intent.id, path: pathIndex, reason });
         return;
       }
       paths++;
@@ -58,6 +80,8 @@ export function computeAutomaton(
           ids = [...new Set(node.tags.map((tag) => vocab.tagId.get(tag)!))].sort((a, b) => a - b);
           label = `v:${ids.join(",")}`;
         } else if (node.type === FREE_STRING_TYPE) label = `s:${slot}`;
+        else if (node.type === "list") label = `l:${listIds.get(node.list ?? "") ?? -1}:${slot}`;
+        else if (node.type === "range") label = `r:${node.range ? rangeId(node.range) : -1}:${slot}`;
         else label = `t:${usableTypes.get(node.type) ?? -1}:${slot}`;
         const key = `${label}${node.required ? "!" : "?"}`;
         const from = builders[current]!;
@@ -69,13 +93,15 @@ export function computeAutomaton(
           if (node.type === "vocab") {
             from.state.vocab.push([ids, child]);
           } else if (node.type === FREE_STRING_TYPE) from.state.strings.push([slot, child]);
+          else if (node.type === "list" && listIds.has(node.list ?? "")) from.state.lists.push([listIds.get(node.list!)!, slot, child]);
+          else if (node.type === "range" && node.range) from.state.ranges.push([rangeId(node.range), slot, child]);
           else if (usableTypes.has(node.type)) from.state.typed.push([usableTypes.get(node.type)!, slot, child]);
-          // An optional node of an unusable type keeps only its skip edge.
+          // An optional node of an unusable type or list keeps only its skip edge.
         }
         current = child;
       }
       builders[current]!.state.accept.push([index, pathIndex]);
     });
   }
-  return { states: builders.map((b) => b.state), paths, unmatchable };
+  return { states: builders.map((b) => b.state), ranges, paths, unmatchable };
 }

@@ -4,6 +4,7 @@ import type { BundleIntent } from "../../runtime/bundle-types.js";
 import { contextChildren, type OrderedIntent } from "./compute-intent-order.js";
 import { hasDestructiveTool } from "./compute-destructive.js";
 import { splitSegments, toolTree, variantsOf } from "./compute-segments.js";
+import { compareStrings } from "../diagnostics.js";
 
 export function computeIntents(ordered: readonly OrderedIntent[]): BundleIntent[] {
   const children = contextChildren(ordered);
@@ -26,6 +27,7 @@ export function computeIntents(ordered: readonly OrderedIntent[]): BundleIntent[
       context: children[index]!,
       extra,
       example: intent.inputs[0]?.value ?? null,
+      slots: Object.entries(intent.fixedSlots ?? {}).sort((a, b) => compareStrings(a[0], b[0])),
     };
   });
 }

@@ -2,6 +2,7 @@
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { NpcIR } from "../ir/types.js";
 import { checkConflicts } from "./check-conflicts.js";
+import { checkLists } from "./check-lists.js";
 import { checkReferences } from "./check-references.js";
 import { checkRegexes } from "./check-regexes.js";
 import { checkShadowing } from "./check-shadowing.js";
@@ -15,4 +16,4 @@ export interface CheckContext {
 
 export type CheckPass = (ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext) => void;
 
-export const CHECK_PASSES: CheckPass[] = [checkReferences, checkConflicts, checkShadowing, checkRegexes, checkTcs, checkWordLists];
+export const CHECK_PASSES: CheckPass[] = [checkReferences, checkLists, checkConflicts, checkShadowing, checkRegexes, checkTcs, checkWordLists];

@@ -1,7 +1,8 @@
 // Who may talk to `ndfc serve`, checked before any route: the Host a request names (loopback
-// names, the bound address, --allow-host, the hosts of --allow-origin: a page that rebinds its own
-// DNS name to 127.0.0.1 still sends its own Host), the Origin a browser adds (loopback origins and
-// --allow-origin only: any other web page is refused, so it cannot teach or confirm), and, when
+// names, the bound address, --allow-host, the hosts of --cors: a page that rebinds its own DNS
+// name to 127.0.0.1 still sends its own Host), the Origin a browser adds (loopback origins, the
+// server's own pages (Origin of the accepted Host), --cors origins: any other web page is refused,
+// so it cannot teach or confirm; only --cors origins get CORS headers), and, when
 // the server has API keys, `Authorization: Bearer KEY`. A client is known by the id of its key
 // (a SHA-256 prefix: the store never holds a key).
 import { createHash } from "node:crypto";
@@ -13,7 +14,7 @@ import { HttpError } from "./http-error.js";
 export interface AccessOptions {
   /** Accepted API keys; none: no key is asked (loopback only). */
   apiKeys: readonly string[];
-  /** Origins (scheme://host[:port]) a browser page may call from, beyond loopback ones. */
+  /** Origins (scheme://host[:port]) a browser page may call from with CORS, beyond loopback and same-origin ones. */
   allowOrigins: readonly string[];
   /** Host names requests may be addressed to, beyond loopback names and the bound address. */
   allowHosts: readonly string[];
@@ -70,7 +71,7 @@ export class AccessGate {
     this.keys = new Set(options.apiKeys.map(keyId));
     const origins = options.allowOrigins.map((origin) => {
       const url = canonicalOrigin(origin);
-      if (!url) throw new Error(`--allow-origin ${origin} is not an origin such as https://app.example.com`);
+      if (!url) throw new Error(`--cors ${origin} is not an origin such as https://app.example.com`);
       return url;
     });
     this.origins = new Set(origins.map((url) => url.origin));
@@ -84,7 +85,7 @@ export class AccessGate {
 
   /**
    * Refuses (403) a request addressed to a foreign Host or sent from a foreign Origin. Returns the
-   * request's allowed Origin (answers to it carry CORS headers), or null when it sent none.
+   * request's Origin when it is a --cors one (answers to it carry CORS headers), else null.
    */
   checkPlace(req: IncomingMessage): string | null {
     const host = single(req.headers.host);
@@ -95,10 +96,12 @@ export class AccessGate {
     const origin = single(req.headers.origin);
     if (origin === undefined) return null;
     const url = canonicalOrigin(origin);
-    if (url === null || !(isLoopbackHost(url.hostname) || this.origins.has(url.origin))) {
-      throw new HttpError(403, `requests from origin ${JSON.stringify(origin)} are refused; start ndfc serve with --allow-origin ${url?.origin ?? "ORIGIN"} to accept it`, null, "forbidden_origin");
+    // The server's own chat page sends the Origin of the Host it was loaded from, already accepted above.
+    const sameOrigin = url !== null && host !== undefined && url.host === host.toLowerCase();
+    if (url === null || !(isLoopbackHost(url.hostname) || sameOrigin || this.origins.has(url.origin))) {
+      throw new HttpError(403, `requests from origin ${JSON.stringify(origin)} are refused; start ndfc serve with --cors ${url?.origin ?? "ORIGIN"} to accept it`, null, "forbidden_origin");
     }
-    return url.origin;
+    return this.origins.has(url.origin) ? url.origin : null;
   }
 
   /** The client of a request: its key's id (401 without a valid key when keys are on), or null. */

@@ -1,5 +1,11 @@
 // One served NPC: its sessions, the messages the server answers itself (teach, yes/no to a taught
-// word, tool results), substitution of taught words, and one audit row per message.
+// word, tool results), substitution of taught words, and one audit row per message (with the
+// tier that answered and the latency).
+//
+// With an escalation (`--escalate`, compiler/escalate/), `reply` hands a rejection or a low guess
+// to the model; a confirmed answer is learned as a provisional input of its intent, which then
+// answers that message here (tier "learned") as a taught word does, and is trusted like one.
+// Only the escalation's types are imported here: its code loads only when it is configured.
 //
 // Sessions are created here, never named by a client: an id is 128 random bits, owned by the
 // client (API key id, or null without keys) that created it, and another client naming it is told
@@ -12,6 +18,8 @@ import { emptySentiment } from "../../runtime/sanitize.js";
 import { bundleConcepts } from "../store/bundle-concepts.js";
 import { TRUST_AFTER, type ConceptLookup, type Store, type TeachGuard, type Teaching } from "../store/store.js";
 import { teachingGuard } from "../store/teach-guards.js";
+import type { Escalation, EscalationOutcome, EscalationResult } from "../escalate/types.js";
+import { normalizeKey } from "../../runtime/normalize.js";
 import { LruMap } from "./lru.js";
 import { substituteTaught } from "./substitute.js";
 import { parseConfirmation, parseTeachMessage } from "./teach-messages.js";
@@ -26,13 +34,16 @@ export type ControlStatus =
 
 /** A native response, or the same shape for a message the server answered itself. */
 export type ServeAnswer = Omit<NpcResponse, "status"> & {
-  status: NpcResponse["status"] | ControlStatus;
+  /** "escalated": the escalation model picked the intent. */
+  status: NpcResponse["status"] | ControlStatus | "escalated";
   /** The session that answered (send it back to continue the conversation). */
   session?: string;
   /** Taught words put in their meaning's place before the NPC answered. */
   taught?: { word: string; meaning: string; state: string }[];
   /** The teaching a teach message or a confirmation created or changed. */
   teaching?: { word: string; meaning: string; state: string; confirmations: number };
+  /** Set when the escalation model was asked: which one, and how it went. */
+  escalation?: { model: string; outcome: EscalationOutcome; detail?: string };
 };
 
 /** Who is talking: the id of the API key of the request, or null when the server has no keys. */
@@ -45,6 +56,32 @@ interface SessionState {
   /** Whether that answer used taught words (a "yes"/"no" next is then read as a confirmation). */
   awaitsConfirmation: boolean;
   toolResults: number;
+  /** The last answer, when the escalation model gave it and it may be learned once confirmed. */
+  lesson: { input: string; intent: string; session: string; client: ClientId } | null;
+}
+
+/** An NPC answer not yet audited: the escalation may take it over first. */
+interface PendingTurn {
+  client: ClientId;
+  sessionId: string;
+  state: SessionState;
+  message: string;
+  response: NpcResponse;
+  used: Teaching[];
+  tier: string;
+  started: number;
+}
+
+/** A message the host answered itself, or an NPC answer to finish. */
+type Routed = { done: ServeAnswer } | { pending: PendingTurn };
+
+const NOT_RESOLVED = "couldn't resolve";
+const MODEL_UNAVAILABLE = "couldn't resolve, and the model is unavailable";
+
+/** The audit's tier of an NPC status: the stage that answered. */
+function tierOf(status: string): string {
+  if (status.includes(", ")) return "composite";
+  return status.endsWith(" match") ? status.slice(0, -" match".length) : status;
 }
 
 /** A session id this client did not get from this NPC (never created, dropped, or another client's). */
@@ -68,6 +105,8 @@ export class NpcHost {
   private readonly sessions = new Map<string, LruMap<string, SessionState>>();
   /** The bundle's concepts and typo guard, for refusing teachings: built at the first teaching. */
   private teachChecks: { known: ConceptLookup; guard: TeachGuard } | undefined;
+  /** Per intent id, an input of the exact table (what a learned input answers as). */
+  private exactKeys: Map<string, string> | undefined;
   private readonly toolAck: string[];
   private readonly destructive: ReadonlySet<string>;
 
@@ -78,6 +117,8 @@ export class NpcHost {
     private readonly maxSessions: number,
     /** Options of every new session (`ndfc chat --seed/--user`); default seed 0. */
     private readonly sessionOptions: SessionOptions = { seed: 0 },
+    /** The model rejections and low guesses go to (`reply`), or null. */
+    private readonly escalation: Escalation | null = null,
   ) {
     this.id = bundleSlug(npc.name) || "npc";
     // The NPC's own completion words, when they are plain text, acknowledge a tool result.
@@ -92,34 +133,72 @@ export class NpcHost {
     const id = `${SESSION_PREFIX}${randomBytes(16).toString("base64url")}`;
     let own = this.sessions.get(client ?? "");
     if (!own) this.sessions.set(client ?? "", (own = new LruMap(this.maxSessions)));
-    own.getOrCreate(id, () => ({ session: this.npc.session(this.sessionOptions), lastAnswer: null, awaitsConfirmation: false, toolResults: 0 }));
+    own.getOrCreate(id, () => ({ session: this.npc.session(this.sessionOptions), lastAnswer: null, awaitsConfirmation: false, toolResults: 0, lesson: null }));
     return id;
   }
 
-  /** Answers one user message of a session of `client`. */
+  /** Answers one user message of a session of `client`, without escalation. */
   message(client: ClientId, sessionId: string, message: string, options: ProcessOptions = {}): ServeAnswer {
+    const routed = this.route(client, sessionId, message, options, performance.now());
+    return "done" in routed ? routed.done : this.settle(routed.pending, null);
+  }
+
+  /** Answers one user message, escalating a rejection or a low guess when an escalation is configured. */
+  async reply(client: ClientId, sessionId: string, message: string, options: ProcessOptions = {}): Promise<ServeAnswer> {
+    const routed = this.route(client, sessionId, message, options, performance.now());
+    if ("done" in routed) return routed.done;
+    const turn = routed.pending;
+    if (this.escalation === null || !this.escalation.wants(turn.response)) return this.settle(turn, null);
+    const { seed = 0, metadata = {} } = this.sessionOptions;
+    return this.settle(turn, await this.escalation.resolve({ message, response: turn.response, seed, metadata }));
+  }
+
+  private route(client: ClientId, sessionId: string, message: string, options: ProcessOptions, started: number): Routed {
     const state = this.state(client, sessionId);
     // Past the length limit the NPC refuses the message; nothing else reads it first.
-    if (message.length > this.npc.maxMessageChars) return this.answer(client, sessionId, state, message, message, [], options);
+    if (message.length > this.npc.maxMessageChars) return { pending: this.answer(client, sessionId, state, message, message, [], options, started) };
     const teach = parseTeachMessage(message);
-    if (teach) return this.teach(client, sessionId, message, teach.word, teach.meaning);
+    if (teach) return { done: this.teach(client, sessionId, message, teach.word, teach.meaning, started) };
     const confirmation = state.awaitsConfirmation ? parseConfirmation(message) : null;
     if (confirmation !== null) {
       const teachings = this.confirmLast(state, confirmation);
-      if (teachings !== null) return this.confirmed(client, sessionId, message, confirmation, teachings);
+      if (teachings !== null) return { done: this.confirmed(client, sessionId, message, confirmation, teachings, started) };
     }
     // A provisional teaching from a conversation applies in that conversation only, so one
     // client cannot change another's answers; trusted ones and the operator's (CLI) apply to all.
     const taught = this.store?.teachingsIn(this.id, sessionId) ?? [];
-    const { message: rewritten, used } = substituteTaught(message, taught);
-    return this.answer(client, sessionId, state, message, rewritten, used, options);
+    const lesson = this.lessonFor(taught, message);
+    if (lesson) return { pending: this.answer(client, sessionId, state, message, lesson.key, [lesson.teaching], options, started, "learned") };
+    const { message: rewritten, used } = substituteTaught(message, taught.filter((t) => t.kind !== "input"));
+    return { pending: this.answer(client, sessionId, state, message, rewritten, used, options, started) };
+  }
+
+  /** A learned input matching the whole message, and the exact input of its intent that answers in its place. */
+  private lessonFor(taught: readonly Teaching[], message: string): { teaching: Teaching; key: string } | null {
+    const inputs = taught.filter((t) => t.kind === "input");
+    if (inputs.length === 0) return null;
+    const typed = normalizeKey(message);
+    const teaching = inputs.find((t) => t.word === typed);
+    const key = teaching && this.exactKeyOf(teaching.meaning);
+    return teaching && key ? { teaching, key } : null;
+  }
+
+  /** A normalized input of the intent in the exact table, built at the first lesson. */
+  private exactKeyOf(intent: string): string | undefined {
+    if (!this.exactKeys) {
+      const { intents, exact } = this.npc.payload;
+      this.exactKeys = new Map();
+      for (let i = exact.keys.length - 1; i >= 0; i--) this.exactKeys.set(intents[exact.targets[i]!]!.id, exact.keys[i]!);
+    }
+    return this.exactKeys.get(intent);
   }
 
   /** Acknowledges a tool result sent back by the client, as the NPC would. */
   toolResult(client: ClientId, sessionId: string, content: string): ServeAnswer {
+    const started = performance.now();
     const state = this.state(client, sessionId);
     const text = this.toolAck[state.toolResults++ % this.toolAck.length]!;
-    this.record(client, sessionId, content, "tool result acknowledged", null, 1, []);
+    this.record(client, sessionId, content, "tool result acknowledged", null, 1, [], controlAudit(started));
     return this.control(sessionId, "tool result acknowledged", text);
   }
 
@@ -131,10 +210,17 @@ export class NpcHost {
     return this.confirmLast(this.state(client, sessionId), correct);
   }
 
+  /** Confirms the session's last answer; a confirmed escalated answer is learned (or counts towards trusting the lesson). */
   private confirmLast(state: SessionState, correct: boolean): Teaching[] | null {
     if (state.lastAnswer === null || !this.store) return null;
     const teachings = this.store.confirm(state.lastAnswer, correct);
+    const { lesson } = state;
+    if (correct && lesson) {
+      const outcome = this.store.learnInput({ npc: this.id, ...lesson });
+      if (outcome.kind !== "refused") teachings.unshift(outcome.teaching);
+    }
     state.awaitsConfirmation = false;
+    state.lesson = null;
     return teachings;
   }
 
@@ -144,36 +230,60 @@ export class NpcHost {
     return state;
   }
 
-  /** The NPC's answer to `rewritten` (the message with taught words replaced), audited under `message`. */
-  private answer(client: ClientId, sessionId: string, state: SessionState, message: string, rewritten: string, used: Teaching[], options: ProcessOptions): ServeAnswer {
+  /** The NPC's answer to `rewritten` (the message with taught words replaced, or a learned input's key), to audit under `message`. */
+  private answer(
+    client: ClientId,
+    sessionId: string,
+    state: SessionState,
+    message: string,
+    rewritten: string,
+    used: Teaching[],
+    options: ProcessOptions,
+    started: number,
+    tier?: string,
+  ): PendingTurn {
     const response = state.session.process(rewritten, options);
-    const usedNow = response.status !== "rejected" ? used : [];
-    if (usedNow.length > 0) this.askIfDestructive(response);
-    state.lastAnswer = this.record(client, sessionId, message, response.status, response.intent, response.confidence, usedNow);
-    state.awaitsConfirmation = usedNow.length > 0;
-    const answer: ServeAnswer = { ...response, session: sessionId };
-    if (used.length > 0) answer.taught = used.map((t) => ({ word: t.word, meaning: t.meaning, state: t.state }));
+    return { client, sessionId, state, message, response, used, tier: tier ?? tierOf(response.status), started };
+  }
+
+  /** Audits a turn and returns its answer: the NPC's, or the escalation's when it resolved the message. */
+  private settle(turn: PendingTurn, escalated: EscalationResult | null): ServeAnswer {
+    const { client, sessionId, state, response, used } = turn;
+    const answer: ServeAnswer = escalated?.answer ? { ...escalated.answer } : { ...response };
+    const usedNow = answer.status !== "rejected" && !escalated?.answer ? used : [];
+    if (usedNow.length > 0) this.askIfDestructive(answer);
+    if (escalated) {
+      answer.escalation = { model: escalated.model, outcome: escalated.outcome };
+      if (escalated.detail !== undefined) answer.escalation.detail = escalated.detail;
+      if (answer.status === "rejected") answer.notice = escalated.outcome === "unavailable" ? MODEL_UNAVAILABLE : NOT_RESOLVED;
+    }
+    const audit = { tier: escalated ? "escalated" : turn.tier, latencyMs: performance.now() - turn.started, model: escalated?.model ?? null };
+    state.lastAnswer = this.record(client, sessionId, turn.message, answer.status, answer.intent, answer.confidence, usedNow, audit);
+    state.lesson = escalated?.answer && escalated.learnable ? { input: turn.message, intent: escalated.answer.intent!, session: sessionId, client } : null;
+    state.awaitsConfirmation = usedNow.length > 0 || state.lesson !== null;
+    answer.session = sessionId;
+    if (used.length > 0 && !escalated?.answer) answer.taught = used.map((t) => ({ word: t.word, meaning: t.meaning, state: t.state }));
     return answer;
   }
 
   /** A taught word never makes a destructive entry run without asking (the whole answer asks). */
-  private askIfDestructive(response: NpcResponse): void {
+  private askIfDestructive(response: ServeAnswer): void {
     const answers = response.parts ?? [response];
     if (!answers.some((part) => part.intent !== null && this.destructive.has(part.intent))) return;
     for (const part of [response, ...(response.parts ?? [])]) part.permission = "ask";
     response.notice = response.notice === undefined ? TAUGHT_DESTRUCTIVE_NOTICE : `${response.notice} ${TAUGHT_DESTRUCTIVE_NOTICE}`;
   }
 
-  private teach(client: ClientId, sessionId: string, message: string, word: string, meaning: string): ServeAnswer {
+  private teach(client: ClientId, sessionId: string, message: string, word: string, meaning: string, started: number): ServeAnswer {
     if (!this.store) return this.control(sessionId, "teaching refused", "Teaching needs the store, and this server runs without one (--no-store).");
     const checks = (this.teachChecks ??= { known: bundleConcepts(this.npc.payload), guard: teachingGuard(this.npc.payload) });
     const outcome = this.store.teachSynonym({ npc: this.id, word, meaning, source: "conversation", session: sessionId, client, ...checks });
     if (outcome.kind === "refused") {
-      this.record(client, sessionId, message, "teaching refused", null, 1, []);
+      this.record(client, sessionId, message, "teaching refused", null, 1, [], controlAudit(started));
       return this.control(sessionId, "teaching refused", `I cannot learn that: ${outcome.message}.`);
     }
     const t = outcome.teaching;
-    this.record(client, sessionId, message, "teaching recorded", null, 1, []);
+    this.record(client, sessionId, message, "teaching recorded", null, 1, [], controlAudit(started));
     const text =
       outcome.kind === "added"
         ? `Got it: "${t.word}" means "${t.meaning}" here (for everyone once ${TRUST_AFTER} other users confirm it).`
@@ -183,9 +293,9 @@ export class NpcHost {
     return { ...this.control(sessionId, "teaching recorded", text), teaching: teachingReport(t) };
   }
 
-  private confirmed(client: ClientId, sessionId: string, message: string, correct: boolean, teachings: Teaching[]): ServeAnswer {
+  private confirmed(client: ClientId, sessionId: string, message: string, correct: boolean, teachings: Teaching[], started: number): ServeAnswer {
     const status = correct ? "teaching confirmed" : "teaching denied";
-    this.record(client, sessionId, message, status, null, 1, []);
+    this.record(client, sessionId, message, status, null, 1, [], controlAudit(started));
     const first = teachings[0];
     if (!first) return this.control(sessionId, status, correct ? "Thanks." : "Noted, that was not right.");
     const text = correct
@@ -196,9 +306,9 @@ export class NpcHost {
     return { ...this.control(sessionId, status, text), teaching: teachingReport(first) };
   }
 
-  private record(client: ClientId, session: string, input: string, status: string, intent: string | null, confidence: number, used: Teaching[]): number | null {
+  private record(client: ClientId, session: string, input: string, status: string, intent: string | null, confidence: number, used: Teaching[], audit: AuditExtra): number | null {
     if (!this.store) return null;
-    return this.store.recordTurn({ npc: this.id, session, client, input, status, intent, confidence, taught: used.map((t) => t.id) });
+    return this.store.recordTurn({ npc: this.id, session, client, input, status, intent, confidence, taught: used.map((t) => t.id), ...audit });
   }
 
   private control(sessionId: string, status: ControlStatus, text: string): ServeAnswer {
@@ -221,6 +331,16 @@ export class NpcHost {
     };
   }
 }
+
+/** The audit fields beyond the answer: which tier answered, in how long, which model was asked. */
+interface AuditExtra {
+  tier: string;
+  latencyMs: number;
+  model?: string | null;
+}
+
+/** The audit of a message the host answered itself. */
+const controlAudit = (started: number): AuditExtra => ({ tier: "control", latencyMs: performance.now() - started });
 
 /** A teaching as answers and /api/confirm report it. */
 export function teachingReport(t: Teaching): NonNullable<ServeAnswer["teaching"]> {

@@ -77,11 +77,13 @@ function ndfcFields(answer: ServeAnswer): Record<string, unknown> {
     permission: answer.permission,
     slots: answer.slots,
   };
+  if (answer.captures !== undefined) fields.captures = answer.captures;
   if (answer.related.length > 0) fields.related = answer.related;
   if (answer.notice !== undefined) fields.notice = answer.notice;
   if (answer.taught !== undefined) fields.taught = answer.taught;
   if (answer.teaching !== undefined) fields.teaching = answer.teaching;
   if (answer.session !== undefined) fields.session = answer.session;
+  if (answer.escalation !== undefined) fields.escalation = answer.escalation;
   return fields;
 }
 

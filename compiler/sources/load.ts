@@ -12,7 +12,7 @@ import { lowerEntriesFile } from "./ndf/entries.js";
 import { classifyNpcFiles, isDslFile, type NdfFile } from "./ndf/files.js";
 import { parseJson } from "./ndf/json-ast.js";
 import type { SchemaKind } from "./ndf/schemas.js";
-import { lowerSynonyms, lowerTypes, lowerWordLists } from "./ndf/tables.js";
+import { lowerSynonyms, lowerTypes, lowerValueLists, lowerWordLists } from "./ndf/tables.js";
 import { validateAgainstSchema } from "./ndf/validate.js";
 import { readSource } from "./read-source.js";
 
@@ -37,6 +37,7 @@ const SCHEMA_OF: Record<Exclude<NdfFile["kind"], "dsl">, SchemaKind> = {
   types: "types",
   vocabularyTemplates: "vocabularyTemplates",
   vocabulary: "vocabulary",
+  lists: "lists",
 };
 
 /**
@@ -62,7 +63,7 @@ class Loader {
   private readonly bag = new DiagnosticBag();
   private readonly texts = new Map<string, string>();
   private readonly sources: SourceFileRef[] = [];
-  private readonly fragment: IrFragment = { intents: [], synonyms: [], types: [], wordLists: [], connectives: [] };
+  private readonly fragment: IrFragment = { intents: [], synonyms: [], types: [], wordLists: [], lists: [], connectives: [] };
 
   loadDirectory(dir: string): LoadedSources {
     const { files, skipped } = classifyNpcFiles(dir);
@@ -71,7 +72,7 @@ class Loader {
     let config: NpcConfig = { name: basename(dir), connectives: [], extra: {} };
     if (existsSync(configPath)) {
       const root = this.readJson(configPath, "config.json");
-      if (root && validateAgainstSchema("config", configPath, root, this.bag)) config = lowerConfig(configPath, root, basename(dir), this.bag);
+      if (root && validateAgainstSchema("config", root, this.bag)) config = lowerConfig(root, basename(dir), this.bag);
     } else if (!hasDsl) {
       this.bag.error(CODES.missingConfig, `no config.json in ${dir}: an NDF NPC directory needs config.json and a dataset/ folder`, fileStart(configPath));
     }
@@ -109,22 +110,25 @@ class Loader {
       this.bag.warning(CODES.misnamedFile, `NDF names this kind of file ${file.misnamed}; it is loaded, but other NDF tools will skip it`, fileStart(file.path));
     }
     // Schema findings are reported; each lowerer reads what it can and skips a root of the wrong type.
-    validateAgainstSchema(SCHEMA_OF[file.kind], file.path, root, this.bag);
+    validateAgainstSchema(SCHEMA_OF[file.kind], root, this.bag);
     switch (file.kind) {
       case "entries": {
-        const { intents, wordLists } = lowerEntriesFile(file.path, file.relPath, root, this.bag);
+        const { intents, wordLists } = lowerEntriesFile(file.relPath, root, this.bag);
         this.fragment.intents.push(...intents);
         this.fragment.wordLists.push(...wordLists);
         break;
       }
       case "types":
-        this.fragment.types.push(...lowerTypes(file.path, root));
+        this.fragment.types.push(...lowerTypes(root));
         break;
       case "vocabularyTemplates":
-        this.fragment.synonyms.push(...lowerSynonyms(file.path, root));
+        this.fragment.synonyms.push(...lowerSynonyms(root));
         break;
       case "vocabulary":
-        this.fragment.wordLists.push(...lowerWordLists(file.path, root));
+        this.fragment.wordLists.push(...lowerWordLists(root));
+        break;
+      case "lists":
+        this.fragment.lists.push(...lowerValueLists(root));
         break;
     }
   }
@@ -138,6 +142,7 @@ class Loader {
     this.fragment.synonyms.push(...dsl.synonyms);
     this.fragment.types.push(...dsl.types);
     this.fragment.wordLists.push(...dsl.wordLists);
+    this.fragment.lists.push(...dsl.lists);
     this.fragment.connectives.push(...dsl.connectives);
   }
 
@@ -156,7 +161,7 @@ class Loader {
 
   private finish(config: NpcConfig, root: string): LoadedSources {
     const intents = this.fragment.intents;
-    typeDslSlots(intents, this.fragment.types);
+    typeDslSlots(intents, this.fragment.types, this.fragment.lists);
     disambiguateIntentIds(intents, this.bag);
     config.connectives.push(...this.fragment.connectives);
     const ir: NpcIR = {
@@ -165,6 +170,7 @@ class Loader {
       synonyms: this.fragment.synonyms,
       types: this.fragment.types,
       wordLists: this.fragment.wordLists,
+      lists: this.fragment.lists,
       sources: [...this.sources].sort((a, b) => compareStrings(a.path, b.path)),
     };
     return { ir, diagnostics: this.bag, texts: this.texts, root };

@@ -69,6 +69,37 @@ const MIGRATIONS: readonly string[] = [
      GROUP BY c.teach_id, c.confirmer);
    UPDATE teach SET confirmations = (SELECT COUNT(*) FROM teach_confirm c WHERE c.teach_id = teach.id AND c.counted = 1);
    UPDATE teach SET state = CASE WHEN confirmations >= 3 THEN 'trusted' ELSE 'provisional' END;`,
+  // 3: escalation (compiler/escalate/). Each audit row records the tier that answered (exact,
+  // template, learned, escalated, …), the latency and, when a model was asked, which one; rows
+  // written before have null there. A teaching may be an `input`: a message (word, normalized)
+  // learned as a new input of an intent (meaning: its id). The kind CHECK can only change by
+  // rebuilding the table (SQLite's documented order: new table, copy, drop, rename), which runs
+  // with foreign keys off (openStore turns them on after migrating); the
+  // copy keeps every id, so teach_use and teach_confirm still point at the same rows.
+  `ALTER TABLE audit ADD COLUMN tier TEXT;
+   ALTER TABLE audit ADD COLUMN latency_ms REAL;
+   ALTER TABLE audit ADD COLUMN model TEXT;
+   CREATE INDEX audit_tier ON audit (tier, time);
+   CREATE TABLE teach_v3 (
+     id INTEGER PRIMARY KEY,
+     npc TEXT NOT NULL,
+     kind TEXT NOT NULL CHECK (kind IN ('synonym', 'rule', 'input')),
+     word TEXT NOT NULL,
+     meaning TEXT NOT NULL,
+     state TEXT NOT NULL CHECK (state IN ('provisional', 'trusted')),
+     uses INTEGER NOT NULL DEFAULT 0,
+     confirmations INTEGER NOT NULL DEFAULT 0,
+     source TEXT NOT NULL,
+     session TEXT,
+     created TEXT NOT NULL,
+     updated TEXT NOT NULL,
+     client TEXT,
+     UNIQUE (npc, word)
+   );
+   INSERT INTO teach_v3 (id, npc, kind, word, meaning, state, uses, confirmations, source, session, created, updated, client)
+     SELECT id, npc, kind, word, meaning, state, uses, confirmations, source, session, created, updated, client FROM teach;
+   DROP TABLE teach;
+   ALTER TABLE teach_v3 RENAME TO teach;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

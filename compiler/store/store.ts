@@ -33,8 +33,12 @@ import { migrate, SCHEMA_VERSION } from "./schema.js";
 export const TRUST_AFTER = 3;
 
 export type TeachState = "provisional" | "trusted";
-/** A synonym is one word for one word; a rule maps a phrase (or to a phrase). */
-export type TeachKind = "synonym" | "rule";
+/**
+ * A synonym is one word for one word; a rule maps a phrase (or to a phrase); an input is a message
+ * learned as a new input of an intent (word: the message normalized, meaning: the intent's id),
+ * from a confirmed answer of the escalation model.
+ */
+export type TeachKind = "synonym" | "rule" | "input";
 
 export interface TurnRecord {
   /** NPC slug ("termy"). */
@@ -51,6 +55,12 @@ export interface TurnRecord {
   confirmed?: boolean | null;
   /** Ids of the teachings substituted into this message before the NPC answered. */
   taught?: readonly number[];
+  /** What answered: exact, context, template, probabilistic, learned, escalated, rejected, composite, control. */
+  tier?: string | null;
+  /** Time from receiving the message to having its answer, in milliseconds. */
+  latencyMs?: number | null;
+  /** The escalation model that was asked (tier escalated), as it named itself. */
+  model?: string | null;
 }
 
 export interface Teaching {
@@ -119,6 +129,8 @@ export type TeachOutcome =
 
 export interface AuditQuery {
   npc?: string;
+  /** Only messages answered by this tier ("escalated": what the model had to answer), whatever their status. */
+  tier?: string;
   /** Only rejected messages (else also probabilistic matches below `below`). */
   rejectedOnly?: boolean;
   /** ISO time: only messages at or after it. */
@@ -137,6 +149,8 @@ export interface AuditGroup {
   statuses: string[];
   firstSeen: string;
   lastSeen: string;
+  /** Mean latency of the group's messages in ms (rows that recorded one), or null. */
+  latencyMs: number | null;
 }
 
 export interface StoreOptions {
@@ -151,6 +165,16 @@ export const DEFAULT_LOW_CONFIDENCE = 0.8;
 export const AUDIT_INPUT_LIMIT = 2000;
 /** Words a taught word or meaning may have: teachings are words and short phrases. */
 export const MAX_TAUGHT_WORDS = 5;
+
+/** A message learned as an input of an intent (from a confirmed escalated answer). */
+export interface LearnRequest {
+  npc: string;
+  /** The message as the user typed it. */
+  input: string;
+  intent: string;
+  session: string;
+  client: string | null;
+}
 
 /** Who a session is, for counting confirmations: its key when keys are on, else itself. */
 export function confirmerOf(client: string | null, session: string): string {
@@ -191,8 +215,8 @@ export class Store {
   ) {
     this.now = options.now ?? (() => new Date());
     this.insertAudit = db.prepare(
-      `INSERT INTO audit (time, npc, session, client, input, normalized, status, intent, confidence, confirmed)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO audit (time, npc, session, client, input, normalized, status, intent, confidence, confirmed, tier, latency_ms, model)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     );
     this.insertUse = db.prepare(`INSERT OR IGNORE INTO teach_use (teach_id, audit_id) VALUES (?, ?)`);
     this.countUse = db.prepare(`UPDATE teach SET uses = uses + 1, updated = ? WHERE id = ?`);
@@ -244,6 +268,9 @@ export class Store {
           turn.intent,
           turn.confidence,
           confirmed,
+          turn.tier ?? null,
+          turn.latencyMs ?? null,
+          turn.model ?? null,
         ).lastInsertRowid,
       );
       for (const teachId of turn.taught ?? []) {
@@ -309,37 +336,57 @@ export class Store {
     }
     const guarded = request.guard?.(word, meaning) ?? null;
     if (guarded !== null) return { kind: "refused", message: guarded };
+    const clash = bundleClash(request.known, word, meaning);
+    const refusal = clash && `"${word}" already means ${clash.concept} in ${request.npc} (${clash.words.join(", ")}); refusing "${word}" means "${meaning}"`;
+    const kind: TeachKind = word.includes(" ") || meaning.includes(" ") ? "rule" : "synonym";
+    return this.addTeaching(kind, request.npc, word, meaning, request.source, request.session, request.client ?? null, refusal);
+  }
+
+  /**
+   * Learns a message as a new input of an intent, provisionally (the escalation model answered it
+   * and the user confirmed). The same lesson from another confirmer counts towards trust, as for
+   * synonyms; a negated message is refused (a lesson never maps a request not to do something).
+   */
+  learnInput(request: LearnRequest): TeachOutcome {
+    const word = normalizeKey(request.input);
+    if (word === "") return { kind: "refused", message: "the message contains no words" };
+    if (isNegated(word)) return { kind: "refused", message: `"${word}" is negated, and a lesson never maps a request not to do something` };
+    return this.addTeaching("input", request.npc, word, request.intent, "escalation", request.session, request.client, undefined);
+  }
+
+  /**
+   * Adds a provisional teaching, or confirms it when the same one exists (from `session`, when
+   * given); refused when `word` is taught another meaning, or with `refusal` when it is new.
+   */
+  private addTeaching(
+    kind: TeachKind,
+    npc: string,
+    word: string,
+    meaning: string,
+    source: string,
+    session: string | undefined,
+    client: string | null,
+    refusal: string | undefined,
+  ): TeachOutcome {
     return this.db.transaction((): TeachOutcome => {
-      const existing = this.teachingByWord.get(request.npc, word) as TeachRow | undefined;
+      const existing = this.teachingByWord.get(npc, word) as TeachRow | undefined;
       if (existing) {
         const teaching = toTeaching(existing);
-        if (teaching.meaning === meaning) {
-          const counted = request.session !== undefined && this.addConfirmation(teaching, null, request.session, request.client ?? null);
+        if (teaching.meaning === meaning && teaching.kind === kind) {
+          const counted = session !== undefined && this.addConfirmation(teaching, null, session, client);
           return { kind: "exists", teaching: counted ? this.teachingById(teaching.id)! : teaching, counted };
         }
         return {
           kind: "refused",
           message:
-            `"${word}" is already taught to mean "${teaching.meaning}" for ${request.npc} ` +
+            `"${word}" is already taught to mean "${teaching.meaning}" for ${npc} ` +
             `(${teaching.state}, ${teaching.confirmations}/${TRUST_AFTER} confirmations); ` +
             `refusing "${word}" means "${meaning}"`,
         };
       }
-      const clash = bundleClash(request.known, word, meaning);
-      if (clash) {
-        return {
-          kind: "refused",
-          message:
-            `"${word}" already means ${clash.concept} in ${request.npc} (${clash.words.join(", ")}); ` +
-            `refusing "${word}" means "${meaning}"`,
-        };
-      }
+      if (refusal) return { kind: "refused", message: refusal };
       const time = this.now().toISOString();
-      const kind: TeachKind = word.includes(" ") || meaning.includes(" ") ? "rule" : "synonym";
-      const id = Number(
-        this.insertTeaching.run(request.npc, kind, word, meaning, request.source, request.session ?? null, request.client ?? null, time, time)
-          .lastInsertRowid,
-      );
+      const id = Number(this.insertTeaching.run(npc, kind, word, meaning, source, session ?? null, client, time, time).lastInsertRowid);
       return { kind: "added", teaching: this.teachingById(id)! };
     })();
   }
@@ -372,18 +419,20 @@ export class Store {
 
   /** What users asked that the NPC did not understand, grouped by normalized input, most frequent first. */
   notUnderstood(query: AuditQuery = {}): AuditGroup[] {
-    const where = [query.rejectedOnly ? `status = 'rejected'` : `(status = 'rejected' OR (status = 'probabilistic match' AND confidence < @below))`];
+    const misunderstood = query.rejectedOnly ? `status = 'rejected'` : `(status = 'rejected' OR (status = 'probabilistic match' AND confidence < @below))`;
+    const where = [query.tier !== undefined ? `tier = @tier` : misunderstood];
     if (query.npc !== undefined) where.push(`npc = @npc`);
     if (query.since !== undefined) where.push(`time >= @since`);
     const rows = this.db
       .prepare(
         `SELECT npc, normalized AS input, COUNT(*) AS count, MIN(input) AS example,
-                GROUP_CONCAT(DISTINCT status) AS statuses, MIN(time) AS firstSeen, MAX(time) AS lastSeen
+                GROUP_CONCAT(DISTINCT status) AS statuses, MIN(time) AS firstSeen, MAX(time) AS lastSeen,
+                ROUND(AVG(latency_ms), 1) AS latencyMs
          FROM audit WHERE ${where.join(" AND ")}
          GROUP BY npc, normalized
          ORDER BY count DESC, lastSeen DESC, npc, normalized`,
       )
-      .all({ below: query.below ?? DEFAULT_LOW_CONFIDENCE, npc: query.npc, since: query.since }) as (Omit<AuditGroup, "statuses"> & {
+      .all({ below: query.below ?? DEFAULT_LOW_CONFIDENCE, npc: query.npc, since: query.since, tier: query.tier }) as (Omit<AuditGroup, "statuses"> & {
       statuses: string;
     })[];
     return rows.map((row) => ({ ...row, statuses: row.statuses.split(",").sort() }));
@@ -442,8 +491,10 @@ export function openStore(path: string = defaultStorePath(), options: StoreOptio
     } else {
       db.pragma("journal_mode = WAL");
       db.pragma("synchronous = NORMAL");
-      db.pragma("foreign_keys = ON");
+      // Off while migrating (better-sqlite3 turns them on by default): a migration that rebuilds a table needs them off (schema.ts).
+      db.pragma("foreign_keys = OFF");
       migrate(db);
+      db.pragma("foreign_keys = ON");
     }
   } catch (error) {
     db.close();

@@ -5,7 +5,7 @@ import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
 import { MAX_CLAUSES, splitClauses } from "../../runtime/clauses.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
-import { NpcModel } from "../../runtime/model.js";
+import { learnedIndexFor, NpcModel } from "../../runtime/model.js";
 import { tokenize } from "../../runtime/normalize.js";
 import { WordResolver } from "../../runtime/word-resolver.js";
 import { tempDir, writeTree } from "../support/cli.js";
@@ -15,7 +15,7 @@ let shelly: Npc;
 let model: NpcModel;
 beforeAll(async () => {
   shelly = await loadShelly();
-  model = new NpcModel(shelly.payload);
+  model = new NpcModel(shelly.payload, await learnedIndexFor(shelly.payload));
 });
 
 function clauses(message: string, on: NpcModel = model): string[] {
@@ -67,7 +67,7 @@ end
     const lint = lintSources([dir]);
     const npc = await loadNpc(compileNpc(lint).bytes);
     expect(npc.payload.config.connectives).toEqual(expect.arrayContaining([["afterwards"], ["once", "done"]]));
-    const on = new NpcModel(npc.payload);
+    const on = new NpcModel(npc.payload, await learnedIndexFor(npc.payload));
     expect(clauses("list files afterwards show disk usage", on)).toEqual(["list files", "show disk usage"]);
     expect(clauses("list files once done show disk usage", on)).toEqual(["list files", "show disk usage"]);
     const answer = npc.session().process("list files afterwards show disk usage");

@@ -15,8 +15,8 @@ const datasets = readdirSync(datasetsDir)
   .sort();
 
 describe("the project's datasets", () => {
-  it("include termy, example and shell", () => {
-    expect(datasets).toEqual(expect.arrayContaining(["example", "shell", "termy"]));
+  it("include termy, example, shell and home", () => {
+    expect(datasets).toEqual(expect.arrayContaining(["example", "home", "shell", "termy"]));
   });
 
   it.each(datasets)("datasets/%s lints with zero errors and zero warnings (--strict)", async (name) => {
@@ -32,6 +32,14 @@ describe("the project's datasets", () => {
     expect(existsSync(committed), `${committed} is missing: run \`npm run demo\` and commit dist-npcs/`).toBe(true);
     const same = Buffer.from(bytes).equals(readFileSync(committed));
     expect(same, `dist-npcs/${bundleSlug(summary.name)}.npc differs from what datasets/${name} builds to: rebuild (npm run demo) and commit it`).toBe(true);
+  });
+
+  it("ndfc eval holds home's 99 % floor on its 400+ sentences checking intent and slots (issue 18)", async () => {
+    const run = await runCaptured(["eval", "dist-npcs/home.npc", "datasets/home/eval.jsonl", "--min-accuracy", "0.99"], repoRoot);
+    expect(Number(/^cases\s+(\d+)$/m.exec(run.out)?.[1])).toBeGreaterThanOrEqual(400);
+    const lines = readFileSync(join(repoRoot, "datasets/home/eval.jsonl"), "utf8").trim().split("\n");
+    expect(lines.filter((line) => (JSON.parse(line) as { expect: { slots?: object } }).expect.slots !== undefined).length).toBeGreaterThanOrEqual(400);
+    expect(run.code).toBe(0);
   });
 
   it("ndfc eval holds Termy's floor on its eval.jsonl (what CI enforces) and fails under a floor it misses", async () => {

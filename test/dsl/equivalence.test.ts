@@ -70,7 +70,7 @@ function ndfPaths(sentences: Element[][]) {
   const json = JSON.stringify([{ type: "template", structure: sentences.map((s) => s.map(ndfNode)), output: "ok" }], null, 2);
   const bag = new DiagnosticBag();
   const root = parseJson("templates_x.json", json, bag);
-  const { intents } = lowerEntriesFile("templates_x.json", "templates_x.json", root!, bag);
+  const { intents } = lowerEntriesFile("templates_x.json", root!, bag);
   expect(bag.sorted()).toEqual([]);
   return withoutLocations(intents[0]!.paths);
 }
@@ -97,7 +97,7 @@ describe("DSL ≡ NDF", () => {
           vocabulary[`<||${wordTag(meaning)}||>`] = [meaning, ...pairs.filter(([, m]) => m === meaning).map(([s]) => s)];
         }
         const root = parseJson("templates.json", JSON.stringify(vocabulary), new DiagnosticBag());
-        expect(withoutLocations(fragment.synonyms)).toEqual(withoutLocations(lowerSynonyms("templates.json", root!)));
+        expect(withoutLocations(fragment.synonyms)).toEqual(withoutLocations(lowerSynonyms(root!)));
       }),
       { numRuns: 100 },
     );
@@ -123,7 +123,7 @@ describe("DSL ≡ NDF", () => {
         expect(diagnostics).toEqual([]);
         const bag = new DiagnosticBag();
         const root = parseJson("dataset_x.json", JSON.stringify([{ input: inputs }]), bag);
-        const [entry] = lowerEntriesFile("dataset_x.json", "dataset_x.json", root!, bag).intents;
+        const [entry] = lowerEntriesFile("dataset_x.json", root!, bag).intents;
         expect(fragment.intents[0]!.kind).toBe(entry!.kind);
         expect(fragment.intents[0]!.inputs.map((i) => i.value).sort()).toEqual(entry!.inputs.map((i) => i.value).sort());
       }),

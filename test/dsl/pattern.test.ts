@@ -7,7 +7,7 @@ function paths(text: string, cap = 32): string[] {
   const parsed = parsePattern(text);
   expect(parsed.problems).toEqual([]);
   return expandPaths(parsed.items, cap).results.map((path) =>
-    path.map((node) => `${node.kind === "slot" ? `:${node.name}` : node.words.join("|")}${node.required ? "" : "?"}`).join(" "),
+    path.map((node) => `${node.kind === "slot" ? `:${node.slot.name}` : node.words.join("|")}${node.required ? "" : "?"}`).join(" "),
   );
 }
 

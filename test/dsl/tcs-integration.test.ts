@@ -14,6 +14,7 @@ function tcs(text: string): string[] {
     synonyms: fragment.synonyms,
     types: fragment.types,
     wordLists: [],
+    lists: [],
     sources: [],
   };
   const bag = new DiagnosticBag();

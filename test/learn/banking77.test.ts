@@ -6,7 +6,7 @@ import { banking77OffTopic } from "../../bench/banking77.js";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
 import { loadNpc } from "../../runtime/index.js";
-import { NpcModel } from "../../runtime/model.js";
+import { learnedIndexFor, NpcModel } from "../../runtime/model.js";
 import { tokenize } from "../../runtime/normalize.js";
 import { banking77Build, banking77Present } from "../support/banking77.js";
 import { repoRoot } from "../support/repo-root.js";
@@ -21,7 +21,7 @@ describe.skipIf(!banking77Present)("Banking77", async () => {
     expect(result.payload.config.learnedNote).toMatch(/^shipped: cross-validation answered 8\d\.\d % of 9982 held-out phrasings/);
   });
 
-  it("answers test.csv correctly at the build-time threshold, precisely, and ranks it first when forced", () => {
+  it("answers test.csv correctly at the build-time threshold, precisely, and ranks it first when forced", async () => {
     let answered = 0;
     let correct = 0;
     for (const row of test) {
@@ -30,7 +30,7 @@ describe.skipIf(!banking77Present)("Banking77", async () => {
       answered++;
       if (answer.intent === row.label) correct++;
     }
-    const model = new NpcModel(result.payload);
+    const model = new NpcModel(result.payload, await learnedIndexFor(result.payload));
     const ids = result.payload.intents.map((i) => i.id);
     let forced = 0;
     for (const row of test) {

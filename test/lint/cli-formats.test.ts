@@ -76,11 +76,21 @@ describe("ndfc schema", () => {
       "ndf-config.schema.json",
       "ndf-dataset.schema.json",
       "ndf-types.schema.json",
+      "ndf-vocabulary-lists.schema.json",
       "ndf-vocabulary-templates.schema.json",
       "ndf-vocabulary.schema.json",
     ]);
     const validate = new Ajv({ strict: false }).compile(JSON.parse(readFileSync(join(dir, "ndf-dataset.schema.json"), "utf8")));
     expect(validate([{ input: "hi", output: ["a", "b"], permission: "ask" }])).toBe(true);
     expect(validate([{ input: "hi", permission: "sometimes" }])).toBe(false);
+    // ndfc's extension keys: list and range nodes, fixed slots; a list node names its list
+    const template = (node: object) => [{ type: "template", slots: { domain: "light" }, structure: [[{ tag: "<||area||>", ...node }]] }];
+    expect(validate(template({ type: "list", list: "area" }))).toBe(true);
+    expect(validate(template({ type: "range", range: { min: 0, max: 100, unit: "%" } }))).toBe(true);
+    expect(validate(template({ type: "list" }))).toBe(false);
+    expect(validate(template({ type: "range", range: { min: 0 } }))).toBe(false);
+    const lists = new Ajv({ strict: false }).compile(JSON.parse(readFileSync(join(dir, "ndf-vocabulary-lists.schema.json"), "utf8")));
+    expect(lists({ area: { kitchen: "kitchen", "living room": "living_room" } })).toBe(true);
+    expect(lists({ area: ["kitchen"] })).toBe(false);
   });
 });

@@ -58,10 +58,10 @@ describe("bundle header and payload", () => {
     const future = built.bytes.slice();
     new DataView(future.buffer).setUint16(4, FORMAT_MAJOR + 1);
     expect(await refusalOf(future)).toMatch(new RegExp(`version ${FORMAT_MAJOR + 1}\\.0 is not supported`));
-    // 1.x bundles carried shell commands unlexed; this runtime no longer lexes them.
+    // 2.x bundles have no list or number edges: a 3.x reader would answer them, but differently.
     const older = built.bytes.slice();
-    new DataView(older.buffer).setUint16(4, 1);
-    expect(await refusalOf(older)).toMatch(/version 1\.0 is not supported \(this runtime reads 2\.x\); rebuild the bundle/);
+    new DataView(older.buffer).setUint16(4, 2);
+    expect(await refusalOf(older)).toMatch(/version 2\.0 is not supported \(this runtime reads 3\.x\); rebuild the bundle/);
     expect(await refusalOf(built.bytes.subarray(0, built.bytes.length - 1))).toMatch(/truncated or padded/);
     expect(await refusalOf(built.bytes.subarray(0, 10))).toMatch(/shorter than the 44-byte header/);
     const flipped = built.bytes.slice();

@@ -74,6 +74,7 @@ export function npcIr(spec: NpcSpec): NpcIR {
     synonyms: Object.entries(spec.synonyms ?? {}).map(([tag, words]) => ({ tag, words, loc: loc() })),
     types: Object.entries(spec.types ?? {}).map(([name, pattern]) => ({ name, pattern, flags: "", loc: loc() })),
     wordLists: Object.entries(spec.lists ?? {}).map(([name, words]) => ({ name, words, loc: loc() })),
+    lists: [],
     sources: [{ path: "dataset/dataset_test.json", sha256: "0".repeat(64) }],
   };
 }

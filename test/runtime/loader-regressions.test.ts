@@ -114,6 +114,8 @@ describe("bundles that loaded and then broke (item 3)", () => {
         vocab: k < depth ? [[allTags, k + 1] as [number[], number]] : [],
         typed: [],
         strings: [],
+        lists: [],
+        ranges: [],
         skip: [],
         accept: k === depth ? [[0, 0] as [number, number]] : [],
       }));

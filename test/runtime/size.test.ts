@@ -23,10 +23,11 @@ describe("runtime size", () => {
     expect(size!.core).toBeLessThanOrEqual(CORE_BUDGET_BYTES);
   });
 
-  it("keeps the optional modules and the fallback SHA-256 out of the core", () => {
+  it("keeps the optional modules, the fallback SHA-256 and the learned stage out of the core", () => {
     expect(size!.coreModules).toContain("session.ts");
-    for (const optional of ["explain.ts", "lexer.ts", "sha256.ts", "encode.ts"]) expect(size!.coreModules).not.toContain(optional);
-    expect(size!.lazy).toBeGreaterThan(0);
+    for (const optional of ["explain.ts", "lexer.ts", "sha256.ts", "encode.ts", "match-learned.ts", "learned-features.ts"]) expect(size!.coreModules).not.toContain(optional);
+    expect(size!.lazy.map((chunk) => chunk.modules)).toEqual(expect.arrayContaining([["sha256.ts"], ["learned-features.ts", "match-learned.ts"]]));
+    for (const chunk of size!.lazy) expect(chunk.bytes).toBeGreaterThan(0);
     expect(size!.optional.explain).toBeGreaterThan(0);
     expect(size!.optional.lexer).toBeGreaterThan(0);
   });

@@ -66,10 +66,10 @@ it("refuses to listen beyond loopback without an API key, and an unreadable or e
   expect(empty).toMatchObject({ code: 2, err: "ndfc: --api-key-file empty.txt holds no key (one key per line)\n" });
 });
 
-it("--help explains keys, origins and sessions", async () => {
+it("--help explains keys, origins, sessions, pages and logs", async () => {
   const { dir } = bundleFile();
   const help = await runCaptured(["serve", "--help"], dir);
-  for (const part of ["--api-key <key>", "--api-key-file <path>", "--allow-origin <origin>", "Security model:", "X-Session-Id", "session_not_found", "Authorization: Bearer"]) {
+  for (const part of ["--api-key <key>", "--api-key-file <path>", "--cors <origin>", "--log-messages", "/chat/NPC", "/health", "Security model:", "X-Session-Id", "session_not_found", "Authorization: Bearer"]) {
     expect(help.out).toContain(part);
   }
 });

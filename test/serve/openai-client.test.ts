@@ -64,6 +64,7 @@ describe("POST /v1/chat/completions", () => {
     expect(JSON.parse(call.function.arguments)).toEqual(native.tools[0]!.arguments);
     expect(JSON.parse(call.function.arguments).command).toBe("rm -- 'notes.txt'");
     expect(message.ndfc).toMatchObject({ status: "template match", intent: "files_delete", permission: "ask", slots: { file: "notes.txt" } });
+    expect(message.ndfc.captures).toEqual({ file: { value: "notes.txt", text: "notes.txt", start: 12, end: 21 } });
     expect(completion.usage!.total_tokens).toBeGreaterThan(0);
   });
 

@@ -10,7 +10,7 @@ import { repoRoot } from "./repo-root.js";
 const WAIT_LIMIT_MS = 180_000;
 const POLL_MS = 100;
 
-/** Path to compiler/cli/main.js compiled for this run, with node_modules linked beside it. */
+/** Path to compiler/cli/main.js compiled for this run (with the chat page's web-assets/), node_modules linked beside it. */
 export function builtCli(): string {
   const out = inject("builtCliDir");
   const mainJs = join(out, "compiler/cli/main.js");
@@ -42,6 +42,12 @@ function compileInto(out: string, mainJs: string, done: string, failed: string):
   const tsc = spawnSync(process.execPath, [join(repoRoot, "node_modules/typescript/bin/tsc"), "-p", join(repoRoot, "tsconfig.json"), "--outDir", out], {
     encoding: "utf8",
   });
-  if (existsSync(mainJs)) writeFileSync(done, "");
-  else writeFileSync(failed, `tsc emitted no CLI: ${tsc.stdout}${tsc.stderr}`);
+  if (!existsSync(mainJs)) {
+    writeFileSync(failed, `tsc emitted no CLI: ${tsc.stdout}${tsc.stderr}`);
+    return;
+  }
+  // The chat page's files, where the compiled CLI looks for them (compiler/web/assets.ts).
+  const web = spawnSync(process.execPath, [join(out, "scripts/build-web-assets.js"), repoRoot, join(out, "web-assets")], { encoding: "utf8" });
+  if (web.status === 0) writeFileSync(done, "");
+  else writeFileSync(failed, `the chat page's files were not built: ${web.stdout}${web.stderr}`);
 }

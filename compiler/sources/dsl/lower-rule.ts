@@ -4,7 +4,7 @@ import { PERMISSIONS, type Intent, type LocatedText, type Permission, type Sourc
 import type { CallNode, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
 import type { LineMap } from "../location.js";
-import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf, type PathNode, type PatternItem } from "./pattern.js";
+import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf, type ExpansionLookup, type PathNode, type PatternItem } from "./pattern.js";
 import { ArgumentLowering, describeExpr, locInString, locatedText, nameOf, stringsOf, type SlotScope } from "./values.js";
 import { wordTag, type WordTable } from "./words.js";
 
@@ -12,7 +12,7 @@ export type RuleForm = "rule" | "chain" | "query";
 export const RULE_FORMS: readonly string[] = ["rule", "chain", "query"];
 
 /** Methods of a rule body; `step` belongs to chains and `resolve` to queries. */
-export const RULE_BODY_METHODS = ["action", "step", "resolve", "command", "output", "thinking", "permission", "category", "description", "intent", "context"];
+export const RULE_BODY_METHODS = ["action", "step", "resolve", "command", "output", "thinking", "permission", "category", "description", "intent", "slots", "context"];
 
 /** The most template paths one pattern may expand to (alternatives with several words multiply them). */
 export const MAX_PATHS_PER_PATTERN = 32;
@@ -36,6 +36,9 @@ export interface RuleEnvironment {
   bag: DiagnosticBag;
   /** Type names of this file: a `:slot` with one of these names is typed by it (see slot-types.ts for the others). */
   typeNames: ReadonlySet<string>;
+  /** List names of this file: a plain `:slot` with one of these names is a list slot (see slot-types.ts for the others). */
+  listNames: ReadonlySet<string>;
+  expansions: ExpansionLookup;
   words: WordTable;
 }
 
@@ -67,7 +70,7 @@ export class RuleLowering {
     };
     const first = patterns[0];
     if (first !== undefined) intent.keyLocs[hasSlots ? "structure" : "input"] = first.node.loc;
-    const slotScope = this.slotScope(patterns, slotLists);
+    const slotScope = this.slotScope(patterns, slotLists, call);
     // `intent :name` first, so context children derive their ids from the final name
     const statements = call.block?.statements ?? [];
     const ordered = statements.some((s) => s.name === "intent")
@@ -86,7 +89,7 @@ export class RuleLowering {
         bag.error(DSL_CODES.badArgument, `a ${call.name} pattern must be a string, not ${describeExpr(arg)}`, arg.loc);
         continue;
       }
-      const parsed = parsePattern(arg.value);
+      const parsed = parsePattern(arg.value, this.env.expansions);
       for (const problem of parsed.problems) bag.error(DSL_CODES.badPattern, problem.message, locInString(this.env.lines, arg, problem.offset, problem.length));
       if (parsed.items.length === 0) continue;
       const canonical = canonicalPattern(parsed.items);
@@ -103,9 +106,13 @@ export class RuleLowering {
   }
 
   /** `slotLists`: the slots of each pattern (slotsOf). */
-  private slotScope(patterns: LoweredPattern[], slotLists: string[][]): SlotScope {
+  private slotScope(patterns: LoweredPattern[], slotLists: string[][], call: CallNode): SlotScope {
     const slotSets = slotLists.length > 1 ? slotLists.map((slots) => new Set(slots)) : [];
     const bound = new Set(slotSets.length === 0 ? slotLists[0] : slotLists[0]!.filter((name) => slotSets.every((set) => set.has(name))));
+    // fixed slots (`slots domain: "light"`) render like captured ones, wherever the statement sits
+    for (const statement of call.block?.statements ?? []) {
+      if (statement.name === "slots") statement.pairs.forEach((pair) => bound.add(nameOf(pair.key) ?? ""));
+    }
     const partial = new Set(slotLists.flat().filter((name) => !bound.has(name)));
     const quoted = patterns.map((pattern) => JSON.stringify(pattern.node.value));
     return { bound, partial, patterns: `the pattern${quoted.length > 1 ? "s" : ""} ${quoted.join(", ") || "(none)"}` };
@@ -125,14 +132,20 @@ export class RuleLowering {
   }
 
   private templateNode(node: PathNode, string: StringNode): TemplateNode {
-    // a slot spans `:name`, a single word itself, a group of alternatives its opening bracket
-    const length = node.kind === "slot" ? node.name.length + 1 : node.words.length === 1 ? node.words[0]!.length : 1;
+    // a slot spans `:name(…)`, a single word itself, a group of alternatives its opening bracket
+    const length = node.kind === "slot" ? node.slot.length : node.words.length === 1 ? node.words[0]!.length : 1;
     const loc = locInString(this.env.lines, string, node.offset, length);
-    if (node.kind === "slot") {
-      return { tags: [node.name], type: this.env.typeNames.has(node.name) ? node.name : "string", required: node.required, loc };
-    }
+    if (node.kind === "slot") return this.slotNode(node, loc);
     this.env.words.useAll(node.words, loc);
     return { tags: node.words.map(wordTag), type: "vocab", required: node.required, loc };
+  }
+
+  private slotNode({ slot, required }: PathNode & { kind: "slot" }, loc: SourceLocation): TemplateNode {
+    const { name } = slot;
+    if (slot.range) return { tags: [name], type: "range", range: slot.range, required, loc };
+    const list = slot.list ?? (this.env.typeNames.has(name) || !this.env.listNames.has(name) ? undefined : name);
+    if (list !== undefined) return { tags: [name], type: "list", list, required, loc };
+    return { tags: [name], type: this.env.typeNames.has(name) ? name : "string", required, loc };
   }
 
   private reportCap(node: StringNode, what: string): void {
@@ -172,6 +185,9 @@ export class RuleLowering {
       case "description":
       case "intent":
         this.setting(statement, intent);
+        return;
+      case "slots":
+        this.fixedSlots(statement, intent);
         return;
       case "context":
         this.context(statement, intent);
@@ -258,6 +274,22 @@ export class RuleLowering {
     if (statement.name === "category") intent.category = value;
     else if (statement.name === "description") intent.description = { value, loc: arg.loc };
     else intent.id = value;
+  }
+
+  /** `slots domain: "light", …`: values the intent's answer carries whatever the words. */
+  private fixedSlots(statement: CallNode, intent: Intent): void {
+    for (const arg of statement.args) this.env.bag.error(DSL_CODES.badArgument, 'slots takes name: "value" pairs, e.g. slots domain: "light"', arg.loc);
+    const slots = (intent.fixedSlots ??= {});
+    for (const pair of statement.pairs) {
+      const name = nameOf(pair.key);
+      const value = pair.value.kind === "number" ? String(pair.value.value) : nameOf(pair.value);
+      if (name === undefined || value === undefined) {
+        this.env.bag.error(DSL_CODES.badArgument, 'a fixed slot is name: "value" (a string, symbol or number), e.g. slots domain: "light"', pair.loc);
+        continue;
+      }
+      slots[name] = value;
+    }
+    intent.keyLocs["slots"] ??= statement.loc;
   }
 
   /** A setting given twice: the first one stays, the second is reported. */

@@ -1,6 +1,6 @@
 // Lowering a DSL file into an IrFragment: `RuleSet.define "name" do … end` (or `Ruleset.create`),
-// declarations (types, synonym, connectives) and rules. Declarations are read before rules, so a
-// `types` or `synonym` line may come after the rules that use it.
+// declarations (types, synonym, connectives, list, expansion, skip_words) and rules. Declarations
+// are read before rules, so a `types`, `list` or `expansion` line may come after the rules that use it.
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { IrFragment, SourceLocation, TypeDef } from "../../ir/types.js";
 import type { CallNode, Expr } from "./ast.js";
@@ -8,7 +8,9 @@ import { DSL_CODES } from "./codes.js";
 import { LineMap } from "../location.js";
 import { RULE_FORMS, RULE_BODY_METHODS, RuleLowering, reportUnknownMethod, type PatternScope } from "./lower-rule.js";
 import { parseDsl } from "./syntax.js";
-import { describeExpr, keyName, nameOf } from "./values.js";
+import { describeExpr, keyName, nameOf, stringsOf } from "./values.js";
+import { ExpansionTable } from "./expansions.js";
+import { lowerList } from "./lower-list.js";
 import { WordTable } from "./words.js";
 
 export interface DslLowerOptions {
@@ -18,7 +20,7 @@ export interface DslLowerOptions {
 
 const RULE_SET_RECEIVERS = ["RuleSet", "Ruleset"];
 const RULE_SET_METHODS = ["define", "create"];
-const DECLARATIONS = ["types", "synonym", "connectives"];
+const DECLARATIONS = ["types", "synonym", "connectives", "list", "expansion", "skip_words"];
 const RULE_SET_BODY_METHODS = [...DECLARATIONS, ...RULE_FORMS];
 
 /** Ruby regex flags the IR can keep: `i` as is, Ruby's `m` (dot matches newline) is JavaScript's `s`. */
@@ -32,15 +34,18 @@ export function lowerDslFile(file: string, text: string, bag: DiagnosticBag, opt
 }
 
 class FileLowering {
-  private readonly fragment: IrFragment = { intents: [], synonyms: [], types: [], wordLists: [], connectives: [] };
+  private readonly fragment: IrFragment = { intents: [], synonyms: [], types: [], wordLists: [], lists: [], connectives: [] };
   private readonly words = new WordTable();
+  private readonly expansions: ExpansionTable;
   private nameLoc: SourceLocation | undefined;
 
   constructor(
     private readonly lines: LineMap,
     private readonly bag: DiagnosticBag,
     private readonly options: DslLowerOptions,
-  ) {}
+  ) {
+    this.expansions = new ExpansionTable(lines, bag);
+  }
 
   lower(topLevel: CallNode[]): IrFragment {
     const statements = this.flattenRuleSets(topLevel);
@@ -48,7 +53,8 @@ class FileLowering {
       if (DECLARATIONS.includes(statement.name) && statement.receiver === undefined) this.declaration(statement);
     }
     const typeNames = new Set(this.fragment.types.map((type) => type.name));
-    const rules = new RuleLowering({ lines: this.lines, bag: this.bag, typeNames, words: this.words });
+    const listNames = new Set(this.fragment.lists.map((list) => list.name));
+    const rules = new RuleLowering({ lines: this.lines, bag: this.bag, typeNames, listNames, expansions: this.expansions.lookup, words: this.words });
     const scope: PatternScope = new Map();
     const idPrefix = this.options.idPrefix ?? baseName(this.lines.file);
     let index = 0;
@@ -119,7 +125,33 @@ class FileLowering {
     if (statement.block !== undefined) this.bag.error(DSL_CODES.badArgument, `${statement.name} takes no block`, statement.block.loc);
     if (statement.name === "types") this.types(statement);
     else if (statement.name === "synonym") this.synonym(statement);
+    else if (statement.name === "list") this.list(statement);
+    else if (statement.name === "expansion") this.expansions.declare(statement);
+    else if (statement.name === "skip_words") this.skipWords(statement);
     else this.connectives(statement);
+  }
+
+  private list(statement: CallNode): void {
+    const list = lowerList(statement, this.bag);
+    if (list === undefined) return;
+    const previous = this.fragment.lists.find((existing) => existing.name === list.name);
+    if (previous !== undefined) {
+      this.bag.error(DSL_CODES.badArgument, `list :${list.name} is already defined in this file; add the values there`, list.loc, [{ message: "defined here first", loc: previous.loc }]);
+      return;
+    }
+    this.fragment.lists.push(list);
+  }
+
+  /** `skip_words "please", "just"`: words a template match skips anywhere (the NPC's stop words). */
+  private skipWords(statement: CallNode): void {
+    for (const pair of statement.pairs) this.bag.error(DSL_CODES.badArgument, 'skip_words takes words: skip_words "please", "just"', pair.loc);
+    const words: string[] = [];
+    for (const node of stringsOf(statement.args, "skip_words", this.bag)) {
+      const word = node.value.trim().toLowerCase();
+      if (/^\S+$/.test(word)) words.push(word);
+      else this.bag.error(DSL_CODES.badArgument, `a skip word is one word, not "${node.value}"`, node.loc);
+    }
+    if (words.length > 0) this.fragment.wordLists.push({ name: "stop_words", words, loc: statement.loc });
   }
 
   private types(statement: CallNode): void {

@@ -1,13 +1,31 @@
 // Rule patterns: `"[please] (show|display) disk space on :path"`.
-//   word       a literal word, matched through its synonyms (lowercased; trailing ? ! , dropped)
-//   :slot      a captured value
-//   [ … ]      optional: every node inside becomes non-required
-//   ( a | b )  alternatives; an empty alternative makes the group optional
+//   word        a literal word, matched through its synonyms (lowercased; trailing ? ! , dropped)
+//   word[s]     sub-word gluing: `light[s]` is (light|lights)
+//   :slot       a captured value (a list slot when a list of that name exists, see slot-types.ts)
+//   :slot(list) a slot restricted to the values of a named list
+//   :slot(0..100)%  a number in a range, in digits or words, optionally with a glued unit
+//   <name>      an expansion rule (`expansion :name, "…"`), replaced by its pattern
+//   [ … ]       optional: every node inside becomes non-required (all or nothing with a slot inside)
+//   ( a | b )   alternatives; an empty alternative makes the group optional
+//   ( a ; b )   permutation: the parts in any order
 // Offsets are indexes into the decoded pattern string; the lowering maps them to the source.
+import type { NumberRange } from "../../ir/types.js";
+
+export interface SlotItem {
+  kind: "slot";
+  name: string;
+  offset: number;
+  /** `:name(list)`: the list the slot is restricted to. */
+  list?: string;
+  /** `:name(0..100)`: the numbers it accepts. */
+  range?: NumberRange;
+  /** Characters of `:name(…)` as written, for locations. */
+  length: number;
+}
 
 export type PatternItem =
   | { kind: "word"; word: string; offset: number }
-  | { kind: "slot"; name: string; offset: number }
+  | SlotItem
   | { kind: "optional"; items: PatternItem[]; offset: number }
   | { kind: "choice"; alternatives: PatternItem[][]; offset: number };
 
@@ -22,17 +40,33 @@ export interface ParsedPattern {
   problems: PatternProblem[];
 }
 
-type PatternToken = { kind: "open" | "close" | "bar"; char: string; offset: number } | { kind: "word" | "slot"; text: string; offset: number };
+/** Patterns of expansion rules by name (their items, already parsed). */
+export type ExpansionLookup = (name: string) => PatternItem[] | undefined;
+
+type PatternToken =
+  | { kind: "open" | "close" | "bar" | "semi"; char: string; offset: number }
+  | { kind: "word"; text: string; offset: number; suffix?: string }
+  | { kind: "slot"; item: SlotItem; offset: number }
+  | { kind: "rule"; text: string; offset: number };
 
 const SLOT = /:([A-Za-z_][A-Za-z0-9_]*)/y;
-/** A word runs up to a space, a bracket or a bar. */
-const WORD = /[^\s[\]()|]+/y;
+/** `(list)` or `(min..max)` right after a slot name, then an optional glued unit. */
+const SLOT_SPEC = /\((?:([A-Za-z_][A-Za-z0-9_]*)|(-?\d+)\.\.(-?\d+))\)([%°]?)/y;
+const RULE_REFERENCE = /<([A-Za-z_][A-Za-z0-9_]*)>/y;
+/** A word runs up to a space, a bracket, a bar or a semicolon. */
+const WORD = /[^\s[\]()|;]+/y;
+/** `[s]` glued to the end of a word. */
+const GLUED_SUFFIX = /\[([^\s[\]()|;]+)\]/y;
 const SPACE = /\s/;
 const TRAILING_PUNCTUATION = /[?!,]+$/;
 
-function tokenizePattern(text: string): PatternToken[] {
+function tokenizePattern(text: string, problems: PatternProblem[]): PatternToken[] {
   const tokens: PatternToken[] = [];
   let i = 0;
+  const sticky = (re: RegExp): RegExpExecArray | null => {
+    re.lastIndex = i;
+    return re.exec(text);
+  };
   while (i < text.length) {
     const c = text[i]!;
     if (SPACE.test(c)) {
@@ -41,22 +75,40 @@ function tokenizePattern(text: string): PatternToken[] {
       tokens.push({ kind: "open", char: c, offset: i++ });
     } else if (c === "]" || c === ")") {
       tokens.push({ kind: "close", char: c, offset: i++ });
-    } else if (c === "|") {
-      tokens.push({ kind: "bar", char: c, offset: i++ });
+    } else if (c === "|" || c === ";") {
+      tokens.push({ kind: c === "|" ? "bar" : "semi", char: c, offset: i++ });
     } else {
-      SLOT.lastIndex = i;
-      const slot = SLOT.exec(text);
+      const slot = sticky(SLOT);
       if (slot !== null) {
-        tokens.push({ kind: "slot", text: slot[1]!, offset: i });
+        const start = i;
         i += slot[0].length;
+        const item: SlotItem = { kind: "slot", name: slot[1]!, offset: start, length: 0 };
+        const spec = sticky(SLOT_SPEC);
+        if (spec !== null) {
+          i += spec[0].length;
+          if (spec[1] !== undefined) item.list = spec[1];
+          else {
+            item.range = { min: Number(spec[2]), max: Number(spec[3]), unit: spec[4]! };
+            if (item.range.min > item.range.max) problems.push({ offset: start, length: i - start, message: `the range ${spec[2]}..${spec[3]} is inverted: write the smaller number first` });
+          }
+        }
+        item.length = i - start;
+        tokens.push({ kind: "slot", item, offset: start });
+        continue;
+      }
+      const rule = sticky(RULE_REFERENCE);
+      if (rule !== null) {
+        tokens.push({ kind: "rule", text: rule[1]!, offset: i });
+        i += rule[0].length;
         continue;
       }
       // c is none of the above, so the word has at least one character
-      WORD.lastIndex = i;
       const start = i;
-      i += WORD.exec(text)![0].length;
+      i += sticky(WORD)![0].length;
       const word = text.slice(start, i).replace(TRAILING_PUNCTUATION, "").toLowerCase();
-      if (word.length > 0) tokens.push({ kind: "word", text: word, offset: start });
+      const glued = sticky(GLUED_SUFFIX);
+      if (glued !== null) i += glued[0].length;
+      if (word.length > 0) tokens.push({ kind: "word", text: word, offset: start, ...(glued ? { suffix: glued[1]!.toLowerCase() } : {}) });
     }
   }
   return tokens;
@@ -65,9 +117,12 @@ function tokenizePattern(text: string): PatternToken[] {
 /** Groups nest at most this deep in a pattern (the parser and the expansions are recursive). */
 export const MAX_PATTERN_NESTING = 16;
 
-export function parsePattern(text: string): ParsedPattern {
-  const tokens = tokenizePattern(text);
+/** The most parts a permutation `(a; b; …)` may have (their orderings multiply the paths). */
+export const MAX_PERMUTATION_PARTS = 4;
+
+export function parsePattern(text: string, expansions: ExpansionLookup = () => undefined): ParsedPattern {
   const problems: PatternProblem[] = [];
+  const tokens = tokenizePattern(text, problems);
   let depth = 0;
   for (const token of tokens) {
     depth += token.kind === "open" ? 1 : token.kind === "close" ? -1 : 0;
@@ -81,22 +136,37 @@ export function parsePattern(text: string): ParsedPattern {
   // sequence := item* ; stops at a closer or bar (the caller decides whether that is legal)
   const sequence = (): PatternItem[] => {
     const items: PatternItem[] = [];
-    for (let token = tokens[position]; token !== undefined && token.kind !== "close" && token.kind !== "bar"; token = tokens[position]) {
+    for (let token = tokens[position]; token !== undefined && token.kind !== "close" && token.kind !== "bar" && token.kind !== "semi"; token = tokens[position]) {
       position++;
-      if (token.kind === "word") items.push({ kind: "word", word: token.text, offset: token.offset });
-      else if (token.kind === "slot") items.push({ kind: "slot", name: token.text, offset: token.offset });
+      if (token.kind === "word") items.push(wordItem(token.text, token.offset, token.suffix));
+      else if (token.kind === "slot") items.push(token.item);
+      else if (token.kind === "rule") items.push(...expansion(token.text, token.offset));
       else if (token.kind === "open") items.push(group(token));
     }
     return items;
   };
 
+  const expansion = (name: string, offset: number): PatternItem[] => {
+    const items = expansions(name);
+    if (items === undefined) {
+      problems.push({ offset, length: name.length + 2, message: `<${name}> is not defined: add expansion :${name}, "…" to the rule set` });
+      return [];
+    }
+    // the expansion's items point at the reference, where the user wrote them into this pattern
+    return relocate(items, offset);
+  };
+
   const group = (open: { char: string; offset: number }): PatternItem => {
     const closer = open.char === "[" ? "]" : ")";
-    const alternatives = [sequence()];
-    while (tokens[position]?.kind === "bar") {
+    let alternatives = [sequence()];
+    let separator: "bar" | "semi" | undefined;
+    for (let next = tokens[position]; next?.kind === "bar" || next?.kind === "semi"; next = tokens[position]) {
+      if (separator !== undefined && next.kind !== separator) problems.push({ offset: next.offset, length: 1, message: "a group mixes '|' and ';': put the alternatives of a permutation part in their own (a|b)" });
+      separator ??= next.kind;
       position++;
       alternatives.push(sequence());
     }
+    if (separator === "semi") alternatives = permutations(alternatives, open.offset, problems);
     const close = tokens[position];
     if (close?.kind === "close" && close.char === closer) position++;
     else problems.push({ offset: open.offset, length: 1, message: `'${open.char}' is never closed: expected '${closer}' in the pattern` });
@@ -152,6 +222,42 @@ function reportRepeatedSlots(items: PatternItem[], problems: PatternProblem[]): 
   visit(items);
 }
 
+/** `word` with a glued suffix is the choice of the word with and without it. */
+function wordItem(word: string, offset: number, suffix: string | undefined): PatternItem {
+  if (suffix === undefined) return { kind: "word", word, offset };
+  return { kind: "choice", alternatives: [[{ kind: "word", word, offset }], [{ kind: "word", word: word + suffix, offset }]], offset };
+}
+
+/** Every ordering of a permutation's parts, as alternatives. */
+function permutations(parts: PatternItem[][], offset: number, problems: PatternProblem[]): PatternItem[][] {
+  if (parts.length > MAX_PERMUTATION_PARTS) {
+    problems.push({ offset, length: 1, message: `a permutation has ${parts.length} parts, at most ${MAX_PERMUTATION_PARTS} are allowed (their orderings multiply): split it` });
+    return [parts.flat()];
+  }
+  if (parts.length <= 1) return [parts.flat()];
+  return parts.flatMap((part, i) => permutations([...parts.slice(0, i), ...parts.slice(i + 1)], offset, problems).map((rest) => [...part, ...rest]));
+}
+
+/** Copies of `items` located at `offset` (an expansion's items where the rule references it). */
+function relocate(items: PatternItem[], offset: number): PatternItem[] {
+  return items.map((item): PatternItem => {
+    switch (item.kind) {
+      case "word":
+      case "slot":
+        return { ...item, offset };
+      case "optional":
+        return { ...item, offset, items: relocate(item.items, offset) };
+      case "choice":
+        return { ...item, offset, alternatives: item.alternatives.map((alternative) => relocate(alternative, offset)) };
+    }
+  });
+}
+
+/** Whether a slot sits anywhere in `items`. */
+function hasSlot(items: PatternItem[]): boolean {
+  return items.some((item) => item.kind === "slot" || (item.kind === "optional" && hasSlot(item.items)) || (item.kind === "choice" && item.alternatives.some(hasSlot)));
+}
+
 /** Every slot name the pattern can capture, in order of first appearance. */
 export function slotsOf(items: PatternItem[]): string[] {
   const names: string[] = [];
@@ -169,7 +275,7 @@ export function slotsOf(items: PatternItem[]): string[] {
 /** One node of an expanded path: a word node (several words = alternatives) or a slot. */
 export type PathNode =
   | { kind: "words"; words: string[]; required: boolean; offset: number }
-  | { kind: "slot"; name: string; required: boolean; offset: number };
+  | { kind: "slot"; slot: SlotItem; required: boolean; offset: number };
 
 export interface Expansion<T> {
   results: T[];
@@ -223,9 +329,10 @@ export function expandPaths(items: PatternItem[], cap: number): Expansion<PathNo
       case "word":
         return [[{ kind: "words", words: [item.word], required, offset: item.offset }]];
       case "slot":
-        return [[{ kind: "slot", name: item.name, required, offset: item.offset }]];
+        return [[{ kind: "slot", slot: item, required, offset: item.offset }]];
       case "optional":
-        return sequenceOptions(item.items, false);
+        // with a slot inside, all or nothing: "[in :area]" never matches "in" alone
+        return hasSlot(item.items) ? [[], ...sequenceOptions(item.items, required)] : sequenceOptions(item.items, false);
       case "choice": {
         const nonEmpty = item.alternatives.filter((alternative) => alternative.length > 0);
         const nodeRequired = required && nonEmpty.length === item.alternatives.length;
@@ -283,7 +390,7 @@ export function canonicalPattern(items: PatternItem[]): string {
         case "word":
           return item.word;
         case "slot":
-          return `:${item.name}`;
+          return `:${item.name}${item.list !== undefined ? `(${item.list})` : item.range ? `(${item.range.min}..${item.range.max})${item.range.unit}` : ""}`;
         case "optional":
           return `[${canonicalPattern(item.items)}]`;
         case "choice":

@@ -13,7 +13,7 @@ const NUMERIC_KEYS: Record<string, keyof NpcConfig> = {
 };
 
 /** `fallbackName` (the directory name) is used when config.json names no NPC. */
-export function lowerConfig(file: string, root: JsonNode, fallbackName: string, bag: DiagnosticBag): NpcConfig {
+export function lowerConfig(root: JsonNode, fallbackName: string, bag: DiagnosticBag): NpcConfig {
   const config: NpcConfig = { name: fallbackName, connectives: [], extra: {} };
   if (root.type !== "Object") return config;
   for (const { key, value, keyNode } of membersOf(root)) {
@@ -29,7 +29,7 @@ export function lowerConfig(file: string, root: JsonNode, fallbackName: string, 
       (config as unknown as Record<string, unknown>)[NUMERIC_KEYS[key]!] = v;
     } else {
       config.extra[key] = v;
-      if (!KNOWN_CONFIG_KEYS.includes(key)) reportLikelyTypo(key, locOf(keyNode, file), bag, KNOWN_CONFIG_KEYS);
+      if (!KNOWN_CONFIG_KEYS.includes(key)) reportLikelyTypo(key, locOf(keyNode), bag, KNOWN_CONFIG_KEYS);
     }
   }
   return config;

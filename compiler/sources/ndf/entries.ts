@@ -12,7 +12,7 @@ export interface EntriesFragment {
   wordLists: WordList[];
 }
 
-export function lowerEntriesFile(file: string, relPath: string, root: JsonNode, bag: DiagnosticBag): EntriesFragment {
+export function lowerEntriesFile(relPath: string, root: JsonNode, bag: DiagnosticBag): EntriesFragment {
   const fragment: EntriesFragment = { intents: [], wordLists: [] };
   if (root.type !== "Array") return fragment; // the schema check already reported it
   root.elements.forEach((element, index) => {
@@ -20,10 +20,10 @@ export function lowerEntriesFile(file: string, relPath: string, root: JsonNode, 
     if (node.type !== "Object") return;
     const id = `${relPath}#${index}`;
     if (isWordListBlock(node)) {
-      fragment.wordLists.push(...wordListsOf(node, file));
+      fragment.wordLists.push(...wordListsOf(node));
       return;
     }
-    fragment.intents.push(lowerEntry(node, file, id, bag));
+    fragment.intents.push(lowerEntry(node, id, bag));
   });
   return fragment;
 }
@@ -43,22 +43,22 @@ function isStringOrStrings(node: JsonNode): boolean {
   return node.type === "String" || (node.type === "Array" && node.elements.every((e) => e.value.type === "String"));
 }
 
-function wordListsOf(node: ObjectNode, file: string): WordList[] {
-  return membersOf(node).map((m) => ({ name: m.key, words: texts(m.value, file).map((t) => t.value), loc: locOf(m.keyNode, file) }));
+function wordListsOf(node: ObjectNode): WordList[] {
+  return membersOf(node).map((m) => ({ name: m.key, words: texts(m.value).map((t) => t.value), loc: locOf(m.keyNode) }));
 }
 
-function texts(node: JsonNode, file: string): LocatedText[] {
-  if (node.type === "String") return [{ value: node.value, loc: locOf(node, file) }];
+function texts(node: JsonNode): LocatedText[] {
+  if (node.type === "String") return [{ value: node.value, loc: locOf(node) }];
   if (node.type === "Array") {
-    return node.elements.flatMap((e) => (e.value.type === "String" ? [{ value: e.value.value, loc: locOf(e.value, file) }] : []));
+    return node.elements.flatMap((e) => (e.value.type === "String" ? [{ value: e.value.value, loc: locOf(e.value) }] : []));
   }
   return [];
 }
 
-function lowerEntry(node: ObjectNode, file: string, id: string, bag: DiagnosticBag): Intent {
+function lowerEntry(node: ObjectNode, id: string, bag: DiagnosticBag): Intent {
   const members = new Map(membersOf(node).map((m) => [m.key, m]));
   const keyLocs: Record<string, ReturnType<typeof locOf>> = {};
-  for (const [key, m] of members) keyLocs[key] = locOf(m.keyNode, file);
+  for (const [key, m] of members) keyLocs[key] = locOf(m.keyNode);
   const value = (key: string) => members.get(key)?.value;
   const string = (key: string) => {
     const v = value(key);
@@ -75,28 +75,32 @@ function lowerEntry(node: ObjectNode, file: string, id: string, bag: DiagnosticB
   const intent: Intent = {
     id: intentName ?? id,
     kind: structure ? "template" : "entry",
-    loc: locOf(node, file),
-    inputs: value("input") ? texts(value("input")!, file) : [],
-    paths: structure ? lowerStructure(structure, file, bag) : [],
-    outputs: outputNode ? texts(outputNode, file) : [],
-    thinking: value("thinking") ? texts(value("thinking")!, file) : [],
-    tools: value("tools") ? lowerTools(value("tools")!, file) : [],
+    loc: locOf(node),
+    inputs: value("input") ? texts(value("input")!) : [],
+    paths: structure ? lowerStructure(structure, bag) : [],
+    outputs: outputNode ? texts(outputNode) : [],
+    thinking: value("thinking") ? texts(value("thinking")!) : [],
+    tools: value("tools") ? lowerTools(value("tools")!) : [],
     permission: permissionExplicit ? (permissionValue as Permission) : "ask",
     permissionExplicit,
     extra: {},
     keyLocs,
   };
-  if (descriptionNode?.type === "String") intent.description = { value: descriptionNode.value, loc: locOf(descriptionNode, file) };
+  if (descriptionNode?.type === "String") intent.description = { value: descriptionNode.value, loc: locOf(descriptionNode) };
   const category = string("category");
   if (category !== undefined) intent.category = category;
 
   const context = value("context");
-  if (context) intent.context = lowerContext(context, file, intent.id, bag);
+  if (context) intent.context = lowerContext(context, intent.id, bag);
+  const slots = value("slots");
+  if (slots?.type === "Object") {
+    intent.fixedSlots = Object.fromEntries(membersOf(slots).flatMap((m) => (m.value.type === "String" ? [[m.key, m.value.value]] : [])));
+  }
 
   for (const [key, m] of members) {
     if (KNOWN_ENTRY_KEYS.includes(key)) continue;
     intent.extra[key] = toValue(m.value);
-    reportLikelyTypo(key, locOf(m.keyNode, file), bag);
+    reportLikelyTypo(key, locOf(m.keyNode), bag);
   }
   if (intent.inputs.length === 0 && intent.paths.length === 0) {
     bag.warning(CODES.unreachableEntry, "entry has neither `input` nor `structure`, so no message can reach it", intent.loc);
@@ -104,39 +108,50 @@ function lowerEntry(node: ObjectNode, file: string, id: string, bag: DiagnosticB
   return intent;
 }
 
-function lowerContext(node: JsonNode, file: string, parentId: string, bag: DiagnosticBag): Intent[] {
+function lowerContext(node: JsonNode, parentId: string, bag: DiagnosticBag): Intent[] {
   if (node.type !== "Array") return []; // NDF: a non-list context clears it (the schema check reports the shape)
   return node.elements.flatMap((element, index) =>
-    element.value.type === "Object" ? [lowerEntry(element.value, file, `${parentId}/context#${index}`, bag)] : [],
+    element.value.type === "Object" ? [lowerEntry(element.value, `${parentId}/context#${index}`, bag)] : [],
   );
 }
 
-function lowerStructure(node: JsonNode, file: string, bag: DiagnosticBag): TemplatePath[] {
+function lowerStructure(node: JsonNode, bag: DiagnosticBag): TemplatePath[] {
   if (node.type !== "Array") return [];
   return node.elements.flatMap((pathElement) => {
     const path = pathElement.value;
     if (path.type !== "Array") return [];
-    const nodes = path.elements.flatMap((e) => (e.value.type === "Object" ? lowerNode(e.value, file, bag) : []));
-    return nodes.length > 0 ? [{ nodes, loc: locOf(path, file) }] : [];
+    const nodes = path.elements.flatMap((e) => (e.value.type === "Object" ? lowerNode(e.value, bag) : []));
+    return nodes.length > 0 ? [{ nodes, loc: locOf(path) }] : [];
   });
 }
 
-function lowerNode(node: ObjectNode, file: string, bag: DiagnosticBag): TemplateNode[] {
+function lowerNode(node: ObjectNode, bag: DiagnosticBag): TemplateNode[] {
   const members = new Map(membersOf(node).map((m) => [m.key, m.value]));
   for (const { key, keyNode } of membersOf(node)) {
     if (!KNOWN_NODE_KEYS.includes(key)) {
-      bag.warning(CODES.unknownKey, `unknown key "${key}" in a template node: nodes have tag, type and required; it is ignored`, locOf(keyNode, file));
+      bag.warning(CODES.unknownKey, `unknown key "${key}" in a template node: nodes have tag, type, required (and ndfc's list and range); it is ignored`, locOf(keyNode));
     }
   }
   const tag = members.get("tag");
   const type = members.get("type");
   const required = members.get("required");
-  const tags = tag ? texts(tag, file).map((t) => tagName(t.value)) : [];
+  const tags = tag ? texts(tag).map((t) => tagName(t.value)) : [];
   if (tags.length === 0 || type?.type !== "String") return []; // reported by the schema check
-  return [{ tags, type: type.value, required: required?.type === "Boolean" ? required.value : true, loc: locOf(node, file) }];
+  const lowered: TemplateNode = { tags, type: type.value, required: required?.type === "Boolean" ? required.value : true, loc: locOf(node) };
+  const list = members.get("list");
+  if (type.value === "list" && list?.type === "String") lowered.list = list.value;
+  const range = members.get("range");
+  if (type.value === "range" && range !== undefined) {
+    const bounds = toValue(range) as { min?: unknown; max?: unknown; unit?: unknown };
+    if (typeof bounds.min === "number" && typeof bounds.max === "number") {
+      lowered.range = { min: bounds.min, max: bounds.max, unit: typeof bounds.unit === "string" ? bounds.unit : "" };
+      if (bounds.min > bounds.max) bag.error(CODES.schema, `the range ${bounds.min}..${bounds.max} is inverted: write the smaller number as min`, locOf(range));
+    }
+  }
+  return [lowered];
 }
 
-function lowerTools(node: JsonNode, file: string): ToolCall[] {
+function lowerTools(node: JsonNode): ToolCall[] {
   if (node.type !== "Array") return [];
   return node.elements.flatMap((element) => {
     const tool = element.value;
@@ -147,11 +162,11 @@ function lowerTools(node: JsonNode, file: string): ToolCall[] {
       name: typeof raw["name"] === "string" ? raw["name"] : "",
       arguments: args && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {},
       raw,
-      loc: locOf(tool, file),
+      loc: locOf(tool),
     };
     const argsNode = membersOf(tool).find((m) => m.key === "arguments")?.value;
     const commandNode = argsNode?.type === "Object" ? membersOf(argsNode).find((m) => m.key === "command")?.value : undefined;
-    if (commandNode?.type === "String") call.commandLoc = locOf(commandNode, file);
+    if (commandNode?.type === "String") call.commandLoc = locOf(commandNode);
     return [call];
   });
 }

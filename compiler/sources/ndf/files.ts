@@ -2,7 +2,7 @@
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
-export type NdfFileKind = "entries" | "types" | "vocabularyTemplates" | "vocabulary" | "dsl";
+export type NdfFileKind = "entries" | "types" | "vocabularyTemplates" | "vocabulary" | "lists" | "dsl";
 
 export interface NdfFile {
   kind: NdfFileKind;
@@ -66,6 +66,8 @@ export function classifyNpcFiles(dir: string): NpcFiles {
       files.push({ kind: "types", path, relPath });
     } else if (parent.endsWith("vocabulary") && base === "templates.json") {
       files.push({ kind: "vocabularyTemplates", path, relPath });
+    } else if (parent.endsWith("vocabulary") && base === "lists.json") {
+      files.push({ kind: "lists", path, relPath });
     } else if (parent.endsWith("vocabulary") && base === "vocabulary.json") {
       files.push({ kind: "vocabulary", path, relPath });
     } else if (/^(dataset|templates)_.+\.json$/.test(base) || base === "personality.json") {

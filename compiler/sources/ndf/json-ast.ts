@@ -1,29 +1,53 @@
-// Position-aware JSON: parsing with @humanwhocodes/momoa and small helpers over its AST,
-// so every value the loader reads keeps the file, line and column it was written at.
-import { evaluate, parse } from "@humanwhocodes/momoa";
-import type { AnyNode, DocumentNode, ObjectNode, ValueNode } from "@humanwhocodes/momoa";
+// Position-aware JSON: the fast strict parser (json-parse.ts), momoa for text it refuses (which
+// gives a syntax error its message, or parses what the fast path did not take), and small helpers
+// over the tree, so every value the loader reads keeps the file, line and column it was written at.
+import { parse } from "@humanwhocodes/momoa";
+import type { ValueNode } from "@humanwhocodes/momoa";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation } from "../../ir/types.js";
 import { CODES } from "../../passes/codes.js";
-import { positionAt } from "../location.js";
+import { LineMap, positionAt } from "../location.js";
+import { parseJsonFast, type JsonNode, type ObjectNode, type StringNode } from "./json-parse.js";
 
-export type JsonNode = ValueNode;
-export type { ObjectNode };
+export type { JsonNode, ObjectNode };
 
-export function locOf(node: AnyNode, file: string): SourceLocation {
-  const { start, end } = node.loc;
-  return { file, line: start.line, column: start.column, offset: start.offset, endOffset: end.offset };
+/** Where a value (or a key) was written; line and column are computed here, on demand. */
+export function locOf(node: JsonNode): SourceLocation {
+  return node.loc.lines.at(node.loc.start, node.loc.end);
 }
 
 /** Parses JSON text; a syntax error becomes a located diagnostic and the result is undefined. */
 export function parseJson(file: string, text: string, bag: DiagnosticBag): JsonNode | undefined {
+  const lines = new LineMap(file, text);
+  const fast = parseJsonFast(text, lines);
+  if (fast !== undefined) return fast;
   try {
-    const document: DocumentNode = parse(text, { mode: "json", ranges: false, tokens: false });
-    return document.body;
+    return fromMomoa(parse(text, { mode: "json", ranges: false, tokens: false }).body, lines);
   } catch (error) {
     const { message, line, column, offset } = syntaxErrorPosition(error, text);
     bag.error(CODES.jsonSyntax, `invalid JSON: ${message}`, { file, line, column, offset });
     return undefined;
+  }
+}
+
+/** momoa's tree in this module's shape (for text the fast parser left to momoa and momoa took). */
+function fromMomoa(node: ValueNode, lines: LineMap): JsonNode {
+  const loc = { start: node.loc.start.offset, end: node.loc.end.offset, lines };
+  switch (node.type) {
+    case "Object":
+      return {
+        type: "Object",
+        members: node.members.map((m) => ({ name: fromMomoa(m.name as ValueNode, lines) as StringNode, value: fromMomoa(m.value, lines) })),
+        loc,
+      };
+    case "Array":
+      return { type: "Array", elements: node.elements.map((e) => ({ value: fromMomoa(e.value, lines) })), loc };
+    case "String":
+    case "Number":
+    case "Boolean":
+      return { type: node.type, value: node.value, loc } as JsonNode;
+    default:
+      return { type: "Null", loc }; // json mode has no other value (no NaN, Infinity, identifiers)
   }
 }
 
@@ -38,19 +62,32 @@ function syntaxErrorPosition(error: unknown, text: string) {
   return { message, ...end, offset: text.length };
 }
 
+/** The plain value of a node (a later duplicate key wins, as in JSON.parse). */
 export function toValue(node: JsonNode): unknown {
-  return evaluate(node);
+  switch (node.type) {
+    case "Object": {
+      const out: Record<string, unknown> = {};
+      for (const m of node.members) out[m.name.value] = toValue(m.value);
+      return out;
+    }
+    case "Array":
+      return node.elements.map((e) => toValue(e.value));
+    case "Null":
+      return null;
+    default:
+      return node.value;
+  }
 }
 
 /** The members of an object node as [key, value node, key node] triples in source order. */
 export interface JsonMember {
   key: string;
   value: JsonNode;
-  keyNode: AnyNode;
+  keyNode: JsonNode;
 }
 
 export function membersOf(node: ObjectNode): JsonMember[] {
-  return node.members.map((m) => ({ key: m.name.type === "String" ? m.name.value : m.name.name, value: m.value, keyNode: m.name }));
+  return node.members.map((m) => ({ key: m.name.value, value: m.value, keyNode: m.name }));
 }
 
 /** The node at a JSON pointer (`/0/structure/1`), or the deepest node on the way to it. */
@@ -60,7 +97,7 @@ export function nodeAtPointer(root: JsonNode, pointer: string): JsonNode {
   for (const rawPart of pointer.split("/").slice(1)) {
     const part = rawPart.replaceAll("~1", "/").replaceAll("~0", "~");
     if (node.type === "Object") {
-      const member = node.members.find((m) => (m.name.type === "String" ? m.name.value : m.name.name) === part);
+      const member = node.members.find((m) => m.name.value === part);
       if (!member) return node;
       node = member.value;
     } else if (node.type === "Array") {

@@ -14,6 +14,10 @@ const templateNode = {
   type: "object",
   description: "One node of a template path.",
   required: ["tag", "type"],
+  allOf: [
+    { if: { properties: { type: { const: "list" } }, required: ["type"] }, then: { required: ["list"] } },
+    { if: { properties: { type: { const: "range" } }, required: ["type"] }, then: { required: ["range"] } },
+  ],
   properties: {
     tag: {
       description: "A <||tag||>, or a list of alternative tags.",
@@ -22,8 +26,24 @@ const templateNode = {
         { type: "array", minItems: 1, items: { type: "string", pattern: tagPattern } },
       ],
     },
-    type: { type: "string", minLength: 1, description: "`vocab`, or a key of types.json without brackets (path, number, string…)." },
+    type: {
+      type: "string",
+      minLength: 1,
+      description: "`vocab`, a key of types.json without brackets (path, number, string…), or the ndfc extensions `list` and `range`.",
+    },
     required: { type: "boolean", description: "Whether the node must match (default true)." },
+    list: {
+      type: "string",
+      minLength: 1,
+      description: "ndfc extension, with type `list`: the value list of vocabulary/lists.json whose spoken forms this slot matches; the slot holds the canonical value.",
+    },
+    range: {
+      type: "object",
+      description: "ndfc extension, with type `range`: an integer slot in [min, max], written in digits or number words, optionally with a glued unit (`50%`).",
+      required: ["min", "max"],
+      additionalProperties: false,
+      properties: { min: { type: "integer" }, max: { type: "integer" }, unit: { type: "string", maxLength: 4 } },
+    },
   },
 };
 
@@ -61,6 +81,11 @@ const entry = {
     permission: { enum: ["ask", "yolo", "auto"], description: "Missing means ask." },
     category: { type: "string" },
     intent: { type: "string", minLength: 1 },
+    slots: {
+      type: "object",
+      description: "ndfc extension: fixed slots the answer carries whatever the words ({\"domain\": \"light\"}); captured slots of the same name win.",
+      additionalProperties: { type: "string" },
+    },
     type: { const: "template" },
     structure: {
       type: "array",
@@ -119,6 +144,14 @@ export const NDF_SCHEMAS = {
     type: "object",
     propertyNames: { pattern: tagPattern },
     additionalProperties: { type: "array", items: { type: "string", minLength: 1 } },
+  },
+  lists: {
+    $schema: DRAFT,
+    $id: `${SCHEMA_BASE}vocabulary-lists.json`,
+    title: "ndfc extension vocabulary/lists.json: value lists for list slots, each spoken form → canonical value",
+    type: "object",
+    propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
+    additionalProperties: { type: "object", minProperties: 1, additionalProperties: { type: "string" } },
   },
   vocabulary: {
     $schema: DRAFT,

@@ -22,12 +22,12 @@ function validatorFor(kind: SchemaKind): ValidateFunction {
 }
 
 /** Validates a parsed file; returns true when it has the shape the loader needs. */
-export function validateAgainstSchema(kind: SchemaKind, file: string, root: JsonNode, bag: DiagnosticBag): boolean {
+export function validateAgainstSchema(kind: SchemaKind, root: JsonNode, bag: DiagnosticBag): boolean {
   const validate = validatorFor(kind);
   if (validate(toValue(root))) return true;
   for (const error of relevantErrors(validate.errors ?? [])) {
     const node = nodeAtPointer(root, error.instancePath);
-    bag.error(CODES.schema, describe(error), locOf(node, file));
+    bag.error(CODES.schema, describe(error), locOf(node));
   }
   return false;
 }

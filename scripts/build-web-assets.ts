@@ -1,0 +1,50 @@
+// `npm run build` step: bundles the chat page (web/chat.ts, web/chat.css) and ndfc/runtime as one
+// browser ES module (web/ndfc-runtime.ts, msgpackr inlined) into web-assets/ beside the compiled
+// compiler, where `ndfc serve` and `ndfc web` read them (compiler/web/assets.ts). This runs where
+// the devDependencies are (npm ci, npm pack), so users of ndfc need no bundler: rolldown comes
+// with vite and is imported through a variable specifier, as bench/runtime-size.ts does.
+//
+//   node build/scripts/build-web-assets.js [SOURCE_ROOT [OUT_DIR]]
+// SOURCE_ROOT defaults to the repository (two levels above this file), OUT_DIR to web-assets/
+// beside this file's parent (build/web-assets).
+import { copyFileSync, mkdirSync, rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+interface Bundler {
+  rolldown(options: {
+    input: Record<string, string>;
+    platform: "browser";
+    logLevel: string;
+    resolve: { extensionAlias: Record<string, string[]> };
+  }): Promise<{
+    write(options: { dir: string; format: "esm"; minify: boolean; entryFileNames: string; chunkFileNames: string }): Promise<unknown>;
+    close(): Promise<void>;
+  }>;
+}
+
+/** The files a page loads, written to `outDir`; the chat script imports the runtime only on an exported site. */
+export async function buildWebAssets(sourceRoot: string, outDir: string): Promise<void> {
+  const specifier = "rolldown";
+  const bundler = (await import(specifier)) as Bundler;
+  rmSync(outDir, { recursive: true, force: true });
+  mkdirSync(outDir, { recursive: true });
+  const bundle = await bundler.rolldown({
+    input: { chat: join(sourceRoot, "web/chat.ts"), "ndfc-runtime": join(sourceRoot, "web/ndfc-runtime.ts") },
+    platform: "browser",
+    logLevel: "warn",
+    // Sources import "./x.js": resolved to x.ts.
+    resolve: { extensionAlias: { ".js": [".ts", ".js"] } },
+  });
+  // Fixed names (no content hashes): pages name these files, and the same sources give the same bytes.
+  await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name].js" });
+  await bundle.close();
+  copyFileSync(join(sourceRoot, "web/chat.css"), join(outDir, "chat.css"));
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const sourceRoot = resolve(process.argv[2] ?? join(here, "../.."));
+  const outDir = resolve(process.argv[3] ?? join(here, "../web-assets"));
+  await buildWebAssets(sourceRoot, outDir);
+}

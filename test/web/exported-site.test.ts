@@ -1,0 +1,140 @@
+// The site `ndfc web` exports, in a real Chromium, from a plain static server: the same five-turn
+// conversation as the served page, answered by the runtime in the page; its transfer size and the
+// first answer's time after navigation (performance marks; recorded in test-artifacts/, never
+// asserted as a time); a page whose bundle was swapped refuses it; and the differential test: 50
+// messages answered identically (explain trace included) by the runtime in Node and in Chromium.
+import { spawnSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Browser } from "playwright-core";
+import { explain } from "../../runtime/explain.js";
+import { loadNpc } from "../../runtime/index.js";
+import { artifactDir, chromiumPath, collectPageErrors, launchChromium, NO_CHROMIUM, say, serveDirectory } from "../support/browser.js";
+import { builtCli } from "../support/built-cli.js";
+import { tempDir } from "../support/cli.js";
+import { datasetBundle } from "../support/datasets.js";
+import { repoRoot } from "../support/repo-root.js";
+import { fitsPhoneWidth, holdConversation, NPC_NAME } from "./conversation.js";
+
+if (!chromiumPath) console.warn(NO_CHROMIUM);
+
+/** 50 messages: eval phrasings, typos, off-topic prompts, a composite, context follow-ups, an open quote, one too long. */
+function differentialMessages(): string[] {
+  const evalInputs = readFileSync(join(repoRoot, "datasets/termy/eval.jsonl"), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => (JSON.parse(line) as { input: string }).input);
+  const offTopic = readFileSync(join(repoRoot, "test/matching/off-topic.txt"), "utf8")
+    .split("\n")
+    .filter((line) => line.trim() !== "" && !line.startsWith("#"));
+  const special = ["hello", "create a folder demo", "go into it", "move it to /tmp", "delete old.log then list files", 'grep "unclosed', "x".repeat(600), "shwo the dsik space", "thanks, you are great"];
+  const messages = [...special, ...offTopic.slice(0, 10), ...evalInputs.filter((_, i) => i % 3 === 0)].slice(0, 50);
+  expect(messages).toHaveLength(50);
+  return messages;
+}
+
+function exportTermy(): { dir: string; files: { file: string; bytes: number }[] } {
+  const work = tempDir("web-export");
+  writeFileSync(join(work, "termy.npc"), datasetBundle("termy"));
+  const run = spawnSync(process.execPath, [builtCli(), "web", "termy.npc", "-o", "site", "--json"], { cwd: work, encoding: "utf8" });
+  expect(run.stderr).toBe("");
+  expect(run.status).toBe(0);
+  return { dir: join(work, "site"), files: (JSON.parse(run.stdout) as { files: { file: string; bytes: number }[] }).files };
+}
+
+describe.skipIf(!chromiumPath)("the exported chat site in Chromium", () => {
+  let browser: Browser;
+  let site: { url: string; close(): Promise<void> };
+  let exported: ReturnType<typeof exportTermy>;
+
+  beforeAll(async () => {
+    exported = exportTermy();
+    [browser, site] = await Promise.all([launchChromium(), serveDirectory(exported.dir)]);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  it("answers the five-turn conversation in the page, with no server behind it", async () => {
+    const page = await browser.newPage({ viewport: { width: 820, height: 900 } });
+    const errors = collectPageErrors(page);
+    const requested: string[] = [];
+    page.on("request", (request) => void requested.push(new URL(request.url()).pathname));
+    await page.goto(`${site.url}/`);
+    await holdConversation(page);
+    await page.screenshot({ path: join(artifactDir(), "chat-exported.png"), fullPage: true });
+    expect(await fitsPhoneWidth(page)).toBe(true);
+    expect(errors).toEqual([]);
+    // Only the site's own files, nothing per message.
+    expect([...new Set(requested)].sort()).toEqual(["/", "/chat.css", "/chat.js", "/ndfc-runtime.js", "/termy.npc"]);
+  });
+
+  it("records the transfer size and the first answer's time after navigation", async () => {
+    const context = await browser.newContext(); // a cold cache
+    const page = await context.newPage();
+    await page.goto(`${site.url}/`);
+    await page.locator("main[data-ready]").waitFor();
+    await say(page, NPC_NAME, "list files");
+    type Timing = { load: number; fetched: number; verified: number; ready: number; send: number; answer: number; transferred: number };
+    const timing = await page.evaluate<Timing>(`(() => {
+      const mark = (name) => performance.getEntriesByName(name)[0].startTime;
+      const navigation = performance.getEntriesByType("navigation")[0];
+      const resources = [navigation, ...performance.getEntriesByType("resource")];
+      return {
+        load: navigation.loadEventEnd, fetched: mark("ndfc:fetched"), verified: mark("ndfc:verified"), ready: mark("ndfc:ready"),
+        send: mark("ndfc:send"), answer: mark("ndfc:answer"), transferred: resources.reduce((sum, r) => sum + r.encodedBodySize, 0),
+      };
+    })()`);
+    await context.close();
+    const siteBytes = exported.files.filter((f) => f.file !== "sha256.js").reduce((sum, f) => sum + f.bytes, 0);
+    // What the browser received is the site minus sha256.js (Web Crypto is there, so it is never loaded).
+    expect(timing.transferred).toBe(siteBytes);
+    expect(timing.ready).toBeGreaterThan(0);
+    expect(timing.answer).toBeGreaterThan(timing.send);
+    const gzipped = exported.files.reduce((sum, f) => sum + gzipSync(readFileSync(join(exported.dir, f.file)), { level: 9 }).byteLength, 0);
+    const metrics = {
+      files: exported.files,
+      transferredBytes: timing.transferred,
+      gzipBytesAllFiles: gzipped,
+      msFromNavigation: Object.fromEntries((["load", "fetched", "verified", "ready", "send", "answer"] as const).map((k) => [k, round1(timing[k])])),
+      sendToAnswerMs: round1(timing.answer - timing.send),
+      // The page's own time from its load event to the first answer, without the test's typing (ready → send).
+      firstAnswerAfterLoadMs: round1(timing.ready - timing.load + (timing.answer - timing.send)),
+    };
+    writeFileSync(join(artifactDir(), "web-metrics.json"), `${JSON.stringify(metrics, null, 2)}\n`);
+  });
+
+  it("refuses a bundle other than the one it was exported with", async () => {
+    const page = await browser.newPage();
+    await page.route("**/termy.npc", (route) => route.fulfill({ body: Buffer.from(datasetBundle("example")), contentType: "application/octet-stream" }));
+    await page.goto(`${site.url}/`);
+    const alert = page.getByRole("alert");
+    await alert.waitFor();
+    expect(await alert.innerText()).toMatch(/termy\.npc is not the bundle this page was exported with \(SHA-256 [0-9a-f]{64}, expected [0-9a-f]{64}\)/);
+    expect(await page.getByLabel(`Message to ${NPC_NAME}`).isDisabled()).toBe(true);
+  });
+
+  it("gives the same 50 responses as Node, explain traces included (ndfc/runtime as a browser ES module)", async () => {
+    const messages = differentialMessages();
+    const session = (await loadNpc(datasetBundle("termy"))).session({ seed: 0 });
+    const inNode = JSON.stringify(messages.map((message) => session.process(message, { explain })));
+    const page = await browser.newPage();
+    await page.goto(`${site.url}/`);
+    // A string the page evaluates: vitest would rewrite an import() written in this file.
+    const inBrowser = await page.evaluate<string>(`(async (messages) => {
+      const runtime = await import("./ndfc-runtime.js");
+      const npc = await runtime.loadNpc(new Uint8Array(await (await fetch("termy.npc")).arrayBuffer()));
+      const session = npc.session({ seed: 0 });
+      return JSON.stringify(messages.map((message) => session.process(message, { explain: runtime.explain })));
+    })(${JSON.stringify(messages)})`);
+    expect(inBrowser).toBe(inNode);
+    const parsed = JSON.parse(inNode) as { status: string }[];
+    // The sample covers every outcome, not only exact matches.
+    expect(new Set(parsed.map((r) => r.status.split(",")[0]))).toEqual(new Set(["exact match", "context match", "template match", "probabilistic match", "rejected"]));
+  });
+});
+
+const round1 = (ms: number) => Math.round(ms * 10) / 10;
