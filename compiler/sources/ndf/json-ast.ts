@@ -62,12 +62,16 @@ function syntaxErrorPosition(error: unknown, text: string) {
   return { message, ...end, offset: text.length };
 }
 
-/** The plain value of a node (a later duplicate key wins, as in JSON.parse). */
+/**
+ * The plain value of a node (a later duplicate key wins, as in JSON.parse). Members are defined,
+ * not assigned: a key "__proto__" is an own property, as JSON.parse makes it, never the object's
+ * prototype (which would let a dataset hand inherited keys to every reader of that object).
+ */
 export function toValue(node: JsonNode): unknown {
   switch (node.type) {
     case "Object": {
       const out: Record<string, unknown> = {};
-      for (const m of node.members) out[m.name.value] = toValue(m.value);
+      for (const m of node.members) Object.defineProperty(out, m.name.value, { value: toValue(m.value), enumerable: true, writable: true, configurable: true });
       return out;
     }
     case "Array":
