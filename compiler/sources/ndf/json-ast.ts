@@ -8,6 +8,7 @@ import type { SourceLocation } from "../../ir/types.js";
 import { CODES } from "../../passes/codes.js";
 import { LineMap, positionAt } from "../location.js";
 import { parseJsonFast, type JsonNode, type ObjectNode, type StringNode } from "./json-parse.js";
+import { setOwn } from "../../own-property.js";
 
 export type { JsonNode, ObjectNode };
 
@@ -62,16 +63,12 @@ function syntaxErrorPosition(error: unknown, text: string) {
   return { message, ...end, offset: text.length };
 }
 
-/**
- * The plain value of a node (a later duplicate key wins, as in JSON.parse). Members are defined,
- * not assigned: a key "__proto__" is an own property, as JSON.parse makes it, never the object's
- * prototype (which would let a dataset hand inherited keys to every reader of that object).
- */
+/** The plain value of a node (a later duplicate key wins, as in JSON.parse; members through setOwn). */
 export function toValue(node: JsonNode): unknown {
   switch (node.type) {
     case "Object": {
       const out: Record<string, unknown> = {};
-      for (const m of node.members) Object.defineProperty(out, m.name.value, { value: toValue(m.value), enumerable: true, writable: true, configurable: true });
+      for (const m of node.members) setOwn(out, m.name.value, toValue(m.value));
       return out;
     }
     case "Array":
