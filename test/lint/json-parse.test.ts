@@ -72,3 +72,14 @@ describe("the fast JSON parser", () => {
     expect(bag.sorted().map((d) => `${d.code} ${d.loc.line}:${d.loc.column}`)).toEqual(["NDF002 1:13"]);
   });
 });
+
+describe("plain values of parsed JSON", () => {
+  test('a "__proto__" key is an own property, as JSON.parse makes it, not the prototype', () => {
+    const text = '{"__proto__": {"polluted": true}, "a": 1}';
+    const value = toValue(parseJsonFast(text, new LineMap("t.json", text))!) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect((value as { polluted?: unknown }).polluted).toBeUndefined();
+    expect(Object.keys(value)).toEqual(["__proto__", "a"]);
+    expect(value).toEqual(JSON.parse(text));
+  });
+});

@@ -7,6 +7,7 @@ import type { LineMap } from "../location.js";
 import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf, type ExpansionLookup, type PathNode, type PatternItem } from "./pattern.js";
 import { ArgumentLowering, describeExpr, locInString, locatedText, nameOf, stringsOf, type SlotScope } from "./values.js";
 import { wordTag, type WordTable } from "./words.js";
+import { setOwn } from "../../own-property.js";
 
 export type RuleForm = "rule" | "chain" | "query";
 export const RULE_FORMS: readonly string[] = ["rule", "chain", "query"];
@@ -240,7 +241,7 @@ export class RuleLowering {
     for (const pair of statement.pairs) {
       const key = nameOf(pair.key);
       if (key === undefined) this.env.bag.error(DSL_CODES.badArgument, `an argument name must be a symbol or a string, not ${describeExpr(pair.key)}`, pair.key.loc);
-      else args[key] = this.args.value(pair.value, scope);
+      else setOwn(args, key, this.args.value(pair.value, scope));
     }
     return args;
   }
@@ -287,7 +288,7 @@ export class RuleLowering {
         this.env.bag.error(DSL_CODES.badArgument, 'a fixed slot is name: "value" (a string, symbol or number), e.g. slots domain: "light"', pair.loc);
         continue;
       }
-      slots[name] = value;
+      setOwn(slots, name, value);
     }
     intent.keyLocs["slots"] ??= statement.loc;
   }

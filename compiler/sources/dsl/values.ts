@@ -5,6 +5,7 @@ import type { Expr, StringNode } from "./ast.js";
 import { tagReferences } from "../../ir/walk.js";
 import { DSL_CODES } from "./codes.js";
 import type { LineMap } from "../location.js";
+import { setOwn } from "../../own-property.js";
 
 /** Which slot references a tool argument may use. */
 export interface SlotScope {
@@ -81,7 +82,7 @@ export class ArgumentLowering {
         for (const pair of expr.pairs) {
           const key = keyName(pair.key);
           if (key === undefined) this.bag.error(DSL_CODES.badArgument, `a hash key must be a symbol or a string, not ${describeExpr(pair.key)}`, pair.key.loc);
-          else object[key] = this.value(pair.value, scope);
+          else setOwn(object, key, this.value(pair.value, scope));
         }
         return object;
       }

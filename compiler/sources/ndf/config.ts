@@ -4,6 +4,7 @@ import type { NpcConfig } from "../../ir/types.js";
 import { reportLikelyTypo } from "./entries.js";
 import { locOf, membersOf, toValue, type JsonNode } from "./json-ast.js";
 import { KNOWN_CONFIG_KEYS } from "./schemas.js";
+import { setOwn } from "../../own-property.js";
 
 const NUMERIC_KEYS: Record<string, keyof NpcConfig> = {
   sentence_threshold: "sentenceThreshold",
@@ -28,7 +29,7 @@ export function lowerConfig(root: JsonNode, fallbackName: string, bag: Diagnosti
     } else if (key in NUMERIC_KEYS && typeof v === "number") {
       (config as unknown as Record<string, unknown>)[NUMERIC_KEYS[key]!] = v;
     } else {
-      config.extra[key] = v;
+      setOwn(config.extra, key, v);
       if (!KNOWN_CONFIG_KEYS.includes(key)) reportLikelyTypo(key, locOf(keyNode), bag, KNOWN_CONFIG_KEYS);
     }
   }

@@ -5,6 +5,7 @@ import { PERMISSIONS } from "../../ir/types.js";
 import { CODES } from "../../passes/codes.js";
 import { locOf, membersOf, toValue, type JsonNode, type ObjectNode } from "./json-ast.js";
 import { KNOWN_ENTRY_KEYS, KNOWN_NODE_KEYS } from "./schemas.js";
+import { setOwn } from "../../own-property.js";
 
 export interface EntriesFragment {
   intents: Intent[];
@@ -99,7 +100,7 @@ function lowerEntry(node: ObjectNode, id: string, bag: DiagnosticBag): Intent {
 
   for (const [key, m] of members) {
     if (KNOWN_ENTRY_KEYS.includes(key)) continue;
-    intent.extra[key] = toValue(m.value);
+    setOwn(intent.extra, key, toValue(m.value));
     reportLikelyTypo(key, locOf(m.keyNode), bag);
   }
   if (intent.inputs.length === 0 && intent.paths.length === 0) {

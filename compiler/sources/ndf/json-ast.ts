@@ -8,6 +8,7 @@ import type { SourceLocation } from "../../ir/types.js";
 import { CODES } from "../../passes/codes.js";
 import { LineMap, positionAt } from "../location.js";
 import { parseJsonFast, type JsonNode, type ObjectNode, type StringNode } from "./json-parse.js";
+import { setOwn } from "../../own-property.js";
 
 export type { JsonNode, ObjectNode };
 
@@ -62,12 +63,12 @@ function syntaxErrorPosition(error: unknown, text: string) {
   return { message, ...end, offset: text.length };
 }
 
-/** The plain value of a node (a later duplicate key wins, as in JSON.parse). */
+/** The plain value of a node (a later duplicate key wins, as in JSON.parse; members through setOwn). */
 export function toValue(node: JsonNode): unknown {
   switch (node.type) {
     case "Object": {
       const out: Record<string, unknown> = {};
-      for (const m of node.members) out[m.name.value] = toValue(m.value);
+      for (const m of node.members) setOwn(out, m.name.value, toValue(m.value));
       return out;
     }
     case "Array":
