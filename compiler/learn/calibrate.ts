@@ -53,6 +53,12 @@ function heldOutScores(model: OneVsRestModel, samples: SparseSamples, held: Int3
   return scores;
 }
 
+/** Fold 0's held-out samples (every `folds`-th from the first), their predictions from its foldScores, and their labels. */
+export function firstFoldPredictions(scores: Float64Array, labels: Int32Array, folds: number, classCount: number): { predictions: HeldOutPrediction[]; labels: Int32Array } {
+  const held = foldRows(labels.length, folds, 0, true);
+  return { predictions: Array.from(held, (_, h) => topTwo(scores, h * classCount, classCount)), labels: Int32Array.from(held, (i) => labels[i]!) };
+}
+
 /** Every sample's prediction by the model of the fold that held it out, from each fold's foldScores. */
 export function heldOutPredictions(scoresByFold: readonly Float64Array[], sampleCount: number, classCount: number): HeldOutPrediction[] {
   const folds = scoresByFold.length;

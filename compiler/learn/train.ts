@@ -6,6 +6,9 @@
 // same bytes as a serial run. Banking77: this thread trains the model (10 epochs over 12,329
 // samples) and one fold, the worker the two other folds (each over two thirds of the samples).
 //
+// Fold 0 is trained first: a caller deciding from it whether the stage is worth having
+// (compute-learned.ts) stops there when it is not, before the model is trained.
+//
 // Serial instead when the work is small (a worker's start costs more than it saves), when only
 // one core is available, or when the worker script is not beside this module (the TypeScript
 // sources run under vitest have no fold-worker.js).
@@ -14,7 +17,7 @@ import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
-import { foldScores, heldOutPredictions, type HeldOutPrediction } from "./calibrate.js";
+import { firstFoldPredictions, foldScores, heldOutPredictions, type HeldOutPrediction } from "./calibrate.js";
 import { trainOneVsRest, type OneVsRestModel, type SparseSamples, type SvmOptions } from "./svm.js";
 
 /** Below this many (sample, class) pairs the folds train on this thread. */
@@ -38,9 +41,20 @@ export interface FoldJob {
 /** The worker's answer: each job's foldScores, in job order, or why it failed. */
 export type FoldAnswer = { scores: Float64Array[] } | { error: string };
 
+/** Fold 0's held-out samples: their predictions, and their labels. */
+export interface FirstFold {
+  predictions: HeldOutPrediction[];
+  labels: Int32Array;
+}
+
 export interface TrainingOptions {
   /** Whether folds may train on a worker thread (default: when it pays; see the header). */
   parallel?: boolean;
+  /**
+   * Asked with fold 0's held-out predictions (and their labels) before anything else is trained
+   * on this thread: false stops the training there (trainAndCrossValidate returns null).
+   */
+  keepGoing?: (firstFold: FirstFold) => boolean;
 }
 
 export interface TrainedAndValidated {
@@ -52,13 +66,20 @@ export interface TrainedAndValidated {
   parallel: boolean;
 }
 
-export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, training: TrainingOptions = {}): TrainedAndValidated {
+/** The model and every fold's predictions; null only when `keepGoing` stopped after fold 0. */
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, training?: Omit<TrainingOptions, "keepGoing">): TrainedAndValidated;
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, training: TrainingOptions): TrainedAndValidated | null;
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, training: TrainingOptions = {}): TrainedAndValidated | null {
   const n = samples.labels.length;
   const parallel = training.parallel ?? (n * classCount >= PARALLEL_MIN_PAIRS && availableParallelism() > 1);
   const rest = Array.from({ length: folds - 1 }, (_, k) => k + 1);
   const worker = parallel && rest.length > 0 ? startWorker(samples, classCount, folds, rest, options) : null;
-  const model = trainOneVsRest(samples, Int32Array.from({ length: n }, (_, i) => i), classCount, options);
   const scores = [foldScores(samples, classCount, folds, 0, options)];
+  if (training.keepGoing && !training.keepGoing(firstFoldPredictions(scores[0]!, samples.labels, folds, classCount))) {
+    if (worker) stopWorker(worker);
+    return null;
+  }
+  const model = trainOneVsRest(samples, Int32Array.from({ length: n }, (_, i) => i), classCount, options);
   const fromWorker = worker ? awaitWorker(worker) : null;
   if (fromWorker) scores.push(...fromWorker);
   else for (const fold of rest) scores.push(foldScores(samples, classCount, folds, fold, options));
@@ -84,6 +105,12 @@ function startWorker(samples: SparseSamples, classCount: number, folds: number, 
     port1.close();
     return null;
   }
+}
+
+/** Stops a worker whose answer is no longer wanted. */
+function stopWorker({ worker, port }: RunningWorker): void {
+  port.close();
+  void worker.terminate();
 }
 
 /** Blocks until the worker answers: its fold scores, or null when it failed (then this thread trains them). */

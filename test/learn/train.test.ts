@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { trainAndCrossValidate, type TrainedAndValidated } from "../../compiler/learn/train.js";
+import { trainAndCrossValidate, type FirstFold, type TrainedAndValidated } from "../../compiler/learn/train.js";
 import { trainOneVsRest, type OneVsRestModel, type SparseSamples } from "../../compiler/learn/svm.js";
 import { builtCli } from "../support/built-cli.js";
 
@@ -110,5 +110,25 @@ describe("training with cross-validation", () => {
     expect(run.parallel).toBe(true);
     expectSame(run);
     expect(built.trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: false }).parallel).toBe(false);
+  });
+});
+
+describe("trainAndCrossValidate's first-fold decision", () => {
+  const samples = syntheticSamples(11, 300, 5, 80);
+  it("stops after fold 0 when keepGoing says so, and otherwise gives what it gives without being asked", () => {
+    const seen: number[] = [];
+    const stopped = trainAndCrossValidate(samples, 5, 3, OPTIONS, {
+      parallel: false,
+      keepGoing: ({ predictions, labels }: FirstFold) => {
+        seen.push(predictions.length, labels.length);
+        return false;
+      },
+    });
+    expect(stopped).toBeNull();
+    expect(seen).toEqual([100, 100]); // every third of the 300 samples, from the first
+    const asked = trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: false, keepGoing: () => true });
+    const plain = trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: false });
+    expect(asked!.predictions).toEqual(plain.predictions);
+    expect(allWeights(asked!.model, 5, samples.dims)).toEqual(allWeights(plain.model, 5, samples.dims));
   });
 });
