@@ -42,13 +42,12 @@ describe("type regexes as Pike VM programs", () => {
     }
   });
 
-  it("stays fast on patterns that make backtracking engines explode", () => {
+  it("answers patterns that make backtracking engines explode", () => {
+    // A backtracking engine needs longer than the age of the universe here: the test's timeout
+    // is what fails it, and no wall-clock figure is asserted.
     const nested = matcher("^(?:/?(?:[\\w.-]+)+/?)+$");
-    const started = performance.now();
     expect(nested.test(`${"a".repeat(250)}#`)).toBe(false);
     expect(nested.test("/usr/local/bin")).toBe(true);
-    // A generous bound: a backtracking engine needs longer than the age of the universe here.
-    expect(performance.now() - started).toBeLessThan(2000);
   });
 
   it("agrees with RegExp (flag i) on generated patterns and inputs", () => {

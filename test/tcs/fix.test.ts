@@ -6,6 +6,7 @@ import type { Diagnostic } from "../../compiler/diagnostics.js";
 import { applyEdits, applyFixes } from "../../compiler/fix.js";
 import { lintSources } from "../../compiler/lint.js";
 import { runCaptured, tempDir, type CliRun } from "../support/cli.js";
+import { repoRoot } from "../support/repo-root.js";
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -151,7 +152,7 @@ end
   });
 });
 
-const corpus = resolve(process.cwd(), "../shared/corpus/npc-forge/termy");
+const corpus = resolve(repoRoot, "../shared/corpus/npc-forge/termy");
 const corpusExists = existsSync(corpus);
 if (!corpusExists) console.warn(`corpus not found at ${corpus}: the TERMy --fix test is skipped`);
 

@@ -4,8 +4,9 @@ import { basename, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
 import { lintSources } from "../../compiler/lint.js";
+import { repoRoot } from "../support/repo-root.js";
 
-const corpus = resolve(process.cwd(), "../shared/corpus/npc-forge/termy");
+const corpus = resolve(repoRoot, "../shared/corpus/npc-forge/termy");
 const corpusExists = existsSync(corpus);
 if (!corpusExists) console.warn(`corpus not found at ${corpus}: the TERMy TCS test is skipped`);
 
