@@ -3,17 +3,7 @@
 
 import type { BundleFuzzy } from "../../runtime/bundle-types.js";
 import { deletionVariants, editBudget, hashString } from "../../runtime/fuzzy.js";
-
-function u32Bytes(values: Uint32Array): Uint8Array {
-  const out = new Uint8Array(values.length * 4);
-  values.forEach((v, i) => {
-    out[i * 4] = v & 0xff;
-    out[i * 4 + 1] = (v >>> 8) & 0xff;
-    out[i * 4 + 2] = (v >>> 16) & 0xff;
-    out[i * 4 + 3] = (v >>> 24) & 0xff;
-  });
-  return out;
-}
+import { u32Bytes } from "../emit/little-endian.js";
 
 export function computeFuzzyIndex(words: readonly string[]): BundleFuzzy {
   const pairs: [number, number][] = [];

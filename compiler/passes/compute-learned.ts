@@ -18,6 +18,7 @@
 // The decision and its figure go into the bundle's config (`learnedNote`) for `ndfc inspect`.
 
 import type { BundleLearned } from "../../runtime/bundle-types.js";
+import { u16Bytes, u32Bytes } from "../emit/little-endian.js";
 import { keyOf, tokenize, type Token } from "../../runtime/normalize.js";
 import type { NpcConfig } from "../ir/types.js";
 import { compareStrings } from "../diagnostics.js";
@@ -67,20 +68,6 @@ export interface LearnedResult {
   calibration: Calibration | null;
   /** Why the stage shipped or was left out, with the cross-validation figure: for inspect and build. */
   note: string;
-}
-
-function u32Bytes(values: ArrayLike<number>): Uint8Array {
-  const out = new Uint8Array(values.length * 4);
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < values.length; i++) view.setUint32(i * 4, values[i]!, true);
-  return out;
-}
-
-function u16Bytes(values: ArrayLike<number>): Uint8Array {
-  const out = new Uint8Array(values.length * 2);
-  const view = new DataView(out.buffer);
-  for (let i = 0; i < values.length; i++) view.setUint16(i * 2, values[i]!, true);
-  return out;
 }
 
 /** Each class's distinct phrasings, sorted, then the generic sentences none of them spells. */
