@@ -8,7 +8,7 @@ import { compileNpc, type CompileResult } from "../../compiler/compile.js";
 import { lintSources, type LintResult } from "../../compiler/lint.js";
 import type { NpcIR } from "../../compiler/ir/types.js";
 import { explain } from "../../runtime/explain.js";
-import { loadNpc, type Npc } from "../../runtime/index.js";
+import { learnedIndexFor, loadNpc, Npc } from "../../runtime/index.js";
 import { validatePayload } from "../../runtime/validate-payload.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { writeLearnedNpc } from "./fixture.js";
@@ -50,6 +50,14 @@ describe("the bundle's learned section", () => {
     expect(lexical.bytes.length).toBeLessThan(built.bytes.length);
     const fixed = compileNpc(lintSources([writeLearnedNpc({ learned_threshold: 0.75 })]));
     expect(fixed.payload.config.learnedThreshold).toBe(0.75);
+  });
+
+  it("needs its index to answer: new Npc refuses a learned payload without it, learnedIndexFor gives it", async () => {
+    expect(() => new Npc(built.payload)).toThrow("this bundle has a learned stage: load it with loadNpc, or pass learnedIndexFor(payload)");
+    const direct = new Npc(built.payload, await learnedIndexFor(built.payload));
+    const message = "how much room is left on my disk";
+    expect(direct.session().process(message)).toEqual(npc.session().process(message));
+    expect(await learnedIndexFor({ ...built.payload, learned: null })).toBeNull();
   });
 
   it("is refused by the loader when its arrays do not fit together", () => {
