@@ -12,8 +12,7 @@ import { compileNpc } from "../compiler/compile.js";
 import { lintSources } from "../compiler/lint.js";
 import type { BundlePayload, ToolTree } from "../runtime/bundle-types.js";
 import type { NpcResponse } from "../runtime/response.js";
-import { frameBundle } from "../runtime/encode.js";
-import { packPayload } from "../runtime/format.js";
+import { frameBundle, packPayload } from "../runtime/encode.js";
 
 /** The fuzz suite's seed; the bench times the same bundles. */
 export const HOSTILE_SEED = 1313;

@@ -70,7 +70,7 @@ export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): P
     await bundle.close();
     return output;
   };
-  const core = await build("index", (id) => id === "msgpackr");
+  const core = await build("index", (id) => id === "msgpackr" || id.startsWith("msgpackr/"));
   // The entry and every chunk it imports statically (a module it shares with a lazy chunk lands in
   // a chunk of its own): what every host loads.
   const byName = new Map(core.map((chunk) => [chunk.fileName, chunk]));
@@ -83,7 +83,7 @@ export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): P
   }
   const coreIds = new Set(entry.flatMap((chunk) => Object.keys(chunk.modules ?? {})));
   const inCore: External = (id, importer) =>
-    id === "msgpackr" || (importer !== undefined && id.startsWith(".") && coreIds.has(resolve(dirname(importer), id).replace(/\.js$/, `.${ext}`)));
+    id === "msgpackr" || id.startsWith("msgpackr/") || (importer !== undefined && id.startsWith(".") && coreIds.has(resolve(dirname(importer), id).replace(/\.js$/, `.${ext}`)));
   const optional = {} as RuntimeBundleSize["optional"];
   for (const name of OPTIONAL_ENTRIES) optional[name] = bytesOf(await build(name, inCore));
   return {

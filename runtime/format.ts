@@ -9,7 +9,8 @@
 // 3.0: list and number slots are automaton edges (a 2.x reader would silently skip them).
 // Writing is in encode.ts, apart, so that a reader does not ship the synchronous SHA-256.
 
-import { Packr } from "msgpackr";
+// The reader needs only the decoder; the encoder (Packr, ~17 KB minified) lives with encode.ts.
+import { Unpackr } from "msgpackr/unpack";
 import type { BundlePayload } from "./bundle-types.js";
 import { plainMsgpackProblem } from "./plain-msgpack.js";
 import { validatePayload } from "./validate-payload.js";
@@ -28,27 +29,14 @@ export class InvalidBundleError extends Error {
   }
 }
 
-// Records and Maps off: the payload is plain arrays and objects, so the bytes depend only on values
-// and on the (fixed) order in which the compiler inserts keys.
-const packr = new Packr({ useRecords: false, mapsAsObjects: true, variableMapSize: false });
+// Records and Maps off: the payload is plain arrays and objects (plain-msgpack.ts refuses the rest).
+const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 
 export interface BundleHeader {
   major: number;
   minor: number;
   payloadLength: number;
   sha256: Uint8Array;
-}
-
-/** The msgpack bytes of a payload (or of one of its sections). Bundles are written by encode.ts. */
-export function packPayload(value: unknown): Uint8Array {
-  return new Uint8Array(packr.pack(value)); // a copy: msgpackr reuses its buffer
-}
-
-/** Encoded size in bytes of each top-level payload section (for `ndfc inspect`). */
-export function sectionSizes(payload: BundlePayload): Record<string, number> {
-  const sizes: Record<string, number> = {};
-  for (const [key, value] of Object.entries(payload)) sizes[key] = packPayload(value).length;
-  return sizes;
 }
 
 /** Reads and checks the header (magic, version, length) without hashing. */
@@ -89,7 +77,7 @@ export async function decodeBundle(bytes: Uint8Array): Promise<BundlePayload> {
   if (notPlain !== null) throw new InvalidBundleError(`payload is not plain msgpack: ${notPlain}`);
   let payload: unknown;
   try {
-    payload = packr.unpack(body);
+    payload = unpackr.unpack(body);
   } catch (error) {
     throw new InvalidBundleError(`payload is not valid msgpack (${error instanceof Error ? error.message : String(error)})`);
   }

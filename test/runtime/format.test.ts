@@ -128,7 +128,7 @@ function bytesAsArrays(_key: string, value: unknown): unknown {
 
 describe("section sizes", () => {
   it("add up to the payload, within msgpack's map framing", async () => {
-    const { sectionSizes } = await import("../../runtime/format.js");
+    const { sectionSizes } = await import("../../runtime/encode.js");
     const sizes = Object.values(sectionSizes(built.payload));
     const keys = Object.keys(built.payload).reduce((sum, key) => sum + key.length + 1, 0);
     expect(sizes.reduce((a, b) => a + b, 0) + keys + 3).toBe(built.bytes.length - HEADER_SIZE);

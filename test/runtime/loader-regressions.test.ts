@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { examplePayload, hostileBundle, sharedToolTree } from "../../bench/hostile-payloads.js";
 import type { BundlePayload } from "../../runtime/bundle-types.js";
 import { explain } from "../../runtime/explain.js";
-import { packPayload } from "../../runtime/format.js";
+import { packPayload } from "../../runtime/encode.js";
 import { loadNpc } from "../../runtime/index.js";
 import { validatePayload } from "../../runtime/validate-payload.js";
 import { repoRoot } from "../support/repo-root.js";
