@@ -65,8 +65,12 @@ it("SIGKILL mid-load loses no committed audit row; the restarted server works an
   const load = runServeLoad({ url: first.url, model: "termy", clients: 16, requestsPerClient: 10_000, stop: stop.signal });
 
   // Kill once a few hundred rows are committed, while every client has a request in flight.
+  // Bounded: a server that stops committing fails here with the count it reached, not at the test timeout.
   const watcher = new Database(store, { readonly: true });
-  while ((watcher.prepare(`SELECT COUNT(*) AS n FROM audit`).get() as { n: number }).n < 300) {
+  const countRows = () => (watcher.prepare(`SELECT COUNT(*) AS n FROM audit`).get() as { n: number }).n;
+  const deadline = Date.now() + 60_000;
+  while (countRows() < 300) {
+    if (Date.now() > deadline) throw new Error(`only ${countRows()} audit rows were committed within 60 s (300 expected)`);
     await new Promise((r) => setTimeout(r, 20));
   }
   watcher.close();
