@@ -16,11 +16,12 @@ import { registerEval } from "./eval.js";
 import { registerCreate } from "./create.js";
 import { registerWeb } from "./web.js";
 import { registerList } from "./list.js";
+import { registerSample } from "./sample.js";
 
 /** A command registers itself on the program; it sets `exitCode.value` when it does not exit 0. */
 export type RegisterCommand = (program: Command, io: CliIO, exitCode: { value: number }) => void;
 
-const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach, registerChat, registerEval, registerCreate, registerWeb, registerList];
+const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach, registerChat, registerEval, registerCreate, registerWeb, registerList, registerSample];
 
 const EXAMPLES = `
 Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or I/O error.
@@ -28,6 +29,7 @@ Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or
 A typical loop:
   ndfc create mybot --dir datasets          start from the example NPC
   ndfc lint datasets/mybot --strict         file:line:col diagnostics (a pre-commit hook)
+  ndfc sample datasets/mybot -n 3           sentences each template accepts, checked against the built NPC
   ndfc build datasets/mybot                 → dist-npcs/mybot.npc, reproducible bytes
   ndfc ask dist-npcs/mybot.npc "hello"      one answer (--json for the whole response, --explain for the trace)
   ndfc chat dist-npcs/mybot.npc             talk to it in the terminal
