@@ -17,11 +17,12 @@ import { registerCreate } from "./create.js";
 import { registerWeb } from "./web.js";
 import { registerList } from "./list.js";
 import { registerSample } from "./sample.js";
+import { registerGraph } from "./graph.js";
 
 /** A command registers itself on the program; it sets `exitCode.value` when it does not exit 0. */
 export type RegisterCommand = (program: Command, io: CliIO, exitCode: { value: number }) => void;
 
-const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach, registerChat, registerEval, registerCreate, registerWeb, registerList, registerSample];
+const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach, registerChat, registerEval, registerCreate, registerWeb, registerList, registerSample, registerGraph];
 
 const EXAMPLES = `
 Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or I/O error.
@@ -30,6 +31,7 @@ A typical loop:
   ndfc create mybot --dir datasets          start from the example NPC
   ndfc lint datasets/mybot --strict         file:line:col diagnostics (a pre-commit hook)
   ndfc sample datasets/mybot -n 3           sentences each template accepts, checked against the built NPC
+  ndfc graph datasets/mybot -o mybot.mmd    a Mermaid diagram of its intents, follow-ups and shadowing
   ndfc build datasets/mybot                 → dist-npcs/mybot.npc, reproducible bytes
   ndfc ask dist-npcs/mybot.npc "hello"      one answer (--json for the whole response, --explain for the trace)
   ndfc chat dist-npcs/mybot.npc             talk to it in the terminal

@@ -2,6 +2,7 @@
 // what they wrote, each asked of the built NPC so a sentence another intent answers is flagged.
 import { resolve } from "node:path";
 import type { Intent, NpcIR } from "../ir/types.js";
+import { allIntents } from "../ir/walk.js";
 import type { Placeholder } from "../sample/sample-sentences.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { displayPath } from "./format-diagnostics.js";
@@ -28,13 +29,8 @@ interface IntentSamples {
   sentences: SampleLine[];
 }
 
-/** Every intent, context follow-ups included (depth-first, as written). */
-function allIntents(intents: readonly Intent[]): Intent[] {
-  return intents.flatMap((intent) => [intent, ...allIntents(intent.context ?? [])]);
-}
-
 function chosenIntents(ir: NpcIR, wanted: string | undefined): Intent[] {
-  const intents = allIntents(ir.intents);
+  const intents = allIntents(ir);
   if (wanted === undefined) return intents.filter((intent) => intent.paths.length > 0);
   const found = intents.find((intent) => intent.id === wanted);
   if (found) return [found];
