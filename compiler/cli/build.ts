@@ -60,7 +60,6 @@ Examples:
         throw new CliError(`cannot write ${output}: ${error instanceof Error ? error.message : String(error)}`, EXIT_USAGE);
       }
       if (warnings > 0) io.stderr(`${warnings} warning(s) (run ndfc lint to see them)\n`);
-      for (const type of summary.unusableTypes) io.stderr(`type "${type.name}" is unusable and never matches: ${type.reason}\n`);
       const ms = Math.round(performance.now() - started);
       io.stdout(
         `built ${displayPath(output, io.cwd)}: ${summary.intents} intents, ${summary.templatePaths} template paths, ` +

@@ -15,11 +15,14 @@ import { registerChat } from "./chat.js";
 import { registerEval } from "./eval.js";
 import { registerCreate } from "./create.js";
 import { registerWeb } from "./web.js";
+import { registerList } from "./list.js";
+import { registerSample } from "./sample.js";
+import { registerGraph } from "./graph.js";
 
 /** A command registers itself on the program; it sets `exitCode.value` when it does not exit 0. */
 export type RegisterCommand = (program: Command, io: CliIO, exitCode: { value: number }) => void;
 
-const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach, registerChat, registerEval, registerCreate, registerWeb];
+const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach, registerChat, registerEval, registerCreate, registerWeb, registerList, registerSample, registerGraph];
 
 const EXAMPLES = `
 Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or I/O error.
@@ -27,11 +30,14 @@ Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or
 A typical loop:
   ndfc create mybot --dir datasets          start from the example NPC
   ndfc lint datasets/mybot --strict         file:line:col diagnostics (a pre-commit hook)
+  ndfc sample datasets/mybot -n 3           sentences each template accepts, checked against the built NPC
+  ndfc graph datasets/mybot -o mybot.mmd    a Mermaid diagram of its intents, follow-ups and shadowing
   ndfc build datasets/mybot                 → dist-npcs/mybot.npc, reproducible bytes
   ndfc ask dist-npcs/mybot.npc "hello"      one answer (--json for the whole response, --explain for the trace)
   ndfc chat dist-npcs/mybot.npc             talk to it in the terminal
   ndfc eval dist-npcs/mybot.npc cases.jsonl accuracy, rejection rate, latency, failures
-  ndfc serve dist-npcs/mybot.npc            OpenAI-compatible HTTP and a chat page on 127.0.0.1:5000
+  ndfc list                                 the bundles in dist-npcs/: name, creator, intents, size, tools
+  ndfc serve dist-npcs                      OpenAI-compatible HTTP and a chat page per bundle on 127.0.0.1:5000
   ndfc web dist-npcs/mybot.npc -o site      a static chat site answering in the browser
 
 Run ndfc <command> --help for a command's options and examples.`;

@@ -6,6 +6,9 @@ import { resolve } from "node:path";
 import { ServeSetupError, startServer, DEFAULT_MAX_BODY, DEFAULT_MAX_SESSIONS } from "../serve/server.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 import { loadBundleFile } from "./read-bundle.js";
+import { isDirectory, loadBundleDir } from "./bundle-dir.js";
+import type { CliIO } from "./io.js";
+import type { Npc } from "../../runtime/index.js";
 import { countParser } from "./parse-options.js";
 import { addEscalationOptions, ESCALATION_HELP, loadEscalation, type EscalationCliOptions } from "./escalate-options.js";
 import type { RegisterCommand } from "./program.js";
@@ -48,11 +51,30 @@ function readKeyFiles(files: readonly string[], cwd: string): string[] {
   });
 }
 
+/**
+ * The bundles to serve: a file must load; a directory stands for its *.npc files, where a bad one
+ * is reported by name and skipped, and a directory without any loadable bundle is refused.
+ */
+async function loadServedBundles(args: readonly string[], io: CliIO): Promise<Npc[]> {
+  const npcs: Npc[] = [];
+  for (const arg of args) {
+    if (!isDirectory(arg, io.cwd)) {
+      npcs.push((await loadBundleFile(arg, io.cwd)).npc);
+      continue;
+    }
+    const { loaded, failed } = await loadBundleDir(arg, io.cwd);
+    for (const { file, reason } of failed) io.stderr(`ndfc serve: skipping ${file}: ${reason}\n`);
+    if (loaded.length === 0) throw new CliError(`no loadable .npc bundle in ${arg} (ndfc build DATASET -o ${arg}/NAME.npc writes one)`, EXIT_USAGE);
+    npcs.push(...loaded.map((bundle) => bundle.npc));
+  }
+  return npcs;
+}
+
 export const registerServe: RegisterCommand = (program, io) => {
   const command = program
     .command("serve")
     .description("answer over HTTP: OpenAI-compatible /v1/chat/completions, /v1/models, /api/chat/:npc, and a chat page per bundle at /chat/:npc")
-    .argument("<bundle...>", ".npc files; each is a model named after its NPC (TERMy → termy)")
+    .argument("<bundle...>", ".npc files or directories of them; each bundle is a model named after its NPC (TERMy → termy)")
     .option("--host <address>", "address to listen on (loopback by default; any other needs an API key)", "127.0.0.1")
     .option("--port <n>", "port (0 picks a free one)", parseCount("the port", 0), 5000)
     .option("--api-key <key>", "accept requests with Authorization: Bearer KEY only (repeatable: one key per client)", collect, [])
@@ -101,6 +123,7 @@ Stops cleanly on SIGINT or SIGTERM.
 
 Examples:
   ndfc serve dist-npcs/termy.npc
+  ndfc serve dist-npcs                  every bundle of the directory, listed at http://127.0.0.1:5000/
   ndfc serve dist-npcs/*.npc --port 8080 --store ./ndfc.db
   ndfc serve dist-npcs/termy.npc --host 0.0.0.0 --api-key-file ~/.config/ndfc/keys --allow-host npc.lan
   ndfc serve dist-npcs/termy.npc --cors https://app.example.com --api-key "$NDFC_KEY"
@@ -111,8 +134,7 @@ Examples:
     .action(async (files: string[], options: ServeCliOptions) => {
       const apiKeys = [...options.apiKey, ...readKeyFiles(options.apiKeyFile, io.cwd)];
       const escalation = await loadEscalation(options);
-      const npcs = [];
-      for (const file of files) npcs.push((await loadBundleFile(file, io.cwd)).npc);
+      const npcs = await loadServedBundles(files, io);
       const store = openOptionalStore(options.store, io.cwd);
       let server;
       try {

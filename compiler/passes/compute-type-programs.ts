@@ -40,7 +40,15 @@ type Node =
   | { kind: "alt"; items: Node[] }
   | { kind: "repeat"; item: Node; min: number; max: number /* Infinity for unbounded */ };
 
-class Unsupported extends Error {}
+/** What the VM cannot run; `at` is the offset in the pattern where the parser stood, when known. */
+class Unsupported extends Error {
+  constructor(
+    message: string,
+    readonly at?: number,
+  ) {
+    super(message);
+  }
+}
 
 class RegexParser {
   private pos = 0;
@@ -55,9 +63,14 @@ class RegexParser {
       this.ignoreCase = true;
       this.pos = 4;
     }
-    const node = this.alternation();
-    if (this.pos < this.src.length) throw new Unsupported(`unexpected "${this.src[this.pos]}" at ${this.pos}`);
-    return node;
+    try {
+      const node = this.alternation();
+      if (this.pos < this.src.length) throw new Unsupported(`unexpected "${this.src[this.pos]}"`);
+      return node;
+    } catch (error) {
+      if (error instanceof Unsupported && error.at === undefined) throw new Unsupported(error.message, Math.min(this.pos, this.src.length));
+      throw error;
+    }
   }
 
   private alternation(): Node {
@@ -110,7 +123,10 @@ class RegexParser {
     if (ch === "^") return { kind: "bol" };
     if (ch === "$") return { kind: "eol" };
     if (ch === "\\") return this.escape();
-    if (ch === "*" || ch === "+" || ch === "?") throw new Unsupported(`nothing to repeat at ${this.pos - 1}`);
+    if (ch === "*" || ch === "+" || ch === "?") {
+      this.pos--;
+      throw new Unsupported(`nothing to repeat`);
+    }
     return this.literal(this.codeAt(this.pos - 1));
   }
 
@@ -361,7 +377,8 @@ export function compileTypeRegex(name: string, pattern: string, flags: string): 
     return { name, unusable: null, classes: builder.classes, ops: builder.ops };
   } catch (error) {
     if (!(error instanceof Unsupported)) throw error;
-    return { name, unusable: error.message, classes: [], ops: [] };
+    const where = error.at === undefined ? "" : ` (at character ${error.at + 1} of the pattern)`;
+    return { name, unusable: error.message + where, classes: [], ops: [] };
   }
 }
 
