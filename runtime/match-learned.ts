@@ -11,7 +11,7 @@
 
 import type { BundleLearned } from "./bundle-types.js";
 import { readU32 } from "./fuzzy.js";
-import { featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks } from "./learned-features.js";
+import { ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks } from "./learned-features.js";
 import type { Token } from "./normalize.js";
 
 /** The outcome of one message; the same object is refilled by the next message. */
@@ -45,6 +45,8 @@ export class LearnedIndex {
   readonly scale: Float64Array;
   readonly bias: Float64Array;
   readonly intents: Int32Array;
+  /** The concepts of the message's words (null when the model has no concept feature). */
+  readonly concepts: ConceptTable | null;
   /** Open addressing over the feature hashes: feature index + 1, 0 for an empty slot. */
   private readonly slots: Int32Array;
   private readonly mask: number;
@@ -73,6 +75,8 @@ export class LearnedIndex {
     const classCount = section.bias.length;
     this.intents = Int32Array.from({ length: classCount }, (_, k) => (k < section.intents.length ? section.intents[k]! : -1));
     this.sums = new Float64Array(classCount);
+    const conceptKeys = readU32(section.conceptKeys);
+    this.concepts = conceptKeys.length === 0 ? null : new ConceptTable(conceptKeys, readU32(section.conceptOffsets), readU32(section.conceptFeatures));
     const features = this.hashes.length;
     this.place = new Int32Array(features);
     let size = 2;
@@ -108,7 +112,7 @@ export class LearnedIndex {
   /** Counts the message's features the model knows and weighs them (found, values); returns how many. */
   weigh(tokens: readonly Token[], words: readonly string[]): number {
     this.known = 0;
-    forEachFeature(tokens, words, this.add);
+    forEachFeature(tokens, words, this.add, this.concepts);
     const { found, values, known: n } = this;
     for (let i = 0; i < n; i++) {
       this.place[found[i]!] = 0;
