@@ -84,9 +84,9 @@ export class ConceptTable {
   }
 }
 
-/** The word-block form of each token: the stem of a word, the text of a literal or quoted value. */
-export function featureWords(tokens: readonly Token[]): string[] {
-  return tokens.map((t) => (t.kind === "word" ? stem(t.norm) : t.norm));
+/** The word-block form of each token: the stem of a word (by `stemOf`, stem.ts's or a cache of it), the text of a literal or quoted value. */
+export function featureWords(tokens: readonly Token[], stemOf: (word: string) => string = stem): string[] {
+  return tokens.map((t) => (t.kind === "word" ? stemOf(t.norm) : t.norm));
 }
 
 /**
