@@ -3,7 +3,8 @@
 // bench/matching.ts's):
 //   - Banking77 test.csv at the build-time threshold (correct of all, precision on answered),
 //     forced top-1, and the off-topic prompts of test/matching/banking77-off-topic.txt rejected;
-//   - TERMy eval.json scored by compiler/eval (reachable prompts answered and correct);
+//   - TERMy eval.json scored by compiler/eval (reachable prompts answered and correct), as built
+//     and with the learned stage forced (its concept features from TERMy's synonym sets);
 //   - latency of single distinct calls in shuffled order, each in a fresh session: the learned
 //     stage alone (LearnedIndex.score) on TERMy's eval prompts and Banking77's test.csv, and whole
 //     answers on Banking77;
@@ -20,7 +21,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileNpc } from "../compiler/compile.js";
 import { parseCases } from "../compiler/eval/cases.js";
-import { evaluate } from "../compiler/eval/score.js";
+import { evaluate, type EvalReport } from "../compiler/eval/score.js";
 import { lintSources, type LintResult } from "../compiler/lint.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc } from "../runtime/index.js";
@@ -115,6 +116,10 @@ async function banking77() {
   };
 }
 
+function evalFigures(report: EvalReport) {
+  return { cases: report.cases, correct: report.correct, reachable: report.reachable.cases, reachableAnswered: report.reachable.answered, reachableCorrect: report.reachable.correct, reachablePrecision: round(report.reachable.precision, 3) };
+}
+
 /** TERMy as built ("matcher": "auto" decides), and the learned stage's latency when forced. */
 async function termy() {
   const lint = lintSources([termyDir]);
@@ -123,13 +128,17 @@ async function termy() {
   const forced = compileNpc(withMatcher(lint, "learned"));
   const model = new NpcModel(forced.payload, await learnedIndexFor(forced.payload));
   const evalFile = join(termyDir, "dataset/eval.json");
-  const report = evaluate(npc, parseCases(readFileSync(evalFile, "utf8"), evalFile));
+  const cases = parseCases(readFileSync(evalFile, "utf8"), evalFile);
+  const report = evaluate(npc, cases);
+  const forcedReport = evaluate(await loadNpc(forced.bytes), cases);
   const prompts = (JSON.parse(readFileSync(evalFile, "utf8")) as { input: string | string[] }[]).flatMap((b) => [b.input].flat());
   const queries = prompts.map((m) => sanitize(model, tokenize(m).tokens).content).filter((t) => t.length > 0);
   return {
     threshold: built.payload.config.learnedThreshold,
     crossValidation: built.summary.learned,
-    eval: { cases: report.cases, correct: report.correct, reachable: report.reachable.cases, reachableAnswered: report.reachable.answered, reachableCorrect: report.reachable.correct, reachablePrecision: round(report.reachable.precision, 3) },
+    eval: evalFigures(report),
+    evalLearnedForced: evalFigures(forcedReport),
+    learnedForcedCrossValidation: forced.summary.learned,
     learnedShipped: built.summary.learnedShipped,
     learnedNote: built.summary.learnedNote,
     latencyUs: { learnedStageForced: singleCalls(queries, (tokens: Token[]) => model.learned!.score(tokens)) },

@@ -75,6 +75,10 @@ function numberOr(value: unknown, fallback: number): number {
 }
 
 /** Thresholds from the config (NDF's `threshold` key is read as the sentence threshold by the loader), else the defaults; the learned threshold is set by compileNpc. */
+function synonymContributionOf(config: NpcConfig): number {
+  return round6(numberOr(config.synonymContribution, DEFAULT_THRESHOLDS.synonymContribution));
+}
+
 export function bundleConfig(config: NpcConfig, learned: { threshold: number; note: string }): BundleConfig {
   return {
     npcName: config.name,
@@ -82,7 +86,7 @@ export function bundleConfig(config: NpcConfig, learned: { threshold: number; no
     sentenceThreshold: round6(numberOr(config.sentenceThreshold, DEFAULT_THRESHOLDS.sentenceThreshold)),
     wordThreshold: round6(numberOr(config.wordThreshold, DEFAULT_THRESHOLDS.wordThreshold)),
     margin: round6(numberOr(config.extra.margin, DEFAULT_THRESHOLDS.margin)),
-    synonymContribution: round6(numberOr(config.synonymContribution, DEFAULT_THRESHOLDS.synonymContribution)),
+    synonymContribution: synonymContributionOf(config),
     suggestions: Math.max(0, Math.floor(numberOr(config.suggestions, DEFAULT_THRESHOLDS.suggestions))),
     maxMessageChars: DEFAULT_THRESHOLDS.maxMessageChars,
     connectives: config.connectives.map((words) => normalizeWords(words.join(" "))).filter((words) => words.length > 0),
@@ -99,7 +103,9 @@ export interface CompileOptions {
 export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): CompileResult {
   const { ir } = lint;
   const ordered = computeIntentOrder(ir.intents);
-  const learned = computeLearned(ordered, ir.config);
+  // Before the learned stage: it learns from the concepts.
+  const concepts = computeConcepts(ir.synonyms, options.lexicalExpansion ?? null, synonymContributionOf(ir.config));
+  const learned = computeLearned(ordered, ir.config, concepts);
   const config = bundleConfig(ir.config, learned);
   const intents = computeIntents(ordered);
   const { exact, contextExact } = computeExactTables(ordered);
@@ -113,7 +119,6 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
   const lists = computeLists(ir.lists);
   const automaton = computeAutomaton(ordered, vocab, usableTypes, lists.ids);
   const sanitizer = computeSanitizer(ir.wordLists);
-  const concepts = computeConcepts(ir.synonyms, options.lexicalExpansion ?? null, config.synonymContribution);
   const { matching, inputIntent } = computeMatching(ordered, lexicon, concepts, sanitizer.stopWords);
   const wordLists = computeWordLists(ir.wordLists);
   const hash = sourceHash(ir.sources);

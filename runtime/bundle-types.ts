@@ -170,6 +170,12 @@ export interface BundleLearned {
   scale: number[];
   /** Per class: its score when no feature of the message has a weight for it. */
   bias: number[];
+  /** Concept lookup (runtime/learned-features.ts ConceptTable): member stems' conceptKey, ascending and distinct (u32). */
+  conceptKeys: Uint8Array;
+  /** Per key, and one more: where its concept features start in `conceptFeatures` (u32, ascending). */
+  conceptOffsets: Uint8Array;
+  /** Per key: the features of its concepts (u32). */
+  conceptFeatures: Uint8Array;
 }
 
 export interface BundleVocab {

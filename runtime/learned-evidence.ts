@@ -2,14 +2,14 @@
 // ("w:card arriv", "c: car"). Only explanations need it, so it lives outside the core entry: the
 // explain tracer (runtime/explain.ts) fills a learned answer's witness with it.
 
-import { featureWords, forEachFeature } from "./learned-features.js";
+import { CONCEPT_START, featureWords, forEachFeature } from "./learned-features.js";
 import type { LearnedIndex } from "./match-learned.js";
 import type { Token } from "./normalize.js";
 
-/** Where a feature comes from: a word (`start` −1), a pair (−2), or characters of a token. */
+/** Where a feature comes from: a word (`start` −1), a pair (−2), a word's concept (CONCEPT_START), or characters of a token. */
 export interface FeatureOrigin {
   token: number;
-  /** −1: the token's stem; −2: its stem and the next one's; otherwise the n-gram's first character in " norm ". */
+  /** −1: the token's stem; −2: its stem and the next one's; CONCEPT_START: a concept of its stem; otherwise the n-gram's first character in " norm ". */
   start: number;
   length: number;
 }
@@ -20,8 +20,9 @@ export interface LearnedEvidence {
   weight: number;
 }
 
-/** The text of a feature: "w:card", "w:card arriv", "c: car". */
+/** The text of a feature: "w:card", "w:card arriv", "k:joke" (a concept of "joke"), "c: car". */
 export function featureText(tokens: readonly Token[], words: readonly string[], origin: FeatureOrigin): string {
+  if (origin.start === CONCEPT_START) return `k:${words[origin.token]}`;
   if (origin.start === -1) return `w:${words[origin.token]}`;
   if (origin.start === -2) return `w:${words[origin.token]} ${words[origin.token + 1]}`;
   return `c:${` ${tokens[origin.token]!.norm} `.slice(origin.start, origin.start + origin.length)}`;
@@ -45,6 +46,6 @@ export function learnedEvidence(index: LearnedIndex, tokens: readonly Token[], c
   const wanted = new Set(chosen.map((s) => s.hash));
   forEachFeature(tokens, words, (hash, token, start, length) => {
     if (wanted.has(hash) && !origins.has(hash)) origins.set(hash, { token, start, length });
-  });
+  }, index.concepts);
   return chosen.map((s) => ({ feature: featureText(tokens, words, origins.get(s.hash)!), weight: Math.round(s.weight * 10000) / 10000 }));
 }

@@ -2,12 +2,15 @@
 // trainer (compiler/learn/) extracts its training phrasings' features with this very module, so
 // build time and run time cannot disagree. Features are 32-bit FNV-1a hashes, no strings:
 //   - words: the Porter stem of each word (a literal keeps its text), and each pair of neighbours;
+//   - concepts: for a word whose stem belongs to a concept (a dataset synonym set, a `--wordnet`
+//     relative; compiler/passes/compute-concepts.ts), one feature per concept, the same for every
+//     member, so "gag" reaches what was learned from "joke". The bundle's ConceptTable says which;
 //   - characters: the 3-, 4- and 5-grams inside each normalized token padded with spaces (" card ").
 // The lowest bit of a hash is its block (WORD_BLOCK, CHAR_BLOCK): each block is TF-IDF weighted
 // (tf = 1 + ln count) and L2-normalized on its own, so long words do not drown the word features.
 
 import type { Token } from "./normalize.js";
-import { FNV_OFFSET, FNV_PRIME, fnv1a } from "./fuzzy.js";
+import { FNV_OFFSET, FNV_PRIME, fnv1a, hashString } from "./fuzzy.js";
 import { stem } from "./stem.js";
 
 export const WORD_BLOCK = 0;
@@ -17,6 +20,9 @@ const CHAR_MAX = 5;
 /** Seeds keep a word feature and a character n-gram of the same text apart. */
 const CHAR_SEED = 0x2545f491;
 const SPACE = 32;
+const CONCEPT_SEED = 0x5bd1e995;
+/** FeatureOrigin.start of a concept feature (a word is −1, a pair −2). */
+export const CONCEPT_START = -3;
 /**
  * Distinct features kept of one message (the trainer's FeatureCounts) and distinct known features
  * (LearnedIndex); the rest are ignored (a 500-character message has about 1,400).
@@ -29,19 +35,74 @@ function withBlock(h: number, block: number): number {
   return ((h & ~1) | block) >>> 0;
 }
 
-/** The word-block form of each token: the stem of a word, the text of a literal or quoted value. */
-export function featureWords(tokens: readonly Token[]): string[] {
-  return tokens.map((t) => (t.kind === "word" ? stem(t.norm) : t.norm));
+/** The feature of concept `id`: a word-block hash of its own seed (no word hashes like it but by chance). */
+export function conceptFeature(id: number): number {
+  return withBlock(Math.imul(Math.imul(CONCEPT_SEED ^ (id & 0xffff), FNV_PRIME) ^ (id >>> 16), FNV_PRIME), WORD_BLOCK);
+}
+
+/** The hash a word's concepts are looked up by: FNV-1a of its featureWords form (its word feature before the block bit). */
+export function conceptKey(word: string): number {
+  return hashString(word);
+}
+
+/**
+ * Which concepts a word belongs to: `keys` (conceptKey of member stems, ascending and distinct),
+ * `offsets` (per key and one more, into `features`) and `features` (conceptFeature of each of the
+ * key's concepts). Looked up by binary search, once per word of a message.
+ */
+export class ConceptTable {
+  constructor(
+    readonly keys: Uint32Array,
+    readonly offsets: Uint32Array,
+    readonly features: Uint32Array,
+  ) {
+    // The bundle validator checks only that these are u32 arrays: the rest is checked here, in the learned stage's chunk.
+    const bad = (problem: string) => {
+      throw new Error(`learned.concept${problem}`);
+    };
+    for (let i = 1; i < keys.length; i++) if (keys[i - 1]! >= keys[i]!) bad(`Keys: not ascending at ${i}`);
+    if (offsets.length !== keys.length + 1) bad("Offsets: not one per concept key, and one more");
+    if (offsets[0] !== 0 || offsets[keys.length] !== features.length) bad("Offsets: not from 0 to the number of concept features");
+    for (let i = 1; i < offsets.length; i++) if (offsets[i - 1]! > offsets[i]!) bad(`Offsets: not ascending at ${i}`);
+  }
+
+  /** Calls `add(feature, token, CONCEPT_START, 1)` for each concept of the word keyed `key`. */
+  forEach(key: number, token: number, add: (hash: number, token: number, start: number, length: number) => void): void {
+    const { keys } = this;
+    let lo = 0;
+    let hi = keys.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const k = keys[mid]!;
+      if (k < key) lo = mid + 1;
+      else if (k > key) hi = mid - 1;
+      else {
+        for (let p = this.offsets[mid]!; p < this.offsets[mid + 1]!; p++) add(this.features[p]!, token, CONCEPT_START, 1);
+        return;
+      }
+    }
+  }
+}
+
+/** The word-block form of each token: the stem of a word (by `stemOf`, stem.ts's or a cache of it), the text of a literal or quoted value. */
+export function featureWords(tokens: readonly Token[], stemOf: (word: string) => string = stem): string[] {
+  return tokens.map((t) => (t.kind === "word" ? stemOf(t.norm) : t.norm));
 }
 
 /**
  * Calls `add(hash, token, start, length)` for every feature occurrence of the tokens (a feature
- * seen twice is added twice). `words` is featureWords(tokens).
+ * seen twice is added twice). `words` is featureWords(tokens); without `concepts`, no concept features.
  */
-export function forEachFeature(tokens: readonly Token[], words: readonly string[], add: (hash: number, token: number, start: number, length: number) => void): void {
+export function forEachFeature(
+  tokens: readonly Token[],
+  words: readonly string[],
+  add: (hash: number, token: number, start: number, length: number) => void,
+  concepts: ConceptTable | null = null,
+): void {
   for (let t = 0; t < words.length; t++) {
     const h = fnv1a(FNV_OFFSET, words[t]!);
     add(withBlock(h, WORD_BLOCK), t, -1, 1);
+    concepts?.forEach(h >>> 0, t, add);
     if (t + 1 < words.length) add(withBlock(fnv1a(Math.imul(h ^ SPACE, FNV_PRIME), words[t + 1]!), WORD_BLOCK), t, -2, 2);
   }
   for (let t = 0; t < tokens.length; t++) {
@@ -88,9 +149,9 @@ export class FeatureCounts {
   };
 
   /** Counts the features of `tokens`, replacing what was counted before. */
-  count(tokens: readonly Token[], words: readonly string[] = featureWords(tokens)): this {
+  count(tokens: readonly Token[], words: readonly string[] = featureWords(tokens), concepts: ConceptTable | null = null): this {
     this.clear();
-    forEachFeature(tokens, words, this.add);
+    forEachFeature(tokens, words, this.add, concepts);
     return this;
   }
 

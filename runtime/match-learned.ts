@@ -11,8 +11,9 @@
 
 import type { BundleLearned } from "./bundle-types.js";
 import { readU32 } from "./fuzzy.js";
-import { featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks } from "./learned-features.js";
+import { ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks } from "./learned-features.js";
 import type { Token } from "./normalize.js";
+import { stem } from "./stem.js";
 
 /** The outcome of one message; the same object is refilled by the next message. */
 export interface LearnedScores {
@@ -35,6 +36,9 @@ function slotOf(hash: number, mask: number): number {
   return (hash ^ (hash >>> 15)) & mask;
 }
 
+/** Words whose stems are remembered; past that the memory starts over (a message has at most a few hundred). */
+const STEM_MEMORY = 8192;
+
 /** The bundle's learned section as typed arrays, with the scratch of one message. */
 export class LearnedIndex {
   readonly hashes: Uint32Array;
@@ -45,7 +49,12 @@ export class LearnedIndex {
   readonly scale: Float64Array;
   readonly bias: Float64Array;
   readonly intents: Int32Array;
-  /** Open addressing over the feature hashes: feature index + 1, 0 for an empty slot. */
+  /** The concepts of the message's words (null when the model has no concept feature). */
+  readonly concepts: ConceptTable | null;
+  /**
+   * Open addressing over the feature hashes, two entries a slot: the hash (as int32), then the
+   * feature index + 1 (0: empty). One probe reads one cache line, not one here and one in `hashes`.
+   */
   private readonly slots: Int32Array;
   private readonly mask: number;
   /** Per feature: 1 + its place in `found` while the message is weighed, else 0. */
@@ -73,25 +82,47 @@ export class LearnedIndex {
     const classCount = section.bias.length;
     this.intents = Int32Array.from({ length: classCount }, (_, k) => (k < section.intents.length ? section.intents[k]! : -1));
     this.sums = new Float64Array(classCount);
+    const conceptKeys = readU32(section.conceptKeys);
+    this.concepts = conceptKeys.length === 0 ? null : new ConceptTable(conceptKeys, readU32(section.conceptOffsets), readU32(section.conceptFeatures));
     const features = this.hashes.length;
     this.place = new Int32Array(features);
     let size = 2;
     while (size < 2 * features) size *= 2;
-    this.slots = new Int32Array(size);
+    this.slots = new Int32Array(2 * size);
     this.mask = size - 1;
     // Hashes are distinct (validate-payload.ts checks they ascend): each takes the first free slot.
     for (let f = 0; f < features; f++) {
       let slot = slotOf(this.hashes[f]!, this.mask);
-      while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
-      this.slots[slot] = f + 1;
+      while (this.slots[2 * slot + 1] !== 0) slot = (slot + 1) & this.mask;
+      this.slots[2 * slot] = this.hashes[f]!;
+      this.slots[2 * slot + 1] = f + 1;
     }
+  }
+
+  private readonly stems = new Map<string, string>();
+  /** stem.ts's stem, remembered: stemming was a tenth of the stage's time, and messages share most words. */
+  private readonly stemOf = (word: string): string => {
+    let found = this.stems.get(word);
+    if (found === undefined) {
+      if (this.stems.size === STEM_MEMORY) this.stems.clear();
+      found = stem(word);
+      this.stems.set(word, found);
+    }
+    return found;
+  };
+
+  /** The message's featureWords, stems remembered from earlier messages. */
+  wordsOf(tokens: readonly Token[]): string[] {
+    return featureWords(tokens, this.stemOf);
   }
 
   /** Bound once: forEachFeature calls it per feature occurrence of the message. */
   private readonly add = (hash: number): void => {
-    let slot = slotOf(hash, this.mask);
-    for (let at = this.slots[slot]!; at !== 0; at = this.slots[(slot = (slot + 1) & this.mask)]!) {
-      if (this.hashes[at - 1] !== hash) continue;
+    const { slots, mask } = this;
+    const key = hash | 0;
+    let slot = slotOf(hash, mask);
+    for (let at = slots[2 * slot + 1]!; at !== 0; slot = (slot + 1) & mask, at = slots[2 * slot + 1]!) {
+      if (slots[2 * slot] !== key) continue;
       const p = this.place[at - 1]!;
       if (p !== 0) {
         if (this.foundCount[p - 1]! < 0xffff) this.foundCount[p - 1]!++;
@@ -108,7 +139,7 @@ export class LearnedIndex {
   /** Counts the message's features the model knows and weighs them (found, values); returns how many. */
   weigh(tokens: readonly Token[], words: readonly string[]): number {
     this.known = 0;
-    forEachFeature(tokens, words, this.add);
+    forEachFeature(tokens, words, this.add, this.concepts);
     const { found, values, known: n } = this;
     for (let i = 0; i < n; i++) {
       this.place[found[i]!] = 0;
@@ -119,7 +150,7 @@ export class LearnedIndex {
   }
 
   score(tokens: readonly Token[]): LearnedScores {
-    const n = this.weigh(tokens, featureWords(tokens));
+    const n = this.weigh(tokens, this.wordsOf(tokens));
     const { found, values, offsets, weights, sums, bias, scale } = this;
     sums.fill(0);
     for (let i = 0; i < n; i++) {

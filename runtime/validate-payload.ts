@@ -228,7 +228,8 @@ function typeProgram(t: Record<string, unknown>, path: Path): void {
 }
 
 const BYTES = leaf((v) => v instanceof Uint8Array, () => "expected bytes");
-const LEARNED = { intents: list(INTENT), hashes: U32, idf: BYTES, offsets: U32, classes: BYTES, weights: BYTES, scale: list(NUM), bias: list(NUM) };
+// The concept table's structure is checked where it is read (ConceptTable, in the learned stage's chunk).
+const LEARNED = { intents: list(INTENT), hashes: U32, idf: BYTES, offsets: U32, classes: BYTES, weights: BYTES, scale: list(NUM), bias: list(NUM), conceptKeys: U32, conceptOffsets: U32, conceptFeatures: U32 };
 
 /** The learned model's arrays fit together: one IDF per feature, hashes ascending, offsets ascending to the weights' end, classes in range. */
 function learnedSection(o: Record<string, unknown>, path: Path): void {

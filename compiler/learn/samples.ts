@@ -3,7 +3,7 @@
 // every hash at least two phrasings use, ascending; IDF is over all phrasings (the none-of-these sentences
 // included) and rounded to the byte the bundle stores, so training sees the runtime's values.
 
-import { FeatureCounts, featureWeight, idfByte, MAX_FEATURES, normalizeBlocks } from "../../runtime/learned-features.js";
+import { type ConceptTable, FeatureCounts, featureWeight, idfByte, MAX_FEATURES, normalizeBlocks } from "../../runtime/learned-features.js";
 import type { Token } from "../../runtime/normalize.js";
 import type { SparseSamples } from "./svm.js";
 
@@ -28,14 +28,14 @@ export interface FeatureSpace {
 }
 
 /** Every sample's distinct feature hashes and their counts, one sample after another (typed arrays, no per-sample objects). */
-function countFeatures(samples: readonly LabelledTokens[]): { hashes: Uint32Array; counts: Uint16Array; ends: Int32Array } {
+function countFeatures(samples: readonly LabelledTokens[], concepts: ConceptTable | null): { hashes: Uint32Array; counts: Uint16Array; ends: Int32Array } {
   const counter = new FeatureCounts();
   let hashes = new Uint32Array(1 << 16);
   let counts = new Uint16Array(1 << 16);
   const ends = new Int32Array(samples.length);
   let used = 0;
   samples.forEach((s, i) => {
-    counter.count(s.tokens);
+    counter.count(s.tokens, undefined, concepts);
     if (used + counter.size > hashes.length) {
       const size = Math.max(2 * hashes.length, used + counter.size);
       hashes = grown(hashes, new Uint32Array(size));
@@ -112,8 +112,9 @@ class HashIds {
   }
 }
 
-export function featurize(samples: readonly LabelledTokens[]): { space: FeatureSpace; rows: SparseSamples } {
-  const occurrences = countFeatures(samples);
+/** The samples' feature space and rows; `concepts` adds the concept features the runtime will see with the same table. */
+export function featurize(samples: readonly LabelledTokens[], concepts: ConceptTable | null = null): { space: FeatureSpace; rows: SparseSamples } {
+  const occurrences = countFeatures(samples, concepts);
   const ids = new HashIds();
   const idOf = new Int32Array(occurrences.hashes.length);
   for (let k = 0; k < idOf.length; k++) idOf[k] = ids.add(occurrences.hashes[k]!);

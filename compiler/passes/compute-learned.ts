@@ -18,15 +18,18 @@
 // The decision and its figure go into the bundle's config (`learnedNote`) for `ndfc inspect`.
 
 import type { BundleLearned } from "../../runtime/bundle-types.js";
+import type { ConceptTable } from "../../runtime/learned-features.js";
 import { u16Bytes, u32Bytes } from "../emit/little-endian.js";
 import { keyOf, tokenize, type Token } from "../../runtime/normalize.js";
 import type { NpcConfig } from "../ir/types.js";
 import { compareStrings } from "../diagnostics.js";
 import { calibrate, type Calibration } from "../learn/calibrate.js";
+import { conceptTable, keptConcepts } from "../learn/concept-table.js";
 import { genericSentences } from "../learn/generic-sentences.js";
 import { featurize, type FeatureSpace, type LabelledTokens } from "../learn/samples.js";
 import { quantize, type OneVsRestModel, type SvmOptions } from "../learn/svm.js";
 import { trainAndCrossValidate, type FirstFold } from "../learn/train.js";
+import type { Concept } from "./compute-concepts.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 
 /**
@@ -127,7 +130,8 @@ function configuredThreshold(config: NpcConfig): number | null {
   return typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
-export function computeLearned(ordered: readonly OrderedIntent[], config: NpcConfig): LearnedResult {
+/** `concepts`: the NPC's concepts (compute-concepts.ts), which give the model concept features. */
+export function computeLearned(ordered: readonly OrderedIntent[], config: NpcConfig, concepts: readonly Concept[] = []): LearnedResult {
   const matcher = configuredMatcher(config);
   const off = (note: string, calibration: Calibration | null = null): LearnedResult => ({ learned: null, threshold: 0, calibration, note: `left out: ${note}` });
   if (matcher === "lexical") return off('"matcher": "lexical"');
@@ -141,7 +145,8 @@ export function computeLearned(ordered: readonly OrderedIntent[], config: NpcCon
     return off(`a median of ${typical} phrasings per entry is too few to learn from (auto needs ${MIN_MEDIAN_PHRASINGS}; "matcher": "learned" forces the stage)`);
   }
   const classCount = classes.length + 1;
-  const { space, rows } = featurize(samples);
+  const table = conceptTable(concepts);
+  const { space, rows } = featurize(samples, table);
   const configured = configuredThreshold(config);
   // "auto" first asks fold 0 alone, before the model and the other folds cost anything.
   let firstFold: Calibration | null = null;
@@ -162,11 +167,11 @@ export function computeLearned(ordered: readonly OrderedIntent[], config: NpcCon
     return off(`${cvFigure(calibration)} (auto needs ${percent(MIN_COVERAGE)}; "matcher": "learned" forces the stage)`, calibration);
   }
   const note = `shipped: ${cvFigure(calibration)}${matcher === "learned" ? ' ("matcher": "learned")' : ""}`;
-  return { threshold, calibration, note, learned: bundleModel(model, space, classes) };
+  return { threshold, calibration, note, learned: bundleModel(model, space, classes, table) };
 }
 
 /** The model over all samples, int8-quantized and grouped by feature (classes: the intents, then none-of-these). */
-function bundleModel(model: OneVsRestModel, space: FeatureSpace, classes: readonly OrderedIntent[]): BundleLearned {
+function bundleModel(model: OneVsRestModel, space: FeatureSpace, classes: readonly OrderedIntent[], concepts: ConceptTable | null): BundleLearned {
   const dims = space.hashes.length;
   const classCount = classes.length + 1;
   const w = new Float64Array(dims + 1);
@@ -193,6 +198,8 @@ function bundleModel(model: OneVsRestModel, space: FeatureSpace, classes: readon
       postingWeight[at[f]!++] = weight;
     }
   }
+  // Only the concept features the model kept are worth looking up at run time.
+  const kept = concepts && keptConcepts(concepts, (feature) => hasFeature(space.hashes, feature));
   return {
     intents: classes.map((o) => o.index),
     hashes: u32Bytes(space.hashes),
@@ -202,5 +209,20 @@ function bundleModel(model: OneVsRestModel, space: FeatureSpace, classes: readon
     weights: new Uint8Array(postingWeight.buffer),
     scale,
     bias,
+    conceptKeys: u32Bytes(kept?.keys ?? []),
+    conceptOffsets: u32Bytes(kept?.offsets ?? [0]),
+    conceptFeatures: u32Bytes(kept?.features ?? []),
   };
+}
+
+function hasFeature(hashes: Uint32Array, feature: number): boolean {
+  let lo = 0;
+  let hi = hashes.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    if (hashes[mid]! === feature) return true;
+    if (hashes[mid]! < feature) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
 }

@@ -9,6 +9,8 @@ import { lintSources, type LintResult } from "../../compiler/lint.js";
 import type { NpcIR } from "../../compiler/ir/types.js";
 import { explain } from "../../runtime/explain.js";
 import { learnedIndexFor, loadNpc, Npc } from "../../runtime/index.js";
+import { LearnedIndex } from "../../runtime/match-learned.js";
+import { tokenize } from "../../runtime/normalize.js";
 import { validatePayload } from "../../runtime/validate-payload.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { writeLearnedNpc } from "./fixture.js";
@@ -58,6 +60,20 @@ describe("the bundle's learned section", () => {
     const message = "how much room is left on my disk";
     expect(direct.session().process(message)).toEqual(npc.session().process(message));
     expect(await learnedIndexFor({ ...built.payload, learned: null })).toBeNull();
+  });
+
+  it("scores a message the same on a fresh index as on one that has read other messages (stems are remembered)", () => {
+    const indexed = () => new LearnedIndex(built.payload.learned!, built.payload.config.learnedThreshold);
+    const used = indexed();
+    const words = fc.constantFrom("disk", "space", "trash", "emptying", "files", "running", "memory", "ip", "what", "is", "my", "show", "rubbish", "x1", "über");
+    fc.assert(
+      fc.property(fc.array(fc.array(words, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 }), (messages) => {
+        for (const message of messages) used.score(tokenize(message.join(" ")).tokens);
+        const last = tokenize(messages[messages.length - 1]!.join(" ")).tokens;
+        expect({ ...used.score(last) }).toEqual({ ...indexed().score(last) });
+      }),
+      { numRuns: 40, seed: 14 },
+    );
   });
 
   it("is refused by the loader when its arrays do not fit together", () => {
