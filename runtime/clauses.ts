@@ -28,30 +28,7 @@ export interface Clause {
   end: number;
 }
 
-const actionWordCache = new WeakMap<NpcModel, Set<string>>();
 const connectiveCache = new WeakMap<NpcModel, string[][]>();
-
-/** Words that start an exact input (any context) or a template path of the NPC. */
-export function actionWords(model: NpcModel): Set<string> {
-  let words = actionWordCache.get(model);
-  if (words) return words;
-  words = new Set<string>();
-  const { payload } = model;
-  for (const table of [payload.exact, ...payload.contextExact]) {
-    for (const key of table.keys) words.add(key.split(" ", 1)[0]!);
-  }
-  const starts = new Set<number>([0]);
-  for (const state of starts) for (const child of model.states[state]!.skip) starts.add(child);
-  const tags = new Set<number>();
-  for (const state of starts) for (const [edgeTags] of payload.automaton[state]!.vocab) edgeTags.forEach((t) => tags.add(t));
-  payload.lexicon.tags.forEach((wordTags, word) => {
-    if (wordTags.some((tag) => tags.has(tag))) words.add(payload.lexicon.words[word]!);
-  });
-  for (const [tag, phrase] of payload.vocab.phrases) if (tags.has(tag)) words.add(phrase[0]!);
-  words.delete("");
-  actionWordCache.set(model, words);
-  return words;
-}
 
 function connectives(model: NpcModel): string[][] {
   let list = connectiveCache.get(model);
@@ -103,7 +80,7 @@ function startsWithAction(model: NpcModel, tokens: readonly Token[], from: numbe
   const token = tokens[j];
   if (!isWord(token)) return false;
   // A typo of an action word ("lst files") still starts a request, if the word is unknown.
-  return words.fits(token!.norm, actionWords(model));
+  return words.fits(token!.norm, model.actionWords);
 }
 
 /** Splits the tokens of a message into clauses (at least one when there is any token). */
