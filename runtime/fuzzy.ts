@@ -68,8 +68,45 @@ export function deletionVariants(word: string, budget: number): Set<string> {
   return out;
 }
 
+/** Rows of osaDistance on code units, reused by every call (grown to the longest word seen). */
+let rows = new Int32Array(3 * 32);
+
+/** osaDistance of two strings without surrogates: on their code units, in the reused rows. */
+function osaDistanceOfUnits(a: string, b: string, limit: number): number {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  const width = b.length + 1;
+  if (rows.length < 3 * width) rows = new Int32Array(3 * width * 2);
+  // Three rows in one array: offsets of the row before the previous, the previous and this one.
+  let prevPrev = 0;
+  let prev = width;
+  let row = 2 * width;
+  for (let j = 0; j < width; j++) {
+    rows[prevPrev + j] = 0;
+    rows[prev + j] = j;
+  }
+  for (let i = 1; i <= a.length; i++) {
+    rows[row] = i;
+    let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
+    for (let j = 1; j <= b.length; j++) {
+      const cost = ai === b.charCodeAt(j - 1) ? 0 : 1;
+      let d = Math.min(rows[prev + j]! + 1, rows[row + j - 1]! + 1, rows[prev + j - 1]! + cost);
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, rows[prevPrev + j - 2]! + 1);
+      rows[row + j] = d;
+      if (d < rowMin) rowMin = d;
+    }
+    if (rowMin > limit) return limit + 1;
+    const oldest = prevPrev;
+    prevPrev = prev;
+    prev = row;
+    row = oldest;
+  }
+  return rows[prev + b.length]!;
+}
+
 /** Optimal string alignment distance, giving up (returning limit + 1) once it exceeds `limit`. */
 export function osaDistance(a: string, b: string, limit: number): number {
+  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return osaDistanceOfUnits(a, b, limit);
   const x = Array.from(a);
   const y = Array.from(b);
   if (Math.abs(x.length - y.length) > limit) return limit + 1;
@@ -109,34 +146,66 @@ export function readU32(bytes: Uint8Array): Uint32Array {
   return out;
 }
 
+function closestFirst(a: FuzzyHit, b: FuzzyHit): number {
+  return a.distance - b.distance || a.word - b.word;
+}
+
+/** FNV-1a of `text` without the code units at `skipA` and `skipB` (-1: none), unsigned: hashString of that deletion variant. */
+function hashWithout(text: string, skipA: number, skipB: number): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < text.length; i++) if (i !== skipA && i !== skipB) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  return h >>> 0;
+}
+
 export class FuzzyIndex {
+  /** Per vocabulary word: whether the current lookup has verified it (reset at its end), and those words. */
+  private readonly seen: Uint8Array;
+  private readonly touched: number[] = [];
+
   constructor(
     private readonly hashes: Uint32Array,
     private readonly wordIds: Uint32Array,
     private readonly words: readonly string[],
-  ) {}
+  ) {
+    this.seen = new Uint8Array(words.length);
+  }
 
   /** Vocabulary words within the edit budget of both `token` and the word (closest first, then by word id). */
   lookup(token: string): FuzzyHit[] {
-    const tokenLength = Array.from(token).length;
+    const astral = SURROGATE.test(token);
+    const tokenLength = astral ? Array.from(token).length : token.length;
     const budget = editBudget(tokenLength);
-    if (budget === 0) return [];
-    const seen = new Set<number>();
     const hits: FuzzyHit[] = [];
-    for (const variant of deletionVariants(token, budget)) {
-      const hash = hashString(variant);
-      for (let i = this.lowerBound(hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
-        const word = this.wordIds[i]!;
-        if (seen.has(word) || word >= this.words.length) continue;
-        seen.add(word);
-        const target = this.words[word]!;
-        const targetLength = Array.from(target).length;
-        const limit = Math.min(budget, editBudget(targetLength));
-        const distance = osaDistance(token, target, limit);
-        if (distance > 0 && distance <= limit) hits.push({ word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) });
+    if (budget === 0) return hits;
+    if (astral) {
+      for (const variant of deletionVariants(token, budget)) this.verify(hashString(variant), token, tokenLength, budget, hits);
+    } else {
+      // The deletion variants' hashes without building the variants (a variant reached twice, as
+      // "ll" minus either "l", is looked up twice and finds the words already verified).
+      this.verify(hashWithout(token, -1, -1), token, tokenLength, budget, hits);
+      for (let i = 0; i < token.length; i++) {
+        this.verify(hashWithout(token, i, -1), token, tokenLength, budget, hits);
+        if (budget > 1) for (let j = i + 1; j < token.length; j++) this.verify(hashWithout(token, i, j), token, tokenLength, budget, hits);
       }
     }
-    return hits.sort((a, b) => a.distance - b.distance || a.word - b.word);
+    for (const word of this.touched) this.seen[word] = 0;
+    this.touched.length = 0;
+    return hits.sort(closestFirst);
+  }
+
+  /** Adds to `hits` the words stored under `hash` that are within the edit budget of `token` (each word verified once per lookup). */
+  private verify(hash: number, token: string, tokenLength: number, budget: number, hits: FuzzyHit[]): void {
+    for (let i = this.lowerBound(hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
+      const word = this.wordIds[i]!;
+      if (word >= this.words.length || this.seen[word] !== 0) continue;
+      this.seen[word] = 1;
+      this.touched.push(word);
+      const target = this.words[word]!;
+      const targetLength = SURROGATE.test(target) ? Array.from(target).length : target.length;
+      const limit = Math.min(budget, editBudget(targetLength));
+      const distance = osaDistance(token, target, limit);
+      if (distance > 0 && distance <= limit) hits.push({ word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) });
+    }
   }
 
   private lowerBound(hash: number): number {
