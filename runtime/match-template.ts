@@ -100,12 +100,17 @@ export function spanText(clean: string, tokens: readonly Token[], from: number, 
 }
 
 class TemplateRun {
-  private readonly tagCache = new Map<number, TagHit[]>();
-  private readonly typeCache = new Map<number, boolean>();
+  /** Per position, the vocab tags its words stand for (read once). */
+  private readonly tagCache: (TagHit[] | undefined)[] = [];
+  /** Type tests and list/number readings, made when a typed, list or range node is first tried. */
+  private typeCache: Map<number, boolean> | null = null;
   /** List readings (even keys) and number readings (odd keys) per (id, position): many states share them. */
-  private readonly readingCache = new Map<number, [number, number][]>();
-  /** Per position: normal threads by state id, open free-string threads by -(child + 1). */
-  private readonly at: Map<number, Thread>[];
+  private readingCache: Map<number, [number, number][]> | null = null;
+  /**
+   * Per position: normal threads by state id, open free-string threads by -(child + 1); made when
+   * a thread first reaches it (most messages are rejected after a few words).
+   */
+  private readonly at: (Map<number, Thread> | undefined)[] = [];
   /** Per position, the witness item of skipping its stop word (made when first needed). */
   private readonly stopItems: (WitnessItem | undefined)[] = [];
   /** The states to advance at the current position, ascending (one array for the whole run). */
@@ -117,9 +122,7 @@ class TemplateRun {
     private readonly clean: string,
     private readonly words: WordResolver,
     private readonly activeContext: number | null,
-  ) {
-    this.at = Array.from({ length: tokens.length + 1 }, () => new Map());
-  }
+  ) {}
 
   run(): TemplateHit | null {
     const n = this.tokens.length;
@@ -128,7 +131,8 @@ class TemplateRun {
     let best: TemplateHit | null = null;
     let bestThread: Thread | null = null;
     for (let p = 0; p <= n; p++) {
-      const threads = this.at[p]!;
+      const threads = this.at[p];
+      if (threads === undefined) continue;
       // Free-string slots first: closing one lands in a normal state at this same position (a
       // state key, which this loop passes over: the map can be walked while it grows).
       for (const [key, thread] of threads) {
@@ -225,13 +229,15 @@ class TemplateRun {
   }
 
   private offer(p: number, key: number, thread: Thread): void {
-    const threads = this.at[p]!;
+    let threads = this.at[p];
+    if (threads === undefined) this.at[p] = threads = new Map();
     const existing = threads.get(key);
     if (!existing || better(thread, existing)) threads.set(key, thread);
   }
 
   private typeMatches(typeId: number, p: number): boolean {
     const key = typeId * (this.tokens.length + 1) + p;
+    this.typeCache ??= new Map();
     let hit = this.typeCache.get(key);
     if (hit === undefined) {
       hit = this.model.types[typeId]!.test(this.tokens[p]!.text);
@@ -243,6 +249,7 @@ class TemplateRun {
   /** listValuesAt (kind 0) or numbersAt (kind 1) of `id` at `p`, once per message. */
   private readings(id: number, p: number, kind: 0 | 1): [number, number][] {
     const key = (id * (this.tokens.length + 1) + p) * 2 + kind;
+    this.readingCache ??= new Map();
     let found = this.readingCache.get(key);
     if (!found) {
       found = (kind === 0 ? listValuesAt : numbersAt)(this.model, this.tokens, p, id);
@@ -253,12 +260,7 @@ class TemplateRun {
 
   /** Vocab tags the words at `p` stand for (see tagHitsAt), once per position. */
   private tagHits(p: number): TagHit[] {
-    let hits = this.tagCache.get(p);
-    if (!hits) {
-      hits = tagHitsAt(this.model, this.tokens, p, this.words);
-      this.tagCache.set(p, hits);
-    }
-    return hits;
+    return (this.tagCache[p] ??= tagHitsAt(this.model, this.tokens, p, this.words));
   }
 }
 
