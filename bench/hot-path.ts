@@ -9,8 +9,8 @@
 //   - `ndfc eval` of the corpus eval.json on the NPC's bundle: its reported p99 (corpus TERMy only).
 // Medians over the processes of each kind; the load average is recorded beside them.
 //
-//   npx tsc -p tsconfig.json && node build/bench/hot-path.js [--quick]   (or npm run bench -- --hot-path)
-//   → bench/results/hot-path.json
+//   npx tsc -p tsconfig.json && node build/bench/run.js --hot-path [--quick]   (npm run bench runs it too)
+//   → bench/results/hot-path.json and its lines in bench/results/README.md
 
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -150,15 +150,4 @@ export function hotPathReadme(result: Record<string, unknown>): string[] {
     );
   }
   return lines;
-}
-
-if (process.argv[1] === import.meta.filename) {
-  const result = hotPathBench(process.argv.includes("--quick"));
-  if (result) {
-    const { writeFileAtomic } = await import("../compiler/write-atomic.js");
-    const file = join(repoRoot, "bench/results/hot-path.json");
-    writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
-    console.log(hotPathReadme(result).join("\n"));
-    console.log(`hot-path: wrote ${file}`);
-  }
 }
