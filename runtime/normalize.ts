@@ -208,7 +208,11 @@ export function textOf(tokens: readonly Token[]): string {
 
 /** The key of tokens in the exact tables: their norms joined by single spaces. */
 export function keyOf(tokens: readonly Token[]): string {
-  return tokens.map((t) => t.norm).join(" ");
+  // A loop, not map + join: no array per call, and no "wrong map" deopt when an empty message's
+  // array (small integers) and a real one's (strings) meet at the same join.
+  let key = "";
+  for (let i = 0; i < tokens.length; i++) key = i === 0 ? tokens[i]!.norm : `${key} ${tokens[i]!.norm}`;
+  return key;
 }
 
 /** The normalized key of a text: its token norms joined by single spaces. */
