@@ -248,7 +248,6 @@ export function matchProbabilistic(
   const childMode = activeContext !== null;
   const keep = childMode ? Math.max(suggestions, 5) : limit;
   const prune = keep < intents.length;
-  scratch.reserveBest(keep);
 
   const { found, best, bestChildren } = scratch;
   const weakFrom = chainCandidates(scratch, terms, weak);
@@ -264,7 +263,6 @@ export function matchProbabilistic(
         const intent = inputIntent[posting[p]!]!;
         if (found[intent] !== 0) continue;
         found[intent] = 1;
-        scratch.reserveScored();
         scratch.foundIntents[scratch.foundCount++] = intent;
         const parent = intents[intent]!.parent;
         if (parent !== null && parent !== activeContext) continue;

@@ -53,24 +53,30 @@ export class ProbabilisticScratch {
   chainPrevious = new Int32Array(64);
   chainLength = 0;
 
-  /** Intents scored for this message: intent, best input, score. */
-  scoredIntent = new Int32Array(64);
-  scoredInput = new Int32Array(64);
-  scoredScore = new Float64Array(64);
+  /** Intents scored for this message: intent, best input, score (an intent is scored once: one entry per intent is room enough). */
+  readonly scoredIntent: Int32Array;
+  readonly scoredInput: Int32Array;
+  readonly scoredScore: Float64Array;
   scored = 0;
   /** Intents found for this message (to reset `found`). */
-  foundIntents = new Int32Array(64);
+  readonly foundIntents: Int32Array;
   foundCount = 0;
-  /** The `keep` best scores, and the two best of the context's children, descending. */
-  best = new Float64Array(8);
+  /** The `keep` best scores (kept only when keep < the number of intents), and the two best of the context's children, descending. */
+  readonly best: Float64Array;
   bestCount = 0;
-  bestChildren = new Float64Array(2);
+  readonly bestChildren = new Float64Array(2);
   bestChildrenCount = 0;
   /** Indices into the scored arrays of the ranking, sorted. */
-  rankingOrder = new Int32Array(64);
+  readonly rankingOrder: Int32Array;
 
   constructor(intentCount: number, stemCount: number) {
     this.found = new Uint8Array(intentCount);
+    this.scoredIntent = new Int32Array(intentCount);
+    this.scoredInput = new Int32Array(intentCount);
+    this.scoredScore = new Float64Array(intentCount);
+    this.foundIntents = new Int32Array(intentCount);
+    this.best = new Float64Array(intentCount);
+    this.rankingOrder = new Int32Array(intentCount);
     this.stemBest = new Float64Array(stemCount);
     this.stemLast = new Int32Array(stemCount).fill(-1);
   }
@@ -110,21 +116,6 @@ export class ProbabilisticScratch {
     this.chainPrevious = grown(this.chainPrevious, this.candidates, ints);
     this.hits = grown(this.hits, this.candidates, ints);
     this.stemsHit = grown(this.stemsHit, this.candidates, ints);
-  }
-
-  /** Room for one more scored (and found) intent. */
-  reserveScored(): void {
-    const size = Math.max(this.scored, this.foundCount) + 1;
-    this.scoredIntent = grown(this.scoredIntent, size, ints);
-    this.scoredInput = grown(this.scoredInput, size, ints);
-    this.scoredScore = grown(this.scoredScore, size, floats);
-    this.foundIntents = grown(this.foundIntents, size, ints);
-    this.rankingOrder = grown(this.rankingOrder, size, ints);
-  }
-
-  /** Room for the `keep` best scores. */
-  reserveBest(keep: number): void {
-    this.best = grown(this.best, keep, floats);
   }
 
   /** Starts a message. */
