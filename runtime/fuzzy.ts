@@ -68,14 +68,41 @@ export function deletionVariants(word: string, budget: number): Set<string> {
   return out;
 }
 
-/** Rows of osaDistance on code units, reused by every call (grown to the longest word seen). */
+/** Code points of the two strings osaDistance compares, and its three rows: reused by every call. */
+let pointsA = new Int32Array(32);
+let pointsB = new Int32Array(32);
 let rows = new Int32Array(3 * 32);
 
-/** osaDistance of two strings without surrogates: on their code units, in the reused rows. */
-function osaDistanceOfUnits(a: string, b: string, limit: number): number {
-  if (Math.abs(a.length - b.length) > limit) return limit + 1;
-  const width = b.length + 1;
-  if (rows.length < 3 * width) rows = new Int32Array(3 * width * 2);
+/** Writes the code points of `text` into `into` (as Array.from splits it: a lone surrogate is one); returns their number. */
+function fillCodePoints(text: string, into: Int32Array): number {
+  let n = 0;
+  for (let i = 0; i < text.length; n++) {
+    const point = text.codePointAt(i)!;
+    into[n] = point;
+    i += point > 0xffff ? 2 : 1;
+  }
+  return n;
+}
+
+/** Characters (code points) of `text`: its length unless it has surrogates. */
+function characters(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
+  let n = 0;
+  for (let i = 0; i < text.length; n++) i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+  return n;
+}
+
+/** Optimal string alignment distance (on characters), giving up (returning limit + 1) once it exceeds `limit`. */
+export function osaDistance(a: string, b: string, limit: number): number {
+  if (pointsA.length < a.length) pointsA = new Int32Array(2 * a.length);
+  if (pointsB.length < b.length) pointsB = new Int32Array(2 * b.length);
+  const x = pointsA;
+  const y = pointsB;
+  const n = fillCodePoints(a, x);
+  const m = fillCodePoints(b, y);
+  if (Math.abs(n - m) > limit) return limit + 1;
+  const width = m + 1;
+  if (rows.length < 3 * width) rows = new Int32Array(6 * width);
   // Three rows in one array: offsets of the row before the previous, the previous and this one.
   let prevPrev = 0;
   let prev = width;
@@ -84,14 +111,13 @@ function osaDistanceOfUnits(a: string, b: string, limit: number): number {
     rows[prevPrev + j] = 0;
     rows[prev + j] = j;
   }
-  for (let i = 1; i <= a.length; i++) {
+  for (let i = 1; i <= n; i++) {
     rows[row] = i;
     let rowMin = i;
-    const ai = a.charCodeAt(i - 1);
-    for (let j = 1; j <= b.length; j++) {
-      const cost = ai === b.charCodeAt(j - 1) ? 0 : 1;
+    for (let j = 1; j <= m; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
       let d = Math.min(rows[prev + j]! + 1, rows[row + j - 1]! + 1, rows[prev + j - 1]! + cost);
-      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === b.charCodeAt(j - 1)) d = Math.min(d, rows[prevPrev + j - 2]! + 1);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, rows[prevPrev + j - 2]! + 1);
       rows[row + j] = d;
       if (d < rowMin) rowMin = d;
     }
@@ -101,33 +127,7 @@ function osaDistanceOfUnits(a: string, b: string, limit: number): number {
     prev = row;
     row = oldest;
   }
-  return rows[prev + b.length]!;
-}
-
-/** Optimal string alignment distance, giving up (returning limit + 1) once it exceeds `limit`. */
-export function osaDistance(a: string, b: string, limit: number): number {
-  if (!SURROGATE.test(a) && !SURROGATE.test(b)) return osaDistanceOfUnits(a, b, limit);
-  const x = Array.from(a);
-  const y = Array.from(b);
-  if (Math.abs(x.length - y.length) > limit) return limit + 1;
-  const width = y.length + 1;
-  let prevPrev = new Array<number>(width).fill(0);
-  let prev = Array.from({ length: width }, (_, j) => j);
-  let row = new Array<number>(width).fill(0);
-  for (let i = 1; i <= x.length; i++) {
-    row[0] = i;
-    let rowMin = i;
-    for (let j = 1; j <= y.length; j++) {
-      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, prevPrev[j - 2]! + 1);
-      row[j] = d;
-      if (d < rowMin) rowMin = d;
-    }
-    if (rowMin > limit) return limit + 1;
-    [prevPrev, prev, row] = [prev, row, prevPrev];
-  }
-  return prev[y.length]!;
+  return rows[prev + m]!;
 }
 
 export interface FuzzyHit {
@@ -150,10 +150,17 @@ function closestFirst(a: FuzzyHit, b: FuzzyHit): number {
   return a.distance - b.distance || a.word - b.word;
 }
 
-/** FNV-1a of `text` without the code units at `skipA` and `skipB` (-1: none), unsigned: hashString of that deletion variant. */
+/**
+ * hashString of `text` without its characters (code points) `skipA` and `skipB` (-1: none): the
+ * hash of that deletion variant, without building it.
+ */
 function hashWithout(text: string, skipA: number, skipB: number): number {
   let h = FNV_OFFSET;
-  for (let i = 0; i < text.length; i++) if (i !== skipA && i !== skipB) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+  for (let i = 0, character = 0; i < text.length; character++) {
+    const units = text.codePointAt(i)! > 0xffff ? 2 : 1;
+    if (character !== skipA && character !== skipB) for (let k = i; k < i + units; k++) h = Math.imul(h ^ text.charCodeAt(k), FNV_PRIME);
+    i += units;
+  }
   return h >>> 0;
 }
 
@@ -172,21 +179,16 @@ export class FuzzyIndex {
 
   /** Vocabulary words within the edit budget of both `token` and the word (closest first, then by word id). */
   lookup(token: string): FuzzyHit[] {
-    const astral = SURROGATE.test(token);
-    const tokenLength = astral ? Array.from(token).length : token.length;
+    const tokenLength = characters(token);
     const budget = editBudget(tokenLength);
     const hits: FuzzyHit[] = [];
     if (budget === 0) return hits;
-    if (astral) {
-      for (const variant of deletionVariants(token, budget)) this.verify(hashString(variant), token, tokenLength, budget, hits);
-    } else {
-      // The deletion variants' hashes without building the variants (a variant reached twice, as
-      // "ll" minus either "l", is looked up twice and finds the words already verified).
-      this.verify(hashWithout(token, -1, -1), token, tokenLength, budget, hits);
-      for (let i = 0; i < token.length; i++) {
-        this.verify(hashWithout(token, i, -1), token, tokenLength, budget, hits);
-        if (budget > 1) for (let j = i + 1; j < token.length; j++) this.verify(hashWithout(token, i, j), token, tokenLength, budget, hits);
-      }
+    // The deletion variants' hashes without building the variants (a variant reached twice, as
+    // "ll" minus either "l", is looked up twice and finds its words already verified).
+    this.verify(hashWithout(token, -1, -1), token, tokenLength, budget, hits);
+    for (let i = 0; i < tokenLength; i++) {
+      this.verify(hashWithout(token, i, -1), token, tokenLength, budget, hits);
+      if (budget > 1) for (let j = i + 1; j < tokenLength; j++) this.verify(hashWithout(token, i, j), token, tokenLength, budget, hits);
     }
     for (const word of this.touched) this.seen[word] = 0;
     this.touched.length = 0;
@@ -201,7 +203,7 @@ export class FuzzyIndex {
       this.seen[word] = 1;
       this.touched.push(word);
       const target = this.words[word]!;
-      const targetLength = SURROGATE.test(target) ? Array.from(target).length : target.length;
+      const targetLength = characters(target);
       const limit = Math.min(budget, editBudget(targetLength));
       const distance = osaDistance(token, target, limit);
       if (distance > 0 && distance <= limit) hits.push({ word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) });
