@@ -6,6 +6,7 @@
 //   node --expose-gc build/bench/run.js <npc-dir> [--quick]
 //   node --expose-gc build/bench/run.js [<npc-dir>] --curve-only   the cost curve alone, into existing results
 //   node build/bench/run.js [<npc-dir>] --size   only the runtime size, into the NPC's existing results
+//   node build/bench/run.js --hot-path           only what a user gets per message (bench/hot-path.ts), into hot-path.json
 //
 // Timing: each message is answered in batches; a sample is the batch time / batch size, so timer
 // overhead stays out of microsecond figures. Medians and p99 are over all samples of a stage.
@@ -22,6 +23,7 @@ import type { NpcIR } from "../compiler/ir/types.js";
 import { loadNpc, type Npc, type NpcSession } from "../runtime/index.js";
 import { TypeMatcher } from "../runtime/regex-vm.js";
 import { impliedWords } from "../compiler/passes/compute-vocab.js";
+import { hotPathBench, hotPathReadme } from "./hot-path.js";
 import { runtimeBundleSize, type RuntimeBundleSize } from "./runtime-size.js";
 import { measure, percentile, round, type Latency } from "./stats.js";
 import { syntheticNpc } from "./synthetic.js";
@@ -44,6 +46,7 @@ const args = process.argv.slice(2);
 const quick = args.includes("--quick");
 const sizeOnly = args.includes("--size");
 const curveOnly = args.includes("--curve-only");
+const hotPathOnly = args.includes("--hot-path");
 const npcDir = resolve(args.find((a) => !a.startsWith("--")) ?? resolve(repoRoot, "../shared/corpus/npc-forge/termy"));
 const resultsDir = join(repoRoot, "bench/results");
 /** Results file name: the NPC directory relative to the repository ("datasets-termy", "shared-corpus-npc-forge-termy"), so two NPCs named alike never overwrite each other. */
@@ -292,6 +295,10 @@ function readmeFrom(all: Record<string, unknown>[]): string {
     );
   }
   for (const other of others) {
+    if (other.benchmark === "hot-path") {
+      lines.push("", ...hotPathReadme(other));
+      continue;
+    }
     const name = String(other.benchmark ?? other.name ?? other.file);
     const values = Object.entries(other).filter(([, v]) => typeof v === "number" || typeof v === "string");
     lines.push("", `## ${name}`, "", "| key | value |", "|---|---|", ...values.map(([k, v]) => `| ${k} | ${v} |`));
@@ -326,6 +333,10 @@ async function main(): Promise<void> {
     return;
   }
   mkdirSync(resultsDir, { recursive: true });
+  if (hotPathOnly) {
+    writeHotPath();
+    return;
+  }
   if (sizeOnly || curveOnly) {
     // One part re-measured into the NPC's existing results: the runtime size, or the cost curve.
     const flag = sizeOnly ? "--size" : "--curve-only";
@@ -361,6 +372,13 @@ async function main(): Promise<void> {
   const file = join(resultsDir, `${resultName}.json`);
   writeResults(file, result);
   console.log(JSON.stringify({ bundle: result.bundle, build: result.build, load: result.load, stages: result.stages }, null, 2));
+  writeHotPath();
+}
+
+/** Fresh-process figures per message (bench/hot-path.ts), into hot-path.json; nothing without the TERMy corpus. */
+function writeHotPath(): void {
+  const result = hotPathBench(quick);
+  if (result) writeResults(join(resultsDir, "hot-path.json"), result);
 }
 
 /** Writes one NPC's results and regenerates bench/results/README.md from every result file. */

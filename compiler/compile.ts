@@ -15,6 +15,7 @@ import { computeLexicon } from "./passes/compute-lexicon.js";
 import { computeMatching, round6 } from "./passes/compute-idf.js";
 import { computeConcepts, type LexicalExpansion } from "./passes/compute-concepts.js";
 import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
+import { computeMessageTables } from "./passes/compute-message-tables.js";
 import { computeTypePrograms } from "./passes/compute-type-programs.js";
 import { computeAutomaton } from "./passes/compute-automaton.js";
 import { computeLists, computeNumberWords } from "./passes/compute-lists.js";
@@ -153,6 +154,7 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
     ranges: automaton.ranges,
     numberWords: computeNumberWords(automaton.ranges.length),
     sanitizer,
+    messageTables: computeMessageTables({ exact, contextExact, automaton: automaton.states, lexicon, vocab }, inputIntent, intents.length),
     wordLists,
   };
   const bytes = encodeBundle(payload);

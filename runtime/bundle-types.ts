@@ -256,6 +256,19 @@ export interface BundleSanitizer {
   nameless: string[];
 }
 
+/**
+ * Tables the compiler derives so the runtime need not on its first message
+ * (compiler/passes/compute-message-tables.ts).
+ */
+export interface BundleMessageTables {
+  /** Words that start an exact input (any context) or a template path, sorted: runtime/clauses.ts. */
+  actionWords: string[];
+  /** Input ids ordered by intent, then id: an intent's phrasings, then its describing text. */
+  intentInputs: number[];
+  /** Per intent, where its run of `intentInputs` starts; one entry more, the list's length. */
+  intentInputStart: number[];
+}
+
 export interface BundleCounts {
   intents: number;
   inputs: number;
@@ -290,6 +303,7 @@ export interface BundlePayload {
   /** Number words ("twenty" → 20, "hundred" → 100 as a multiplier) for number slots; empty without ranges. */
   numberWords: [string, number][];
   sanitizer: BundleSanitizer;
+  messageTables: BundleMessageTables;
   /** Vocabulary lists and personality blocks (completion, unknown, related, …) for rendering. */
   wordLists: [string, Segments[]][];
 }

@@ -19,7 +19,6 @@ import type { WordResolver } from "./word-resolver.js";
 export const MAX_CLAUSES = 10;
 
 const DEFAULT_CONNECTIVES: readonly string[][] = [["and", "then"], ["and", "after", "that"], ["after", "that"], ["then"], ["next"]];
-const SENTENCE_END = /[.!?;\n]/;
 
 export interface Clause {
   tokens: Token[];
@@ -28,30 +27,7 @@ export interface Clause {
   end: number;
 }
 
-const actionWordCache = new WeakMap<NpcModel, Set<string>>();
 const connectiveCache = new WeakMap<NpcModel, string[][]>();
-
-/** Words that start an exact input (any context) or a template path of the NPC. */
-export function actionWords(model: NpcModel): Set<string> {
-  let words = actionWordCache.get(model);
-  if (words) return words;
-  words = new Set<string>();
-  const { payload } = model;
-  for (const table of [payload.exact, ...payload.contextExact]) {
-    for (const key of table.keys) words.add(key.split(" ", 1)[0]!);
-  }
-  const starts = new Set<number>([0]);
-  for (const state of starts) for (const child of model.states[state]!.skip) starts.add(child);
-  const tags = new Set<number>();
-  for (const state of starts) for (const [edgeTags] of payload.automaton[state]!.vocab) edgeTags.forEach((t) => tags.add(t));
-  payload.lexicon.tags.forEach((wordTags, word) => {
-    if (wordTags.some((tag) => tags.has(tag))) words.add(payload.lexicon.words[word]!);
-  });
-  for (const [tag, phrase] of payload.vocab.phrases) if (tags.has(tag)) words.add(phrase[0]!);
-  words.delete("");
-  actionWordCache.set(model, words);
-  return words;
-}
 
 function connectives(model: NpcModel): string[][] {
   let list = connectiveCache.get(model);
@@ -72,10 +48,21 @@ function outerEnd(t: Token): number {
   return t.kind === "quoted" ? t.end + 1 : t.end;
 }
 
-/** Text between two consecutive tokens ("" for the words of one expanded contraction). */
-function gap(clean: string, prev: Token, next: Token): string {
-  return prev.start === next.start ? "" : clean.slice(outerEnd(prev), outerStart(next));
+/**
+ * Whether the text between two consecutive tokens (none for the words of one expanded
+ * contraction) has a character `test` accepts: read in place, no slice per pair of words.
+ */
+function gapHas(clean: string, prev: Token, next: Token, test: (code: number) => boolean): boolean {
+  if (prev.start === next.start) return false;
+  for (let i = outerEnd(prev); i < outerStart(next); i++) if (test(clean.charCodeAt(i))) return true;
+  return false;
 }
+
+/** `.`, `!`, `?`, `;` or a line break. */
+const isSentenceEnd = (code: number) => code === 46 || code === 33 || code === 63 || code === 59 || code === 10;
+const isComma = (code: number) => code === 44;
+/** Anything but whitespace (what String.prototype.trim removes, in the ASCII range and U+00A0). */
+const isVisible = (code: number) => !(code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x1680 || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000);
 
 function isWord(t: Token | undefined, norm?: string): boolean {
   return t !== undefined && t.kind === "word" && (norm === undefined || t.norm === norm);
@@ -88,13 +75,17 @@ function isFiller(model: NpcModel, t: Token | undefined): boolean {
 
 /** Length of the connective starting at `i`, or 0. */
 function connectiveAt(model: NpcModel, tokens: readonly Token[], clean: string, i: number): number {
-  for (const words of connectives(model)) {
-    if (words.every((w, k) => isWord(tokens[i + k], w) && (k === 0 || gap(clean, tokens[i + k - 1]!, tokens[i + k]!).trim() === ""))) {
-      return words.length;
-    }
-  }
-  if (isWord(tokens[i], "and") && i > 0 && gap(clean, tokens[i - 1]!, tokens[i]!).includes(",")) return 1;
+  for (const words of connectives(model)) if (connectiveIs(words, tokens, clean, i)) return words.length;
+  if (isWord(tokens[i], "and") && i > 0 && gapHas(clean, tokens[i - 1]!, tokens[i]!, isComma)) return 1;
   return 0;
+}
+
+/** Whether the words of a connective are written from `i`, separated by whitespace only. */
+function connectiveIs(words: readonly string[], tokens: readonly Token[], clean: string, i: number): boolean {
+  for (let k = 0; k < words.length; k++) {
+    if (!isWord(tokens[i + k], words[k]) || (k > 0 && gapHas(clean, tokens[i + k - 1]!, tokens[i + k]!, isVisible))) return false;
+  }
+  return true;
 }
 
 function startsWithAction(model: NpcModel, tokens: readonly Token[], from: number, words: WordResolver): boolean {
@@ -103,7 +94,7 @@ function startsWithAction(model: NpcModel, tokens: readonly Token[], from: numbe
   const token = tokens[j];
   if (!isWord(token)) return false;
   // A typo of an action word ("lst files") still starts a request, if the word is unknown.
-  return words.fits(token!.norm, actionWords(model));
+  return words.fits(token!.norm, model.actionWords);
 }
 
 /** Splits the tokens of a message into clauses (at least one when there is any token). */
@@ -112,7 +103,7 @@ export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: s
   let current: Token[] = [];
   for (let i = 0; i < tokens.length; ) {
     const token = tokens[i]!;
-    if (current.length > 0 && SENTENCE_END.test(gap(clean, tokens[i - 1]!, token)) && startsWithAction(model, tokens, i, words)) {
+    if (current.length > 0 && gapHas(clean, tokens[i - 1]!, token, isSentenceEnd) && startsWithAction(model, tokens, i, words)) {
       pieces.push(current);
       current = [];
     }
@@ -128,6 +119,7 @@ export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: s
     i++;
   }
   if (current.length > 0) pieces.push(current);
+  if (pieces.length === 1) return [{ tokens: pieces[0]!, start: outerStart(pieces[0]![0]!), end: outerEnd(pieces[0]!.at(-1)!) }];
   const merged: Token[][] = [];
   for (const piece of pieces) {
     const filler = piece.every((t) => isFiller(model, t));

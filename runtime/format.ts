@@ -18,7 +18,7 @@ import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
 export const FORMAT_MAJOR = 3;
-export const FORMAT_MINOR = 0;
+export const FORMAT_MINOR = 1;
 export const HEADER_SIZE = 44;
 
 /** A bundle that cannot be loaded: the message says why. */

@@ -68,29 +68,66 @@ export function deletionVariants(word: string, budget: number): Set<string> {
   return out;
 }
 
-/** Optimal string alignment distance, giving up (returning limit + 1) once it exceeds `limit`. */
+/** Code points of the two strings osaDistance compares, and its three rows: reused by every call. */
+let pointsA = new Int32Array(32);
+let pointsB = new Int32Array(32);
+let rows = new Int32Array(3 * 32);
+
+/** Writes the code points of `text` into `into` (as Array.from splits it: a lone surrogate is one); returns their number. */
+function fillCodePoints(text: string, into: Int32Array): number {
+  let n = 0;
+  for (let i = 0; i < text.length; n++) {
+    const point = text.codePointAt(i)!;
+    into[n] = point;
+    i += point > 0xffff ? 2 : 1;
+  }
+  return n;
+}
+
+/** Characters (code points) of `text`: its length unless it has surrogates. */
+function characters(text: string): number {
+  if (!SURROGATE.test(text)) return text.length;
+  let n = 0;
+  for (let i = 0; i < text.length; n++) i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+  return n;
+}
+
+/** Optimal string alignment distance (on characters), giving up (returning limit + 1) once it exceeds `limit`. */
 export function osaDistance(a: string, b: string, limit: number): number {
-  const x = Array.from(a);
-  const y = Array.from(b);
-  if (Math.abs(x.length - y.length) > limit) return limit + 1;
-  const width = y.length + 1;
-  let prevPrev = new Array<number>(width).fill(0);
-  let prev = Array.from({ length: width }, (_, j) => j);
-  let row = new Array<number>(width).fill(0);
-  for (let i = 1; i <= x.length; i++) {
-    row[0] = i;
+  if (pointsA.length < a.length) pointsA = new Int32Array(2 * a.length);
+  if (pointsB.length < b.length) pointsB = new Int32Array(2 * b.length);
+  const x = pointsA;
+  const y = pointsB;
+  const n = fillCodePoints(a, x);
+  const m = fillCodePoints(b, y);
+  if (Math.abs(n - m) > limit) return limit + 1;
+  const width = m + 1;
+  if (rows.length < 3 * width) rows = new Int32Array(6 * width);
+  // Three rows in one array: offsets of the row before the previous, the previous and this one.
+  let prevPrev = 0;
+  let prev = width;
+  let row = 2 * width;
+  for (let j = 0; j < width; j++) {
+    rows[prevPrev + j] = 0;
+    rows[prev + j] = j;
+  }
+  for (let i = 1; i <= n; i++) {
+    rows[row] = i;
     let rowMin = i;
-    for (let j = 1; j <= y.length; j++) {
+    for (let j = 1; j <= m; j++) {
       const cost = x[i - 1] === y[j - 1] ? 0 : 1;
-      let d = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + cost);
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, prevPrev[j - 2]! + 1);
-      row[j] = d;
+      let d = Math.min(rows[prev + j]! + 1, rows[row + j - 1]! + 1, rows[prev + j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, rows[prevPrev + j - 2]! + 1);
+      rows[row + j] = d;
       if (d < rowMin) rowMin = d;
     }
     if (rowMin > limit) return limit + 1;
-    [prevPrev, prev, row] = [prev, row, prevPrev];
+    const oldest = prevPrev;
+    prevPrev = prev;
+    prev = row;
+    row = oldest;
   }
-  return prev[y.length]!;
+  return rows[prev + m]!;
 }
 
 export interface FuzzyHit {
@@ -109,34 +146,68 @@ export function readU32(bytes: Uint8Array): Uint32Array {
   return out;
 }
 
+function closestFirst(a: FuzzyHit, b: FuzzyHit): number {
+  return a.distance - b.distance || a.word - b.word;
+}
+
+/**
+ * hashString of `text` without its characters (code points) `skipA` and `skipB` (-1: none): the
+ * hash of that deletion variant, without building it.
+ */
+function hashWithout(text: string, skipA: number, skipB: number): number {
+  let h = FNV_OFFSET;
+  for (let i = 0, character = 0; i < text.length; character++) {
+    const units = text.codePointAt(i)! > 0xffff ? 2 : 1;
+    if (character !== skipA && character !== skipB) for (let k = i; k < i + units; k++) h = Math.imul(h ^ text.charCodeAt(k), FNV_PRIME);
+    i += units;
+  }
+  return h >>> 0;
+}
+
 export class FuzzyIndex {
+  /** Per vocabulary word: whether the current lookup has verified it (reset at its end), and those words. */
+  private readonly seen: Uint8Array;
+  private readonly touched: number[] = [];
+
   constructor(
     private readonly hashes: Uint32Array,
     private readonly wordIds: Uint32Array,
     private readonly words: readonly string[],
-  ) {}
+  ) {
+    this.seen = new Uint8Array(words.length);
+  }
 
   /** Vocabulary words within the edit budget of both `token` and the word (closest first, then by word id). */
   lookup(token: string): FuzzyHit[] {
-    const tokenLength = Array.from(token).length;
+    const tokenLength = characters(token);
     const budget = editBudget(tokenLength);
-    if (budget === 0) return [];
-    const seen = new Set<number>();
     const hits: FuzzyHit[] = [];
-    for (const variant of deletionVariants(token, budget)) {
-      const hash = hashString(variant);
-      for (let i = this.lowerBound(hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
-        const word = this.wordIds[i]!;
-        if (seen.has(word) || word >= this.words.length) continue;
-        seen.add(word);
-        const target = this.words[word]!;
-        const targetLength = Array.from(target).length;
-        const limit = Math.min(budget, editBudget(targetLength));
-        const distance = osaDistance(token, target, limit);
-        if (distance > 0 && distance <= limit) hits.push({ word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) });
-      }
+    if (budget === 0) return hits;
+    // The deletion variants' hashes without building the variants (a variant reached twice, as
+    // "ll" minus either "l", is looked up twice and finds its words already verified).
+    this.verify(hashWithout(token, -1, -1), token, tokenLength, budget, hits);
+    for (let i = 0; i < tokenLength; i++) {
+      this.verify(hashWithout(token, i, -1), token, tokenLength, budget, hits);
+      if (budget > 1) for (let j = i + 1; j < tokenLength; j++) this.verify(hashWithout(token, i, j), token, tokenLength, budget, hits);
     }
-    return hits.sort((a, b) => a.distance - b.distance || a.word - b.word);
+    for (const word of this.touched) this.seen[word] = 0;
+    this.touched.length = 0;
+    return hits.sort(closestFirst);
+  }
+
+  /** Adds to `hits` the words stored under `hash` that are within the edit budget of `token` (each word verified once per lookup). */
+  private verify(hash: number, token: string, tokenLength: number, budget: number, hits: FuzzyHit[]): void {
+    for (let i = this.lowerBound(hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
+      const word = this.wordIds[i]!;
+      if (word >= this.words.length || this.seen[word] !== 0) continue;
+      this.seen[word] = 1;
+      this.touched.push(word);
+      const target = this.words[word]!;
+      const targetLength = characters(target);
+      const limit = Math.min(budget, editBudget(targetLength));
+      const distance = osaDistance(token, target, limit);
+      if (distance > 0 && distance <= limit) hits.push({ word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) });
+    }
   }
 
   private lowerBound(hash: number): number {

@@ -20,9 +20,10 @@
 // `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
 // abstains and the ranking becomes `related`.
 
-import type { BundlePayload } from "./bundle-types.js";
+import type { BundleMessageTables, BundlePayload } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
+import { KIND_FUZZY, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
 import type { WitnessItem } from "./response.js";
 import { stem } from "./stem.js";
 import type { WordResolver } from "./word-resolver.js";
@@ -37,22 +38,8 @@ const OTHER_FORM = 0.95;
 const WEAK_SHARE = 0.1;
 /** A literal (file name, number, path) the NPC has never seen weighs this share of an unknown word. */
 const LITERAL_WEIGHT = 0.3;
-
-type CandidateKind = "word" | "fuzzy" | "synonym";
-
-interface Candidate {
-  stem: number;
-  sim: number;
-  kind: CandidateKind;
-  /** The lexicon word the message word is (or was corrected to), -1 for none or a synonym. */
-  word: number;
-}
-
-interface Term {
-  token: Token;
-  candidates: Candidate[];
-  weight: number;
-}
+/** Witness kinds of the candidate kinds (KIND_WORD, KIND_FUZZY, KIND_SYNONYM). */
+const KIND_NAMES = ["word", "fuzzy", "synonym"] as const;
 
 export interface RankedIntent {
   intent: number;
@@ -67,87 +54,148 @@ export interface ProbabilisticResult {
   ranking: RankedIntent[];
 }
 
-/** The bundle's matching tables in the shape the matcher walks, plus reusable scratch buffers. */
+/** The bundle's matching tables in the shape the matcher walks, plus its scratch buffers. */
 export class MatchIndex {
   readonly stemId: Map<string, number>;
   readonly conceptMembers: number[][];
   /** Per stem: how many lexicon words have it. */
   readonly stemForms: Uint16Array;
-  /** Per intent: whether the current message found it (reset after each message). */
-  readonly found: Uint8Array;
-  /** Scratch for one message: per stem, its last entry in the candidate list (-1: none), and per stem, the best similarity of a hit. */
-  readonly stemLast: Int32Array;
-  readonly stemBest: Float64Array;
-  /** Scratch: the candidate-list entries that hit the input being scored, and the stems they hit. */
-  readonly hits: number[] = [];
-  readonly stemsHit: number[] = [];
-  private inputsOfIntent: number[][] | null = null;
+  /** Per intent, its inputs (phrasings, then describing text): intentInputs[intentInputStart[i] … intentInputStart[i + 1]). */
+  readonly intentInputs: readonly number[];
+  readonly intentInputStart: readonly number[];
+  readonly scratch: ProbabilisticScratch;
 
   constructor(
     readonly tables: BundlePayload["matching"],
-    intentCount: number,
+    { intentInputs, intentInputStart }: BundleMessageTables,
   ) {
     this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
     this.conceptMembers = tables.conceptWeight.map(() => []);
     this.stemForms = new Uint16Array(tables.stems.length);
     for (const s of tables.wordStem) this.stemForms[s]!++;
     tables.concepts.forEach((list, s) => list.forEach((c) => this.conceptMembers[c]!.push(s)));
-    this.found = new Uint8Array(intentCount);
-    this.stemBest = new Float64Array(tables.stems.length);
-    this.stemLast = new Int32Array(tables.stems.length).fill(-1);
+    this.intentInputs = intentInputs;
+    this.intentInputStart = intentInputStart;
+    this.scratch = new ProbabilisticScratch(intentInputStart.length - 1, tables.stems.length);
   }
+}
 
-  /** Per intent: its inputs, then its description (built on the first message, not at load). */
-  intentInputs(inputIntent: readonly number[]): number[][] {
-    if (!this.inputsOfIntent) {
-      this.inputsOfIntent = Array.from(this.found, () => []);
-      inputIntent.forEach((intent, input) => this.inputsOfIntent![intent]!.push(input));
+/** Adds a candidate to the current term's run (from `from`), or raises the similarity of the one of that stem. */
+function addCandidate(scratch: ProbabilisticScratch, from: number, stem: number, sim: number, kind: number, word: number): void {
+  for (let k = from; k < scratch.candidates; k++) {
+    if (scratch.candidateStem[k] !== stem) continue;
+    if (sim > scratch.candidateSim[k]!) {
+      scratch.candidateSim[k] = sim;
+      scratch.candidateKind[k] = kind;
+      scratch.candidateWord[k] = word;
     }
-    return this.inputsOfIntent;
+    return;
   }
+  scratch.pushCandidate(stem, sim, kind, word);
 }
 
-function addCandidate(list: Candidate[], candidate: Candidate): void {
-  const known = list.find((c) => c.stem === candidate.stem);
-  if (!known) list.push(candidate);
-  else if (candidate.sim > known.sim) Object.assign(known, candidate);
+/** Whether a token before `at` has the same normalized form (a message has few words: a scan, no set). */
+function seenBefore(tokens: readonly Token[], at: number): boolean {
+  const norm = tokens[at]!.norm;
+  for (let k = 0; k < at; k++) if (tokens[k]!.norm === norm) return true;
+  return false;
 }
 
-function termsOf(model: NpcModel, tokens: readonly Token[], words: WordResolver): Term[] {
+/**
+ * The message's terms (one per distinct word) into the scratch: each term's token, candidate stems
+ * with their similarity (its own stem, else its typo corrections; then every stem sharing a concept
+ * with those), and weight. Returns the number of terms.
+ */
+function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordResolver): number {
   const index = model.matching;
+  const { scratch } = index;
   const { weight, wordStem, concepts, conceptWeight, unknownWeight } = index.tables;
   const { wordThreshold } = model.payload.config;
-  const seen = new Set<string>();
-  const terms: Term[] = [];
-  for (const token of tokens) {
-    if (seen.has(token.norm)) continue;
-    seen.add(token.norm);
-    const direct: Candidate[] = [];
+  scratch.reserveTerms(tokens.length);
+  let count = 0;
+  for (let at = 0; at < tokens.length; at++) {
+    if (seenBefore(tokens, at)) continue;
+    const token = tokens[at]!;
+    const from = scratch.candidates;
     const own = index.stemId.get(token.kind === "word" ? stem(token.norm) : token.norm);
-    if (own !== undefined) direct.push({ stem: own, sim: 1, kind: "word", word: words.id(token.norm) ?? -1 });
+    if (own !== undefined) scratch.pushCandidate(own, 1, KIND_WORD, words.id(token.norm) ?? -1);
     else if (token.kind === "word") {
       // Literals and quoted text keep their exact text: "note.txt" is never "corrected" to a word.
-      for (const hit of words.correctedLoosely(token.norm)) {
-        if (hit.similarity >= wordThreshold) addCandidate(direct, { stem: wordStem[hit.word]!, sim: hit.similarity, kind: "fuzzy", word: hit.word });
+      const hits = words.correctedLoosely(token.norm);
+      for (let h = 0; h < hits.length; h++) {
+        const hit = hits[h]!;
+        if (hit.similarity >= wordThreshold) addCandidate(scratch, from, wordStem[hit.word]!, hit.similarity, KIND_FUZZY, hit.word);
       }
     }
-    const candidates = [...direct];
-    for (const d of direct) {
-      for (const c of concepts[d.stem]!) {
-        const sim = d.sim * conceptWeight[c]!;
-        for (const member of index.conceptMembers[c]!) {
-          if (member !== d.stem) addCandidate(candidates, { stem: member, sim, kind: "synonym", word: -1 });
-        }
+    const direct = scratch.candidates;
+    for (let d = from; d < direct; d++) {
+      const own = scratch.candidateStem[d]!;
+      const ownConcepts = concepts[own]!;
+      for (let k = 0; k < ownConcepts.length; k++) {
+        const c = ownConcepts[k]!;
+        // Read here, not once: a synonym found earlier may have raised this candidate's similarity.
+        const sim = scratch.candidateSim[d]! * conceptWeight[c]!;
+        const members = index.conceptMembers[c]!;
+        for (let m = 0; m < members.length; m++) if (members[m] !== own) addCandidate(scratch, from, members[m]!, sim, KIND_SYNONYM, -1);
       }
     }
     let w = 0;
-    for (const d of direct) w = Math.max(w, weight[d.stem]!);
+    for (let d = from; d < direct; d++) w = Math.max(w, weight[scratch.candidateStem[d]!]!);
     // A word no input uses (a synonym, a WordNet relative) weighs what it can stand for.
-    if (w === 0) for (const c of candidates) w = Math.max(w, weight[c.stem]! * c.sim);
+    if (w === 0) for (let c = from; c < scratch.candidates; c++) w = Math.max(w, weight[scratch.candidateStem[c]!]! * scratch.candidateSim[c]!);
     if (w === 0) w = token.kind === "word" ? unknownWeight : unknownWeight * LITERAL_WEIGHT;
-    terms.push({ token, candidates, weight: w });
+    scratch.termToken[count] = at;
+    scratch.termWeight[count] = w;
+    scratch.termFrom[count] = from;
+    scratch.termTo[count] = scratch.candidates;
+    count++;
   }
-  return terms;
+  return count;
+}
+
+/** Sorts `order[0 … count)` by what each term can add, largest first, then by term (insertion sort: a message has few words). */
+function sortByMost(order: Int32Array, count: number, most: Float64Array): void {
+  for (let i = 1; i < count; i++) {
+    const t = order[i]!;
+    let at = i;
+    for (; at > 0 && (most[order[at - 1]!]! < most[t]! || (most[order[at - 1]!] === most[t] && order[at - 1]! > t)); at--) order[at] = order[at - 1]!;
+    order[at] = t;
+  }
+}
+
+/**
+ * The message's candidates in one chain, in the order the words find an input: every candidate of
+ * every real word (message order), then those of function words (from the returned position);
+ * chained per stem (`stemLast`, `chainPrevious`) so an input's few stems find their hits without
+ * a search.
+ */
+function chainCandidates(scratch: ProbabilisticScratch, terms: number, weak: number): number {
+  scratch.reserveChain();
+  let weakFrom = 0;
+  for (let pass = 0; pass < 2; pass++) {
+    if (pass === 1) weakFrom = scratch.chainLength;
+    for (let t = 0; t < terms; t++) {
+      if ((scratch.termWeight[t]! < weak) !== (pass === 1)) continue;
+      for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
+        const j = scratch.chainLength++;
+        const s = scratch.candidateStem[c]!;
+        scratch.chainPrevious[j] = scratch.stemLast[s]!;
+        scratch.stemLast[s] = j;
+        scratch.chainTerm[j] = t;
+        scratch.chainCandidate[j] = c;
+      }
+    }
+  }
+  return weakFrom;
+}
+
+/** Inserts a score into a descending list of the `size` best (`count` of them so far); returns the new count. */
+function keepBest(best: Float64Array, count: number, score: number, size: number): number {
+  if (count === size && score <= best[size - 1]!) return count;
+  let at = Math.min(count, size - 1);
+  for (; at > 0 && best[at - 1]! < score; at--) best[at] = best[at - 1]!;
+  best[at] = score;
+  return Math.min(count + 1, size);
 }
 
 export function matchProbabilistic(
@@ -159,148 +207,138 @@ export function matchProbabilistic(
   activeContext: number | null,
 ): ProbabilisticResult {
   const index = model.matching;
-  const { postings } = index.tables;
-  const { sentenceThreshold, margin } = model.payload.config;
+  const { scratch } = index;
+  const { postings, unknownWeight } = index.tables;
+  const { sentenceThreshold, margin, suggestions } = model.payload.config;
   const { intents } = model.payload;
   const inputIntent = model.payload.inputs.intent;
-  const terms = termsOf(model, tokens, words);
+  scratch.reset();
+  const terms = collectTerms(model, tokens, words);
+  const { termWeight, termMost, candidateSim, order, left } = scratch;
   let messageWeight = 0;
-  for (const term of terms) messageWeight += term.weight;
+  for (let t = 0; t < terms; t++) messageWeight += termWeight[t]!;
 
   // Function words ("the", "to") have the longest posting lists and weigh almost nothing: they
   // never find an intent, only add to inputs a real word found.
-  const weak = WEAK_SHARE * index.tables.unknownWeight;
+  const weak = WEAK_SHARE * unknownWeight;
   // What each word can add to an intent's precision at most (its weight × its best similarity);
   // words are tried by that, largest first (MaxScore): once the words left could not lift an
   // intent the message has not found yet over the `limit`-th best score, the ranking is final.
-  const most = terms.map((term) => term.weight * term.candidates.reduce((m, c) => Math.max(m, c.sim), 0));
-  const order = terms.flatMap((term, t) => (term.weight >= weak ? [t] : [])).sort((a, b) => most[b]! - most[a]! || a - b);
-  // What the words from the k-th of `order` on (and every function word) can add together.
-  let rest = 0;
-  terms.forEach((term, t) => (rest += term.weight < weak ? most[t]! : 0));
-  const left = order.map(() => 0);
-  for (let k = order.length; k-- > 0; ) left[k] = rest += most[order[k]!]!;
   // Recall is at most the best similarity: an input's stored weight is its stems' sum rounded to
   // 1e-6, and a stem weighs at least FUNCTION_FACTOR · ln 2 (compute-idf.ts), hence the 1e-3.
   let recallCap = 1.001;
-  for (const term of terms) for (const c of term.candidates) recallCap = Math.max(recallCap, c.sim * 1.001);
-  // Above any score an intent found only by the words left can reach.
-  const ceiling = (weightLeft: number) => (weightLeft > 0 ? 1 / (RECALL_WEIGHT / recallCap + ((1 - RECALL_WEIGHT) * messageWeight) / weightLeft) : 0);
+  let realWords = 0;
+  for (let t = 0; t < terms; t++) {
+    let most = 0;
+    for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
+      most = Math.max(most, candidateSim[c]!);
+      recallCap = Math.max(recallCap, candidateSim[c]! * 1.001);
+    }
+    termMost[t] = termWeight[t]! * most;
+    if (termWeight[t]! >= weak) order[realWords++] = t;
+  }
+  sortByMost(order, realWords, termMost);
+  // What the words from the k-th of `order` on (and every function word) can add together.
+  let rest = 0;
+  for (let t = 0; t < terms; t++) rest += termWeight[t]! < weak ? termMost[t]! : 0;
+  for (let k = realWords; k-- > 0; ) left[k] = rest += termMost[order[k]!]!;
   // While a context is active the whole ranking is returned, yet the session reads only its first
   // `suggestions` (the explain trace 5) and the best two children of the context: only those
   // need to be exact, the rest of the ranking may be left out.
   const childMode = activeContext !== null;
-  const keep = childMode ? Math.max(model.payload.config.suggestions, 5) : limit;
+  const keep = childMode ? Math.max(suggestions, 5) : limit;
   const prune = keep < intents.length;
 
-  const { found } = index;
-  const foundIntents: number[] = [];
-  const scored: RankedIntent[] = [];
-  /** The `keep` best scores so far, and the two best of the context's children, descending. */
-  const best: number[] = [];
-  const bestChildren: number[] = [];
-  const termBest = new Float64Array(terms.length);
-  const inputsOfIntent = index.intentInputs(inputIntent);
-  const list = candidateList(index, terms, weak);
-  for (let k = 0; k < order.length; k++) {
-    const cap = ceiling(left[k]!);
-    if (prune && best.length === keep && cap < best[keep - 1]! && (!childMode || (bestChildren.length === 2 && cap < bestChildren[1]!))) break;
-    for (const c of terms[order[k]!]!.candidates) {
-      for (const input of postings[c.stem]!) {
-        const intent = inputIntent[input]!;
+  const { found, best, bestChildren } = scratch;
+  const weakFrom = chainCandidates(scratch, terms, weak);
+  for (let k = 0; k < realWords; k++) {
+    // Above any score an intent found only by the words left can reach.
+    const weightLeft = left[k]!;
+    const cap = weightLeft > 0 ? 1 / (RECALL_WEIGHT / recallCap + ((1 - RECALL_WEIGHT) * messageWeight) / weightLeft) : 0;
+    if (prune && scratch.bestCount === keep && cap < best[keep - 1]! && (!childMode || (scratch.bestChildrenCount === 2 && cap < bestChildren[1]!))) break;
+    const t = order[k]!;
+    for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
+      const posting = postings[scratch.candidateStem[c]!]!;
+      for (let p = 0; p < posting.length; p++) {
+        const intent = inputIntent[posting[p]!]!;
         if (found[intent] !== 0) continue;
         found[intent] = 1;
-        foundIntents.push(intent);
+        scratch.foundIntents[scratch.foundCount++] = intent;
         const parent = intents[intent]!.parent;
         if (parent !== null && parent !== activeContext) continue;
-        const ranked = scoreIntent(model, terms, list, messageWeight, intent, inputsOfIntent[intent]!, termBest);
-        if (!ranked) continue;
-        scored.push(ranked);
-        if (prune) keepBest(best, ranked.score, keep);
-        if (childMode && parent === activeContext) keepBest(bestChildren, ranked.score, 2);
+        const score = scoreIntent(model, terms, weakFrom, messageWeight, intent);
+        if (score < 0) continue;
+        if (prune) scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
+        if (childMode && parent === activeContext) scratch.bestChildrenCount = keepBest(bestChildren, scratch.bestChildrenCount, score, 2);
       }
     }
   }
-  for (const intent of foundIntents) found[intent] = 0;
-  for (const c of list.candidate) index.stemLast[c.stem] = -1;
-  // Only what can make the first `keep` (or is a child of the context) is sorted.
-  const ranking = scored.filter((r) => best.length < keep || r.score >= best[keep - 1]! || (childMode && intents[r.intent]!.parent === activeContext)).sort((a, b) => b.score - a.score || a.intent - b.intent);
+  scratch.clearMarks();
+  const ranking = rankingOf(model, keep, childMode ? scratch.scored : limit, activeContext);
   const top = ranking[0];
   const runnerUp = ranking[1];
   const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin));
-  return {
-    hit: accepted ? { ...top, items: witness(model, terms, top.input) } : null,
-    ranking: childMode ? ranking : ranking.slice(0, limit),
-  };
-}
-
-/** Inserts a score into a descending list of the `size` best. */
-function keepBest(best: number[], score: number, size: number): void {
-  if (best.length === size && score <= best[size - 1]!) return;
-  let at = Math.min(best.length, size - 1);
-  for (; at > 0 && best[at - 1]! < score; at--) best[at] = best[at - 1]!;
-  best[at] = score;
+  return { hit: accepted ? { ...top, items: witness(model, tokens, terms, top.input) } : null, ranking };
 }
 
 /**
- * The message's candidates in one list, in the order the words find an input: every candidate of
- * every real word (message order), then those of function words (from `weakFrom`); chained per
- * stem (`stemLast`, `previous`) so an input's few stems find their hits without a search.
+ * The ranking, best first (score, then intent): of the scored intents, those that can make the
+ * first `keep` (or are children of the active context), at most `size` of them. Only these become
+ * objects.
  */
-interface CandidateList {
-  term: number[];
-  candidate: Candidate[];
-  previous: number[];
-  weakFrom: number;
+function rankingOf(model: NpcModel, keep: number, size: number, activeContext: number | null): RankedIntent[] {
+  const { scratch } = model.matching;
+  const { intents } = model.payload;
+  const floor = scratch.bestCount < keep ? -Infinity : scratch.best[keep - 1]!;
+  const sorted = scratch.rankingOrder;
+  let count = 0;
+  for (let i = 0; i < scratch.scored; i++) {
+    if (!(scratch.scoredScore[i]! >= floor || (activeContext !== null && intents[scratch.scoredIntent[i]!]!.parent === activeContext))) continue;
+    let at = count++;
+    for (; at > 0 && ranksBefore(scratch, i, sorted[at - 1]!); at--) sorted[at] = sorted[at - 1]!;
+    sorted[at] = i;
+  }
+  const ranking: RankedIntent[] = [];
+  for (let k = 0; k < count && k < size; k++) {
+    const i = sorted[k]!;
+    ranking.push({ intent: scratch.scoredIntent[i]!, score: scratch.scoredScore[i]!, input: scratch.scoredInput[i]! });
+  }
+  return ranking;
 }
 
-function candidateList(index: MatchIndex, terms: readonly Term[], weak: number): CandidateList {
-  const list: CandidateList = { term: [], candidate: [], previous: [], weakFrom: 0 };
-  for (const pass of [false, true]) {
-    if (pass) list.weakFrom = list.term.length;
-    terms.forEach((term, t) => {
-      if (term.weight < weak !== pass) return;
-      for (const c of term.candidates) {
-        list.previous.push(index.stemLast[c.stem]!);
-        index.stemLast[c.stem] = list.term.length;
-        list.term.push(t);
-        list.candidate.push(c);
-      }
-    });
-  }
-  return list;
+/** Whether scored entry `a` ranks before `b`: higher score, then lower intent. */
+function ranksBefore(scratch: ProbabilisticScratch, a: number, b: number): boolean {
+  const sa = scratch.scoredScore[a]!;
+  const sb = scratch.scoredScore[b]!;
+  return sa > sb || (sa === sb && scratch.scoredIntent[a]! < scratch.scoredIntent[b]!);
 }
 
 /**
  * An intent's score: its best input's recall, and the precision of all its inputs and its
- * description together (per message word, the best similarity anywhere), or null when either is 0.
+ * description together (per message word, the best similarity anywhere). Recorded in the scratch's
+ * scored list and returned; -1 (not recorded) when either is 0.
  */
-function scoreIntent(
-  model: NpcModel,
-  terms: readonly Term[],
-  list: CandidateList,
-  messageWeight: number,
-  intent: number,
-  inputs: readonly number[],
-  termBest: Float64Array,
-): RankedIntent | null {
+function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWeight: number, intent: number): number {
   const index = model.matching;
   const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
-  const { stemLast, stemBest, hits, stemsHit } = index;
-  termBest.fill(0);
+  const { scratch, intentInputs, intentInputStart } = index;
+  const { stemLast, stemBest, hits, stemsHit, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord } = scratch;
+  termBest.fill(0, 0, terms);
   let bestRecall = 0;
   let bestInput = -1;
-  for (const input of inputs) {
-    // The input's hits, kept in the reverse of the list's order (the order they were always
+  for (let k = intentInputStart[intent]!; k < intentInputStart[intent + 1]!; k++) {
+    const input = intentInputs[k]!;
+    // The input's hits, kept in the reverse of the chain's order (the order they were always
     // folded in: the sums, and so the scores to the last bit, do not depend on how it was reached).
     let count = 0;
     let real = false;
-    for (const s of inputStems[input]!) {
-      for (let j = stemLast[s]!; j !== -1; j = list.previous[j]!) {
+    const stems = inputStems[input]!;
+    for (let i = 0; i < stems.length; i++) {
+      for (let j = stemLast[stems[i]!]!; j !== -1; j = chainPrevious[j]!) {
         let at = count++;
         for (; at > 0 && hits[at - 1]! < j; at--) hits[at] = hits[at - 1]!;
         hits[at] = j;
-        if (j < list.weakFrom) real = true;
+        if (j < weakFrom) real = true;
       }
     }
     // Function words only add to an input a real word found.
@@ -309,14 +347,16 @@ function scoreIntent(
     let stemCount = 0;
     for (let h = 0; h < count; h++) {
       const j = hits[h]!;
-      const c = list.candidate[j]!;
-      const t = list.term[j]!;
+      const c = chainCandidate[j]!;
+      const t = chainTerm[j]!;
+      const s = candidateStem[c]!;
+      const word = candidateWord[c]!;
       // "user" meets "users" through their stem, a little below the very word the input uses.
-      const sameWord = c.word < 0 || index.stemForms[c.stem]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, c.word);
-      const sim = sameWord ? c.sim : c.sim * OTHER_FORM;
+      const sameWord = word < 0 || index.stemForms[s]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, word);
+      const sim = sameWord ? candidateSim[c]! : candidateSim[c]! * OTHER_FORM;
       if (sim * scale > termBest[t]!) termBest[t] = sim * scale;
-      if (stemBest[c.stem] === 0) stemsHit[stemCount++] = c.stem;
-      if (sim > stemBest[c.stem]!) stemBest[c.stem] = sim;
+      if (stemBest[s] === 0) stemsHit[stemCount++] = s;
+      if (sim > stemBest[s]!) stemBest[s] = sim;
     }
     let matchedInput = 0;
     for (let h = 0; h < stemCount; h++) {
@@ -331,10 +371,15 @@ function scoreIntent(
     }
   }
   let matchedMessage = 0;
-  for (let t = 0; t < terms.length; t++) matchedMessage += terms[t]!.weight * termBest[t]!;
+  for (let t = 0; t < terms; t++) matchedMessage += scratch.termWeight[t]! * termBest[t]!;
   const precision = messageWeight > 0 ? matchedMessage / messageWeight : 0;
-  if (bestRecall === 0 || precision === 0) return null;
-  return { intent, input: bestInput, score: 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision) };
+  if (bestRecall === 0 || precision === 0) return -1;
+  const score = 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision);
+  const at = scratch.scored++;
+  scratch.scoredIntent[at] = intent;
+  scratch.scoredInput[at] = bestInput;
+  scratch.scoredScore[at] = score;
+  return score;
 }
 
 /**
@@ -347,17 +392,23 @@ function requiredLead(score: number, threshold: number, margin: number): number 
   return threshold >= 1 ? margin : margin * Math.min(1, Math.max(0, (1 - score) / (1 - threshold)));
 }
 
-/** For the winning input: which stem each message word matched (or that it matched nothing). */
-function witness(model: NpcModel, terms: readonly Term[], input: number): WitnessItem[] {
+/** For the winning input: which stem each message word matched (or that it matched nothing). Read from the scratch, which still holds the message's terms. */
+function witness(model: NpcModel, tokens: readonly Token[], terms: number, input: number): WitnessItem[] {
   const { inputStems, stems, unknownWeight } = model.matching.tables;
+  const { scratch } = model.matching;
   const weak = WEAK_SHARE * unknownWeight;
   const stemsOfInput = inputStems[input]!;
-  return terms.map(({ token, candidates, weight }) => {
-    let chosen: Candidate | undefined;
-    for (const c of candidates) if ((!chosen || c.sim > chosen.sim) && stemsOfInput.includes(c.stem)) chosen = c;
-    if (chosen) return { word: token.text, kind: chosen.kind, matched: stems[chosen.stem]! };
-    return { word: token.text, kind: weight < weak ? ("stop word" as const) : ("unknown" as const), matched: "" };
-  });
+  const items: WitnessItem[] = [];
+  for (let t = 0; t < terms; t++) {
+    const word = tokens[scratch.termToken[t]!]!.text;
+    let chosen = -1;
+    for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
+      if ((chosen === -1 || scratch.candidateSim[c]! > scratch.candidateSim[chosen]!) && stemsOfInput.includes(scratch.candidateStem[c]!)) chosen = c;
+    }
+    if (chosen !== -1) items.push({ word, kind: KIND_NAMES[scratch.candidateKind[chosen]!]!, matched: stems[scratch.candidateStem[chosen]!]! });
+    else items.push({ word, kind: scratch.termWeight[t]! < weak ? "stop word" : "unknown", matched: "" });
+  }
+  return items;
 }
 
 function includesSorted(list: readonly number[], value: number): boolean {

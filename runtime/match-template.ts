@@ -37,16 +37,27 @@ interface Thread {
   literals: number;
   strings: number;
   slots: Trail<[string, SlotCapture]> | null;
-  items: Trail<WitnessItem> | null;
+  /** Evidence; a vocab word stays a TagHit until the winner's witness is written (most threads die). */
+  items: Trail<WitnessItem | TagHit> | null;
   /** For a thread inside a free-string slot: where the slot began and its name. */
   openStart: number;
   openSlot: string;
 }
 
+/** Words at `at` standing for vocab tag `tag`: `length` words of a synonym, or one typo of lexicon word `corrected` (-1: none). */
 export interface TagHit {
   tag: number;
+  at: number;
   length: number;
-  item: WitnessItem;
+  corrected: number;
+}
+
+/** The witness item of a tag hit: the words, and the tag they matched (and the word a typo was read as). */
+function tagItem(model: NpcModel, tokens: readonly Token[], hit: TagHit): WitnessItem {
+  const tag = `<||${model.payload.vocab.tags[hit.tag]}||>`;
+  if (hit.corrected !== -1) return { word: tokens[hit.at]!.text, kind: "fuzzy", matched: `${tag} (as "${model.payload.lexicon.words[hit.corrected]}")` };
+  const word = hit.length === 1 ? tokens[hit.at]!.text : textOf(tokens.slice(hit.at, hit.at + hit.length));
+  return { word, kind: "vocab", matched: tag };
 }
 
 function push<T>(trail: Trail<T> | null, value: T): Trail<T> {
@@ -89,12 +100,21 @@ export function spanText(clean: string, tokens: readonly Token[], from: number, 
 }
 
 class TemplateRun {
-  private readonly tagCache = new Map<number, TagHit[]>();
-  private readonly typeCache = new Map<number, boolean>();
+  /** Per position, the vocab tags its words stand for (read once). */
+  private readonly tagCache: (TagHit[] | undefined)[] = [];
+  /** Type tests and list/number readings, made when a typed, list or range node is first tried. */
+  private typeCache: Map<number, boolean> | null = null;
   /** List readings (even keys) and number readings (odd keys) per (id, position): many states share them. */
-  private readonly readingCache = new Map<number, [number, number][]>();
-  /** Per position: normal threads by state id, open free-string threads by -(child + 1). */
-  private readonly at: Map<number, Thread>[];
+  private readingCache: Map<number, [number, number][]> | null = null;
+  /**
+   * Per position: normal threads by state id, open free-string threads by -(child + 1); made when
+   * a thread first reaches it (most messages are rejected after a few words).
+   */
+  private readonly at: (Map<number, Thread> | undefined)[] = [];
+  /** Per position, the witness item of skipping its stop word (made when first needed). */
+  private readonly stopItems: (WitnessItem | undefined)[] = [];
+  /** The states to advance at the current position, ascending (one array for the whole run). */
+  private readonly pending: number[] = [];
 
   constructor(
     private readonly model: NpcModel,
@@ -102,9 +122,7 @@ class TemplateRun {
     private readonly clean: string,
     private readonly words: WordResolver,
     private readonly activeContext: number | null,
-  ) {
-    this.at = Array.from({ length: tokens.length + 1 }, () => new Map());
-  }
+  ) {}
 
   run(): TemplateHit | null {
     const n = this.tokens.length;
@@ -113,9 +131,11 @@ class TemplateRun {
     let best: TemplateHit | null = null;
     let bestThread: Thread | null = null;
     for (let p = 0; p <= n; p++) {
-      const threads = this.at[p]!;
-      // Free-string slots first: closing one lands in a normal state at this same position.
-      for (const [key, thread] of [...threads]) {
+      const threads = this.at[p];
+      if (threads === undefined) continue;
+      // Free-string slots first: closing one lands in a normal state at this same position (a
+      // state key, which this loop passes over: the map can be walked while it grows).
+      for (const [key, thread] of threads) {
         if (key >= 0) continue;
         const child = -key - 1;
         const value = spanText(this.clean, this.tokens, thread.openStart, p);
@@ -125,7 +145,10 @@ class TemplateRun {
         });
         if (p < n) this.offer(p + 1, key, thread);
       }
-      const pending = [...threads.keys()].filter((k) => k >= 0).sort((a, b) => a - b);
+      const { pending } = this;
+      pending.length = 0;
+      for (const key of threads.keys()) if (key >= 0) pending.push(key);
+      pending.sort(ascending);
       for (let k = 0; k < pending.length; k++) {
         const stateId = pending[k]!;
         const thread = threads.get(stateId)!;
@@ -155,7 +178,7 @@ class TemplateRun {
       best.slots[name] = capture.value;
       best.captures[name] = capture;
     }
-    best.items = toArray(bestThread.items);
+    for (const item of toArray(bestThread.items)) best.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : item);
     return best;
   }
 
@@ -171,13 +194,16 @@ class TemplateRun {
     const token = this.tokens[p]!;
     const state = this.model.states[stateId]!;
     if (token.kind !== "quoted" && this.model.stopWords.has(token.norm)) {
-      this.offer(p + 1, stateId, { ...thread, items: push(thread.items, { word: token.text, kind: "stop word", matched: token.norm }) });
+      const item = (this.stopItems[p] ??= { word: token.text, kind: "stop word", matched: token.norm });
+      this.offer(p + 1, stateId, { ...thread, items: push(thread.items, item) });
     }
     if (state.vocab.size > 0) {
-      for (const hit of this.tagHits(p)) {
-        for (const child of state.vocab.get(hit.tag) ?? []) {
-          this.offer(p + hit.length, child, { ...thread, literals: thread.literals + 1, items: push(thread.items, hit.item) });
-        }
+      const hits = this.tagHits(p);
+      for (let h = 0; h < hits.length; h++) {
+        const hit = hits[h]!;
+        const children = state.vocab.get(hit.tag);
+        if (children === undefined) continue;
+        for (let c = 0; c < children.length; c++) this.offer(p + hit.length, children[c]!, { ...thread, literals: thread.literals + 1, items: push(thread.items, hit) });
       }
     }
     for (const [typeId, slot, child] of state.typed) {
@@ -203,13 +229,15 @@ class TemplateRun {
   }
 
   private offer(p: number, key: number, thread: Thread): void {
-    const threads = this.at[p]!;
+    let threads = this.at[p];
+    if (threads === undefined) this.at[p] = threads = new Map();
     const existing = threads.get(key);
     if (!existing || better(thread, existing)) threads.set(key, thread);
   }
 
   private typeMatches(typeId: number, p: number): boolean {
     const key = typeId * (this.tokens.length + 1) + p;
+    this.typeCache ??= new Map();
     let hit = this.typeCache.get(key);
     if (hit === undefined) {
       hit = this.model.types[typeId]!.test(this.tokens[p]!.text);
@@ -221,6 +249,7 @@ class TemplateRun {
   /** listValuesAt (kind 0) or numbersAt (kind 1) of `id` at `p`, once per message. */
   private readings(id: number, p: number, kind: 0 | 1): [number, number][] {
     const key = (id * (this.tokens.length + 1) + p) * 2 + kind;
+    this.readingCache ??= new Map();
     let found = this.readingCache.get(key);
     if (!found) {
       found = (kind === 0 ? listValuesAt : numbersAt)(this.model, this.tokens, p, id);
@@ -231,12 +260,7 @@ class TemplateRun {
 
   /** Vocab tags the words at `p` stand for (see tagHitsAt), once per position. */
   private tagHits(p: number): TagHit[] {
-    let hits = this.tagCache.get(p);
-    if (!hits) {
-      hits = tagHitsAt(this.model, this.tokens, p, this.words);
-      this.tagCache.set(p, hits);
-    }
-    return hits;
+    return (this.tagCache[p] ??= tagHitsAt(this.model, this.tokens, p, this.words));
   }
 }
 
@@ -245,25 +269,15 @@ export function tagHitsAt(model: NpcModel, tokens: readonly Token[], p: number, 
   const token = tokens[p]!;
   const hits: TagHit[] = [];
   if (token.kind === "quoted") return hits;
-  const tagName = (tag: number) => `<||${model.payload.vocab.tags[tag]}||>`;
+  const { tags } = model.payload.lexicon;
   const id = words.id(token.norm);
   if (id !== undefined) {
-    for (const tag of model.payload.lexicon.tags[id]!) {
-      hits.push({ tag, length: 1, item: { word: token.text, kind: "vocab", matched: tagName(tag) } });
-    }
+    for (const tag of tags[id]!) hits.push({ tag, at: p, length: 1, corrected: -1 });
   } else if (token.kind === "word") {
-    for (const fuzzy of words.corrected(token.norm)) {
-      for (const tag of model.payload.lexicon.tags[fuzzy.word]!) {
-        const matched = `${tagName(tag)} (as "${model.payload.lexicon.words[fuzzy.word]}")`;
-        hits.push({ tag, length: 1, item: { word: token.text, kind: "fuzzy", matched } });
-      }
-    }
+    for (const fuzzy of words.corrected(token.norm)) for (const tag of tags[fuzzy.word]!) hits.push({ tag, at: p, length: 1, corrected: fuzzy.word });
   }
-  for (const phrase of model.vocabPhrases.get(token.norm) ?? []) {
-    if (!phraseAt(phrase, tokens, p)) continue;
-    const length = phrase.words.length;
-    hits.push({ tag: phrase.value, length, item: { word: textOf(tokens.slice(p, p + length)), kind: "vocab", matched: tagName(phrase.value) } });
-  }
+  const phrases = model.vocabPhrases.get(token.norm);
+  if (phrases !== undefined) for (const phrase of phrases) if (phraseAt(phrase, tokens, p)) hits.push({ tag: phrase.value, at: p, length: phrase.words.length, corrected: -1 });
   return hits;
 }
 
@@ -304,6 +318,10 @@ export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, 
     }
   }
   return readings.filter(([value]) => value >= min && value <= max);
+}
+
+function ascending(a: number, b: number): number {
+  return a - b;
 }
 
 function outranks(a: { intent: number; path: number; inContext: boolean }, at: Thread, b: TemplateHit, bt: Thread): boolean {

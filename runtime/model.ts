@@ -85,6 +85,8 @@ export class NpcModel {
   readonly numberWords: Map<string, number>;
   /** Words of list values and number words: words the NPC knows, never typos of vocabulary words. */
   readonly valueWords: Set<string>;
+  /** Words that may start a clause (runtime/clauses.ts; computed by the compiler). */
+  readonly actionWords: Set<string>;
   /** The probabilistic stage's index. */
   readonly matching: MatchIndex;
   /** The learned stage's model (learnedIndexFor), or null: the bundle has none, or the caller gave none. */
@@ -120,7 +122,8 @@ export class NpcModel {
     this.lists = payload.lists.map(listTrie);
     this.numberWords = new Map(payload.numberWords);
     this.valueWords = new Set([...this.numberWords.keys(), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
-    this.matching = new MatchIndex(payload.matching, payload.intents.length);
+    this.actionWords = new Set(payload.messageTables.actionWords);
+    this.matching = new MatchIndex(payload.matching, payload.messageTables);
     this.learned = learned;
   }
 }

@@ -13,8 +13,11 @@ export interface Token {
   /** Normalized form: lowercased; contractions expanded (one token per expanded word). */
   norm: string;
   kind: TokenKind;
-  /** For literal tokens: their shape. */
-  shape?: LiteralShape;
+  /**
+   * For literal tokens: their shape; null for words and quoted text. Always present, so every
+   * token has one hidden class and the stages' property reads stay monomorphic.
+   */
+  shape: LiteralShape | null;
   /** Span of `text` in the cleaned message (see `cleanMessage`). Expanded words share a span. */
   start: number;
   end: number;
@@ -95,9 +98,10 @@ export function expandContraction(word: string): string[] {
   return expanded ? [stem, expanded] : [word];
 }
 
-function literalShape(text: string): LiteralShape | undefined {
-  if (!LITERAL_HINT.test(text)) return undefined;
-  return LITERAL_SHAPES.find(([, shape]) => shape.test(text))?.[0];
+function literalShape(text: string): LiteralShape | null {
+  if (!LITERAL_HINT.test(text)) return null;
+  for (const [shape, pattern] of LITERAL_SHAPES) if (pattern.test(text)) return shape;
+  return null;
 }
 
 // Character tests by code: the tokenizer runs on every message, and most characters are ASCII
@@ -144,7 +148,7 @@ export function tokenize(message: string): Tokenized {
         const inner = clean.slice(i + 1, close);
         const collapsed = inner.trim().replace(/\s+/g, " ");
         if (collapsed.length > 0) {
-          tokens.push({ text: inner, norm: lower(collapsed), kind: "quoted", start: i + 1, end: close });
+          tokens.push({ text: inner, norm: lower(collapsed), kind: "quoted", shape: null, start: i + 1, end: close });
         }
         i = close + 1;
         continue;
@@ -184,14 +188,14 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
   if (clean[end] === "." && ABBREVIATIONS.has(lower(clean.slice(start, end)))) end++;
   const text = clean.slice(start, end);
   const norm = lower(text);
-  const shape = ABBREVIATIONS.has(norm.endsWith(".") ? norm.slice(0, -1) : norm) ? undefined : literalShape(text);
+  const shape = ABBREVIATIONS.has(norm.endsWith(".") ? norm.slice(0, -1) : norm) ? null : literalShape(text);
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
   if (!shape && !hasLetterOrDigit(text)) return;
   if (shape) {
     tokens.push({ text, norm, kind: "literal", shape, start, end });
     return;
   }
-  for (const word of expandContraction(norm)) tokens.push({ text, norm: word, kind: "word", start, end });
+  for (const word of expandContraction(norm)) tokens.push({ text, norm: word, kind: "word", shape: null, start, end });
 }
 
 /** The typed text of consecutive tokens, each span once ("don't" is two tokens of one span). */
@@ -204,7 +208,11 @@ export function textOf(tokens: readonly Token[]): string {
 
 /** The key of tokens in the exact tables: their norms joined by single spaces. */
 export function keyOf(tokens: readonly Token[]): string {
-  return tokens.map((t) => t.norm).join(" ");
+  // A loop, not map + join: no array per call, and no "wrong map" deopt when an empty message's
+  // array (small integers) and a real one's (strings) meet at the same join.
+  let key = "";
+  for (let i = 0; i < tokens.length; i++) key = i === 0 ? tokens[i]!.norm : `${key} ${tokens[i]!.norm}`;
+  return key;
 }
 
 /** The normalized key of a text: its token norms joined by single spaces. */

@@ -25,13 +25,17 @@ export function emptySentiment(): Sentiment {
   return { expletives: 0, interjections: 0, thanking: 0, encouraging: 0, discouraging: 0 };
 }
 
-export function sanitize(model: NpcModel, tokens: readonly Token[]): Sanitized {
-  const kept: Token[] = [];
-  const content: Token[] = [];
+export function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
   const counts = emptySentiment();
+  // The usual message has no noise and no sentiment phrase: its tokens are kept as they are.
+  let first = 0;
+  while (first < tokens.length && (tokens[first]!.kind === "quoted" || !longestPhraseAt(model, tokens, first))) first++;
+  if (first === tokens.length) return { kept: tokens, content: tokens, counts, items: [], phrases: [] };
+  const kept: Token[] = tokens.slice(0, first);
+  const content: Token[] = tokens.slice(0, first);
   const items: WitnessItem[] = [];
   const phrases: string[] = [];
-  let i = 0;
+  let i = first;
   while (i < tokens.length) {
     const token = tokens[i]!;
     const phrase = token.kind === "quoted" ? undefined : longestPhraseAt(model, tokens, i);

@@ -70,7 +70,7 @@ function correctedTokens(tokens: Token[], words: WordResolver, threshold: number
     const [best, second] = words.correctedLoosely(token.norm);
     if (!best || best.similarity < threshold || (second && second.distance === best.distance)) return;
     out ??= tokens.slice();
-    out[i] = { ...token, norm: words.word(best.word) };
+    out[i] = { text: token.text, norm: words.word(best.word), kind: token.kind, shape: token.shape, start: token.start, end: token.end };
   });
   return out ?? tokens;
 }

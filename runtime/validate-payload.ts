@@ -251,6 +251,15 @@ function learnedSection(o: Record<string, unknown>, path: Path): void {
   for (let p = 0; p < weights; p++) if ((classes[2 * p]! | (classes[2 * p + 1]! << 8)) >= classCount) fail(join(path, "classes"), `weight ${p}'s class is not below ${classCount}`);
 }
 
+/** Each intent's run of inputs: one start per intent and one more, ascending from 0 to the end of the list. */
+function intentRuns(o: Record<string, unknown>, path: Path): void {
+  const start = o.intentInputStart as number[];
+  const where = join(path, "intentInputStart");
+  if (start.length !== bounds.intents! + 1) fail(where, "not one per intent, and one more");
+  if (start[0] !== 0 || start[start.length - 1] !== bounds["inputs.intent"]) fail(where, "not from 0 to the number of inputs");
+  for (let i = 1; i < start.length; i++) if (start[i - 1]! > start[i]!) fail(where, `not ascending at ${i}`);
+}
+
 const PAYLOAD = object({
   name: STR,
   compilerVersion: STR,
@@ -331,6 +340,10 @@ const PAYLOAD = object({
   numberWords: list(tuple(STR, NUM)),
   sanitizer: object({ phrases: list(tuple(TEXT, index(5))), stopWords: TEXT, nameless: TEXT }),
   wordLists: list(tuple(STR, VARIANTS)),
+  messageTables: object(
+    { actionWords: TEXT, intentInputs: list(index("inputs.intent"), "inputs.intent"), intentInputStart: list(index("inputs.intent", 1)) },
+    intentRuns,
+  ),
 });
 
 /**

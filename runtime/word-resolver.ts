@@ -9,8 +9,9 @@ import type { Token } from "./normalize.js";
 import { round4, type WitnessItem } from "./response.js";
 
 export class WordResolver {
-  private readonly loose = new Map<string, FuzzyHit[]>();
-  private readonly strict = new Map<string, FuzzyHit[]>();
+  /** Corrections looked up so far; made on the first unknown word (most messages have none). */
+  private loose: Map<string, FuzzyHit[]> | null = null;
+  private strict: Map<string, FuzzyHit[]> | null = null;
 
   constructor(private readonly model: NpcModel) {}
 
@@ -26,6 +27,7 @@ export class WordResolver {
 
   /** Known words within the generous edit budget of an unknown word (closest first). */
   correctedLoosely(norm: string): FuzzyHit[] {
+    this.loose ??= new Map();
     let hits = this.loose.get(norm);
     if (!hits) {
       hits = this.model.fuzzy.lookup(norm);
@@ -70,6 +72,7 @@ export class WordResolver {
 
   /** Known words within the strict (one word decides) edit budget of an unknown word; none for a list or number word. */
   corrected(norm: string): FuzzyHit[] {
+    this.strict ??= new Map();
     let hits = this.strict.get(norm);
     if (!hits && this.model.valueWords.has(norm)) this.strict.set(norm, (hits = []));
     if (!hits) {

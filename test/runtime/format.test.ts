@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { encodeBundle } from "../../runtime/encode.js";
-import { FORMAT_MAJOR, HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
+import { FORMAT_MAJOR, FORMAT_MINOR, HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
 import { loadNpc, type ShellTemplate } from "../../runtime/index.js";
 import { digestSha256 } from "../../runtime/digest.js";
 import { sha256, toHex } from "../../runtime/sha256.js";
@@ -57,11 +57,11 @@ describe("bundle header and payload", () => {
     expect(await refusalOf(wrongMagic)).toMatch(/magic/);
     const future = built.bytes.slice();
     new DataView(future.buffer).setUint16(4, FORMAT_MAJOR + 1);
-    expect(await refusalOf(future)).toMatch(new RegExp(`version ${FORMAT_MAJOR + 1}\\.0 is not supported`));
+    expect(await refusalOf(future)).toMatch(new RegExp(`version ${FORMAT_MAJOR + 1}\\.${FORMAT_MINOR} is not supported`));
     // 2.x bundles have no list or number edges: a 3.x reader would answer them, but differently.
     const older = built.bytes.slice();
     new DataView(older.buffer).setUint16(4, 2);
-    expect(await refusalOf(older)).toMatch(/version 2\.0 is not supported \(this runtime reads 3\.x\); rebuild the bundle/);
+    expect(await refusalOf(older)).toMatch(new RegExp(`version 2\\.${FORMAT_MINOR} is not supported \\(this runtime reads 3\\.x\\); rebuild the bundle`));
     expect(await refusalOf(built.bytes.subarray(0, built.bytes.length - 1))).toMatch(/truncated or padded/);
     expect(await refusalOf(built.bytes.subarray(0, 10))).toMatch(/shorter than the 44-byte header/);
     const flipped = built.bytes.slice();

@@ -68,8 +68,19 @@ describe("tokenize", () => {
       ["notes.txt", "file"],
       ["10mb", "number"],
       ["a=b", "assignment"],
-      ["word", undefined],
+      ["word", null],
     ]);
+  });
+
+  it("gives every token the same fields in the same order, whatever its kind (one hidden class for the stages)", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 60 }), (message) => {
+        for (const token of tokenize(`${message} word "quoted text" notes.txt don't`).tokens) {
+          expect(Object.keys(token)).toEqual(["text", "norm", "kind", "shape", "start", "end"]);
+          expect(token.shape === null).toBe(token.kind !== "literal");
+        }
+      }),
+    );
   });
 
   it("reports a quote nobody closes and reads it as punctuation", () => {

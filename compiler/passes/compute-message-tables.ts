@@ -1,0 +1,45 @@
+// Compute pass: the tables the runtime would otherwise derive on the first message it answers,
+// so that first message costs what every other does (issue #15): per intent, the inputs the
+// probabilistic stage scores (its phrasings, then its describing text), and the action words
+// that may start a clause (runtime/clauses.ts). Plain lists; deterministic (ids ascending, words
+// sorted with compareStrings).
+
+import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle-types.js";
+import { compareStrings } from "../diagnostics.js";
+
+type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "lexicon" | "vocab">;
+
+/**
+ * Per intent its inputs, as one list ordered by intent then input id (`intentInputs`) and where
+ * each intent's run starts (`intentInputStart`, one entry per intent and one more).
+ */
+function inputsByIntent(inputIntent: readonly number[], intentCount: number): Pick<BundleMessageTables, "intentInputs" | "intentInputStart"> {
+  const intentInputStart = new Array<number>(intentCount + 1).fill(0);
+  for (const intent of inputIntent) intentInputStart[intent + 1]!++;
+  for (let i = 0; i < intentCount; i++) intentInputStart[i + 1]! += intentInputStart[i]!;
+  const next = intentInputStart.slice(0, intentCount);
+  const intentInputs = new Array<number>(inputIntent.length);
+  inputIntent.forEach((intent, input) => (intentInputs[next[intent]!++] = input));
+  return { intentInputs, intentInputStart };
+}
+
+/** Words that start an exact input (any context) or a template path of the NPC. */
+function actionWords({ exact, contextExact, automaton, lexicon, vocab }: Parts): string[] {
+  const words = new Set<string>();
+  for (const table of [exact, ...contextExact]) for (const key of table.keys) words.add(key.split(" ", 1)[0]!);
+  // The start state and every state reachable from it by skips (optional nodes) start a path.
+  const starts = new Set<number>([0]);
+  for (const state of starts) for (const child of automaton[state]!.skip) starts.add(child);
+  const tags = new Set<number>();
+  for (const state of starts) for (const [edgeTags] of automaton[state]!.vocab) for (const tag of edgeTags) tags.add(tag);
+  lexicon.tags.forEach((wordTags, word) => {
+    if (wordTags.some((tag) => tags.has(tag))) words.add(lexicon.words[word]!);
+  });
+  for (const [tag, phrase] of vocab.phrases) if (tags.has(tag)) words.add(phrase[0]!);
+  words.delete("");
+  return [...words].sort(compareStrings);
+}
+
+export function computeMessageTables(parts: Parts, inputIntent: readonly number[], intentCount: number): BundleMessageTables {
+  return { actionWords: actionWords(parts), ...inputsByIntent(inputIntent, intentCount) };
+}

@@ -1,0 +1,136 @@
+// Scratch buffers of the probabilistic stage, one set per model, reused by every message: the
+// stage allocates nothing per message but its answer (issue #15: a young GC on ~1 % of calls was
+// the whole p99). A message leaves them as it found them (the per-stem and per-intent marks are
+// reset after each message), so no state passes from one message to the next. Arrays grow to the
+// largest message seen and stay that size.
+
+/** `array` if it holds `size` entries, else a copy with room for at least `size` (doubling). */
+function grown<T extends Int32Array | Float64Array>(array: T, size: number, make: (length: number) => T): T {
+  if (size <= array.length) return array;
+  const bigger = make(Math.max(size, array.length * 2));
+  bigger.set(array);
+  return bigger;
+}
+
+const ints = (length: number) => new Int32Array(length);
+const floats = (length: number) => new Float64Array(length);
+
+export const KIND_WORD = 0;
+export const KIND_FUZZY = 1;
+export const KIND_SYNONYM = 2;
+
+export class ProbabilisticScratch {
+  /** Per intent: whether the current message found it. */
+  readonly found: Uint8Array;
+  /** Per stem: its last entry in the candidate chain (-1: none), and the best similarity of a hit. */
+  readonly stemLast: Int32Array;
+  readonly stemBest: Float64Array;
+  /** The chain entries that hit the input being scored, and the stems they hit. */
+  hits = new Int32Array(16);
+  stemsHit = new Int32Array(16);
+
+  /** Candidates, per term a contiguous run [termFrom[t], termTo[t]): stem, similarity, kind, lexicon word (-1: none). */
+  candidateStem = new Int32Array(64);
+  candidateSim = new Float64Array(64);
+  candidateKind = new Int32Array(64);
+  candidateWord = new Int32Array(64);
+  candidates = 0;
+
+  /** Terms (distinct message words): token, weight, candidate run, what they can add at most, and the best similarity per scored intent. */
+  termToken = new Int32Array(16);
+  termWeight = new Float64Array(16);
+  termFrom = new Int32Array(16);
+  termTo = new Int32Array(16);
+  termMost = new Float64Array(16);
+  termBest = new Float64Array(16);
+  /** Real words (not function words) by what they can add, and what the words from the k-th on can add together. */
+  order = new Int32Array(16);
+  left = new Float64Array(16);
+
+  /** The chain of candidates in the order words find an input: its term, its candidate, the previous entry of the same stem. */
+  chainTerm = new Int32Array(64);
+  chainCandidate = new Int32Array(64);
+  chainPrevious = new Int32Array(64);
+  chainLength = 0;
+
+  /** Intents scored for this message: intent, best input, score (an intent is scored once: one entry per intent is room enough). */
+  readonly scoredIntent: Int32Array;
+  readonly scoredInput: Int32Array;
+  readonly scoredScore: Float64Array;
+  scored = 0;
+  /** Intents found for this message (to reset `found`). */
+  readonly foundIntents: Int32Array;
+  foundCount = 0;
+  /** The `keep` best scores (kept only when keep < the number of intents), and the two best of the context's children, descending. */
+  readonly best: Float64Array;
+  bestCount = 0;
+  readonly bestChildren = new Float64Array(2);
+  bestChildrenCount = 0;
+  /** Indices into the scored arrays of the ranking, sorted. */
+  readonly rankingOrder: Int32Array;
+
+  constructor(intentCount: number, stemCount: number) {
+    this.found = new Uint8Array(intentCount);
+    this.scoredIntent = new Int32Array(intentCount);
+    this.scoredInput = new Int32Array(intentCount);
+    this.scoredScore = new Float64Array(intentCount);
+    this.foundIntents = new Int32Array(intentCount);
+    this.best = new Float64Array(intentCount);
+    this.rankingOrder = new Int32Array(intentCount);
+    this.stemBest = new Float64Array(stemCount);
+    this.stemLast = new Int32Array(stemCount).fill(-1);
+  }
+
+  /** Room for `terms` terms (and as many ranked real words). */
+  reserveTerms(terms: number): void {
+    this.termToken = grown(this.termToken, terms, ints);
+    this.termWeight = grown(this.termWeight, terms, floats);
+    this.termFrom = grown(this.termFrom, terms, ints);
+    this.termTo = grown(this.termTo, terms, ints);
+    this.termMost = grown(this.termMost, terms, floats);
+    this.termBest = grown(this.termBest, terms, floats);
+    this.order = grown(this.order, terms, ints);
+    this.left = grown(this.left, terms, floats);
+  }
+
+  /** Appends a candidate; returns its position. */
+  pushCandidate(stem: number, sim: number, kind: number, word: number): number {
+    const at = this.candidates++;
+    if (at >= this.candidateStem.length) {
+      this.candidateStem = grown(this.candidateStem, at + 1, ints);
+      this.candidateSim = grown(this.candidateSim, at + 1, floats);
+      this.candidateKind = grown(this.candidateKind, at + 1, ints);
+      this.candidateWord = grown(this.candidateWord, at + 1, ints);
+    }
+    this.candidateStem[at] = stem;
+    this.candidateSim[at] = sim;
+    this.candidateKind[at] = kind;
+    this.candidateWord[at] = word;
+    return at;
+  }
+
+  /** Room for the chain of all candidates. */
+  reserveChain(): void {
+    this.chainTerm = grown(this.chainTerm, this.candidates, ints);
+    this.chainCandidate = grown(this.chainCandidate, this.candidates, ints);
+    this.chainPrevious = grown(this.chainPrevious, this.candidates, ints);
+    this.hits = grown(this.hits, this.candidates, ints);
+    this.stemsHit = grown(this.stemsHit, this.candidates, ints);
+  }
+
+  /** Starts a message. */
+  reset(): void {
+    this.candidates = 0;
+    this.chainLength = 0;
+    this.scored = 0;
+    this.foundCount = 0;
+    this.bestCount = 0;
+    this.bestChildrenCount = 0;
+  }
+
+  /** Leaves the per-intent and per-stem marks as the message found them. */
+  clearMarks(): void {
+    for (let i = 0; i < this.foundCount; i++) this.found[this.foundIntents[i]!] = 0;
+    for (let j = 0; j < this.chainLength; j++) this.stemLast[this.candidateStem[this.chainCandidate[j]!]!] = -1;
+  }
+}
