@@ -47,7 +47,9 @@ export type ToolTree =
   | { a: ToolTree[] }
   | { o: [string, ToolTree][] }
   | { v: number | boolean | null }
-  | { sh: ShellTemplate };
+  | { sh: ShellTemplate }
+  /** OpenAI-shaped `arguments` written as a JSON string: rendered as a tree, then serialized. */
+  | { j: ToolTree };
 
 export interface BundleIntent {
   id: string;
