@@ -13,6 +13,7 @@ export default defineConfig({
     hookTimeout: 120_000,
     env: { NDFC_CACHE_DIR: cacheDir },
     // Reserves the directory that test/support/built-cli.ts compiles the CLI into, once per run.
-    globalSetup: ["test/support/built-cli-setup.ts"],
+    // The second prints, once, what a missing shared corpus leaves untested.
+    globalSetup: ["test/support/built-cli-setup.ts", "test/support/corpus-note-setup.ts"],
   },
 });
