@@ -1,32 +1,45 @@
-// `ndfc create`: a new NPC from datasets/example that lints clean (--strict) and builds.
+// `ndfc create`: a small starter NPC named after the user's choice (NDF JSON, or the rule DSL with
+// --dsl) with its own README, lint-clean with --strict, that builds and answers; never a copy of
+// datasets/example (issue 19: it kept dataset_example.json and the example's README).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCaptured, tempDir } from "../support/cli.js";
 
+const filesUnder = (dir: string): string[] => readdirSync(dir, { recursive: true }).map(String).sort();
+
 describe("ndfc create", () => {
-  it("scaffolds a named NPC that lints clean with --strict, builds and answers", async () => {
+  it.each([
+    { flags: [] as string[], kind: "NDF JSON" },
+    { flags: ["--dsl"], kind: "rule DSL" },
+  ])("writes a named $kind starter with its own README that lints clean with --strict, builds under its name and answers", async ({ flags }) => {
     const cwd = tempDir("create");
-    const made = await runCaptured(["create", "Bobby Bot", "--dir", "npcs"], cwd);
+    const made = await runCaptured(["create", "Bobby Bot", "--dir", "npcs", ...flags], cwd);
     expect(made.code, made.err).toBe(0);
     expect(made.out).toContain("created npcs/bobby-bot");
     const dir = join(cwd, "npcs", "bobby-bot");
-    const config = JSON.parse(readFileSync(join(dir, "config.json"), "utf8")) as Record<string, unknown>;
-    expect(Object.values(config)).toContain("Bobby Bot");
-    expect(readdirSync(join(dir, "dataset")).sort()).toEqual(readdirSync(join(import.meta.dirname, "../../datasets/example/dataset")).sort());
+    const files = filesUnder(dir);
+    expect(files.join(" ")).not.toMatch(/example/);
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    expect(readme).toMatch(/^# Bobby Bot\n/);
+    expect(readme).toContain("npx ndfc build npcs/bobby-bot");
+    for (const file of files.filter((f) => f.endsWith(".json"))) expect(() => JSON.parse(readFileSync(join(dir, file), "utf8")), file).not.toThrow();
     const lint = await runCaptured(["lint", dir, "--strict"], cwd);
     expect(lint.code, lint.out + lint.err).toBe(0);
-    const build = await runCaptured(["build", dir, "--output", "bobby.npc"], cwd);
+    const build = await runCaptured(["build", dir], cwd);
     expect(build.code, build.err).toBe(0);
-    const inspect = await runCaptured(["inspect", "bobby.npc"], cwd);
-    expect(inspect.out).toContain("Bobby Bot");
+    expect(build.out).toContain("built dist-npcs/bobby-bot.npc");
+    expect((await runCaptured(["inspect", "dist-npcs/bobby-bot.npc"], cwd)).out).toContain("Bobby Bot");
+    const ask = await runCaptured(["ask", "dist-npcs/bobby-bot.npc", "say good night"], cwd);
+    expect(ask.out).toContain("You said: good night.");
+    expect((await runCaptured(["ask", "dist-npcs/bobby-bot.npc", "hello"], cwd)).out).toMatch(/Hello, I am Bobby Bot\.|Hi! What can I do\?/);
   });
 
   it("refuses to overwrite an existing directory and leaves it untouched", async () => {
     const cwd = tempDir("create-twice");
     expect((await runCaptured(["create", "twin"], cwd)).code).toBe(0);
     const before = readFileSync(join(cwd, "datasets/twin/config.json"), "utf8");
-    const again = await runCaptured(["create", "twin"], cwd);
+    const again = await runCaptured(["create", "twin", "--dsl"], cwd);
     expect(again.code).toBe(2);
     expect(again.err).toMatch(/twin already exists; nothing was written/);
     expect(readFileSync(join(cwd, "datasets/twin/config.json"), "utf8")).toBe(before);
