@@ -267,6 +267,8 @@ export interface BundlePayload {
   name: string;
   compilerVersion: string;
   sourceHash: string;
+  /** Paths of the source files, relative to the NPC (sorted): what `ndfc build` checks before replacing a bundle. Not read by the runtime. */
+  sources?: string[];
   counts: BundleCounts;
   config: BundleConfig;
   intents: BundleIntent[];
