@@ -128,6 +128,7 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
     name: ir.config.name,
     compilerVersion: COMPILER_VERSION,
     sourceHash: hash,
+    sources: ir.sources.map((s) => s.path),
     counts: {
       intents: intents.length,
       inputs: matching.firstDescription,

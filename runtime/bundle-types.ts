@@ -47,7 +47,9 @@ export type ToolTree =
   | { a: ToolTree[] }
   | { o: [string, ToolTree][] }
   | { v: number | boolean | null }
-  | { sh: ShellTemplate };
+  | { sh: ShellTemplate }
+  /** OpenAI-shaped `arguments` written as a JSON string: rendered as a tree, then serialized. */
+  | { j: ToolTree };
 
 export interface BundleIntent {
   id: string;
@@ -284,6 +286,8 @@ export interface BundlePayload {
   name: string;
   compilerVersion: string;
   sourceHash: string;
+  /** Paths of the source files, relative to the NPC (sorted): what `ndfc build` checks before replacing a bundle. Not read by the runtime. */
+  sources?: string[];
   counts: BundleCounts;
   config: BundleConfig;
   intents: BundleIntent[];

@@ -4,12 +4,12 @@
 //
 // Kinds: `word`; literals `string` (quoted text), `url`, `env` ($HOME), `glob` (*.log; `?` is
 // never a glob: a trailing question mark is punctuation), `path`, `flag`, `number`, `file`, plus
-// `address` (user@host) and `assignment` (KEY=value); `punctuation`. Literals keep their exact
-// text and case. "e.g." and "i.e." are words.
+// `address` (user@host), `assignment` (KEY=value) and `symbol` (`>`, `>>`, `|`, `&&`, a lone
+// quote); `punctuation`. Literals keep their exact text and case. "e.g." and "i.e." are words.
 
 import { tokenize, type Token } from "./normalize.js";
 
-export type LiteralKind = "string" | "url" | "env" | "glob" | "path" | "flag" | "number" | "file" | "address" | "assignment";
+export type LiteralKind = "string" | "url" | "env" | "glob" | "path" | "flag" | "number" | "file" | "address" | "assignment" | "symbol";
 export type LexKind = "word" | LiteralKind | "punctuation";
 
 export interface Lexeme {

@@ -5,7 +5,7 @@
 export type TokenKind = "word" | "literal" | "quoted";
 
 /** What a literal token looks like (DESIGN §7 stage 0), for typed slots and later stages. */
-export type LiteralShape = "url" | "env" | "number" | "flag" | "glob" | "path" | "address" | "file" | "assignment";
+export type LiteralShape = "url" | "env" | "number" | "flag" | "glob" | "path" | "address" | "file" | "assignment" | "symbol";
 
 export interface Token {
   /** Text as typed (case kept, surrounding sentence punctuation removed, quotes removed). */
@@ -39,6 +39,8 @@ const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
 const ALNUM = /[\p{L}\p{N}]/u;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** A chunk of shell symbols (`>`, `>>`, `|`, `&&`) or a lone quote: in a terminal assistant these carry the meaning ("' and \"" vs "> and >>"), so they are kept. */
+const SYMBOL = /^(?:[<>|&]+|["'`])$/;
 /** A token without any of these characters cannot have a literal shape (a cheap first test). */
 const LITERAL_HINT = /[/\\~$*@.=\d-]/;
 
@@ -153,8 +155,10 @@ export function tokenize(message: string): Tokenized {
         i = close + 1;
         continue;
       }
-      // An apostrophe may stand alone ("students' books"); a ' opening a word never closed is a quote.
-      if (ch === '"' || /[\p{L}\p{N}]/u.test(clean[i + 1] ?? "")) unbalancedQuote = true;
+      // An apostrophe may stand alone ("students' books"); a ' opening a word never closed is a
+      // quote. A " followed by a space or the end opens nothing: it is the symbol itself.
+      const next = clean[i + 1] ?? " ";
+      if (ch === '"' ? !/\s/.test(next) : ALNUM.test(next)) unbalancedQuote = true;
     }
     let end = i;
     while (end < clean.length && !isSpaceAt(clean, end)) end++;
@@ -184,18 +188,24 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
   let dots = end;
   while (dots > start && clean[dots - 1] === ".") dots--;
   if (dots < end && dots > start && ALNUM.test(clean[dots - 1]!)) end = dots;
-  if (start >= end) return;
+  if (start >= end) return pushSymbol(clean, from, to, tokens);
   if (clean[end] === "." && ABBREVIATIONS.has(lower(clean.slice(start, end)))) end++;
   const text = clean.slice(start, end);
   const norm = lower(text);
   const shape = ABBREVIATIONS.has(norm.endsWith(".") ? norm.slice(0, -1) : norm) ? null : literalShape(text);
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
-  if (!shape && !hasLetterOrDigit(text)) return;
+  if (!shape && !hasLetterOrDigit(text)) return pushSymbol(clean, from, to, tokens);
   if (shape) {
     tokens.push({ text, norm, kind: "literal", shape, start, end });
     return;
   }
   for (const word of expandContraction(norm)) tokens.push({ text, norm: word, kind: "word", shape: null, start, end });
+}
+
+/** Punctuation-only chunks are dropped, except shell symbols (SYMBOL), kept whole as literals. */
+function pushSymbol(clean: string, from: number, to: number, tokens: Token[]): void {
+  const text = clean.slice(from, to);
+  if (SYMBOL.test(text)) tokens.push({ text, norm: text, kind: "literal", shape: "symbol", start: from, end: to });
 }
 
 /** The typed text of consecutive tokens, each span once ("don't" is two tokens of one span). */

@@ -102,6 +102,7 @@ export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
   if (Array.isArray(tree)) return tree.length === 1 ? tree[0] : renderSegments(tree, ctx);
   if ("sh" in tree) return renderShellTemplate(tree.sh, (tag) => resolveCommandTag(tag, ctx));
   if ("a" in tree) return tree.a.map((item) => renderTool(item, ctx));
+  if ("j" in tree) return JSON.stringify(renderTool(tree.j, ctx));
   if ("o" in tree) {
     const out: Record<string, unknown> = {};
     for (const [name, value] of tree.o) {

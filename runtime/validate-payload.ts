@@ -193,6 +193,7 @@ const toolTree = (depth: number): Check => (value, up, key) => {
   if (Object.hasOwn(o, "a")) list(toolTree(depth + 1))(o.a, path, "a");
   else if (Object.hasOwn(o, "o")) toolObject(depth)(o, up, key);
   else if (Object.hasOwn(o, "sh")) SHELL(o.sh, path, "sh");
+  else if (Object.hasOwn(o, "j")) toolTree(depth + 1)(o.j, path, "j");
   else if (Object.hasOwn(o, "v")) {
     if (o.v !== null && typeof o.v !== "number" && typeof o.v !== "boolean") fail(join(path, "v"), "expected a scalar");
   } else fail(path, "unknown tool value");

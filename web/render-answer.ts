@@ -3,6 +3,7 @@
 // sends its example), the thinking, and an "Explain" button that shows the trace on demand.
 import type { NpcResponse, RenderedTool, TraceStep } from "../runtime/index.js";
 import { h } from "./dom.js";
+import { toolCallParts, toolCommand } from "../runtime/tool-call.js";
 
 const PERMISSION_TEXT: Record<NpcResponse["permission"], string> = {
   ask: "asks before running",
@@ -13,9 +14,9 @@ const PERMISSION_TEXT: Record<NpcResponse["permission"], string> = {
 let answerCount = 0;
 
 function toolItem(tool: RenderedTool, permission: NpcResponse["permission"]): HTMLLIElement {
-  const name = typeof tool.name === "string" ? tool.name : "tool";
-  const args = tool.arguments;
-  const command = typeof args === "object" && args !== null && typeof (args as { command?: unknown }).command === "string" ? (args as { command: string }).command : null;
+  const { name: written, arguments: args } = toolCallParts(tool);
+  const name = written ?? "tool";
+  const command = toolCommand(tool);
   return h(
     "li",
     { class: "tool" },

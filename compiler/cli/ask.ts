@@ -5,6 +5,7 @@ import { formatExplanation } from "./format-trace.js";
 import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
+import { toolCallParts, toolCommand } from "../../runtime/tool-call.js";
 
 interface AskOptions {
   json?: boolean;
@@ -18,10 +19,8 @@ interface AskOptions {
 function formatAnswer(answer: NpcResponse): string {
   const lines = [answer.response];
   for (const tool of answer.tools) {
-    const name = typeof tool.name === "string" ? tool.name : "tool";
-    const args = tool.arguments as Record<string, unknown> | undefined;
-    const command = args && typeof args.command === "string" ? args.command : JSON.stringify(args ?? {});
-    lines.push(`[${name}] ${command}`);
+    const { name, arguments: args } = toolCallParts(tool);
+    lines.push(`[${name ?? "tool"}] ${toolCommand(tool) ?? JSON.stringify(args ?? {})}`);
   }
   if (answer.tools.length > 0) lines.push(`[permission] ${answer.permission}`);
   for (const related of answer.related) lines.push(`  - ${related.example ?? related.intent}`);

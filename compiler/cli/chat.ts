@@ -21,6 +21,7 @@ import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 import { addEscalationOptions, ESCALATION_HELP, loadEscalation, type EscalationCliOptions } from "./escalate-options.js";
+import { toolCallParts, toolCommand } from "../../runtime/tool-call.js";
 
 interface ChatCliOptions extends EscalationCliOptions {
   seed?: number;
@@ -83,10 +84,7 @@ class LineReader {
 }
 
 function commandOf(tool: Record<string, unknown>): string | null {
-  const args = tool.arguments;
-  if (tool.name !== "run_in_terminal" || args === null || typeof args !== "object") return null;
-  const command = (args as Record<string, unknown>).command;
-  return typeof command === "string" ? command : null;
+  return toolCallParts(tool).name === "run_in_terminal" ? toolCommand(tool) : null;
 }
 
 /** Runs a command with /bin/sh -c, copying its output; resolves to its exit code. */
@@ -152,8 +150,8 @@ async function runChat(options: ChatOptions): Promise<void> {
 function showAnswer(answer: ServeAnswer, name: string, write: (text: string) => void, c: ReturnType<typeof palette>): void {
   if (answer.response !== "") write(`${c.cyan(`${name}>`)} ${answer.response}`);
   for (const tool of answer.tools) {
-    const command = commandOf(tool);
-    write(`  ${c.yellow(`[${typeof tool.name === "string" ? tool.name : "tool"}]`)} ${command ?? JSON.stringify(tool.arguments ?? {})}`);
+    const { name, arguments: args } = toolCallParts(tool);
+    write(`  ${c.yellow(`[${name ?? "tool"}]`)} ${commandOf(tool) ?? JSON.stringify(args ?? {})}`);
   }
   for (const related of answer.related) write(`  - ${related.example ?? related.intent}`);
   if (answer.notice) write(c.dim(`  (${answer.notice})`));

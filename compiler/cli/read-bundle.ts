@@ -1,6 +1,6 @@
 // Reading the files the commands are given (a bundle, eval cases): I/O and format problems become CliErrors.
-import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { InvalidBundleError, loadNpc, type Npc } from "../../runtime/index.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 
@@ -14,8 +14,30 @@ export function readCliFile(file: string, cwd: string, what: string): Buffer {
   }
 }
 
+/** A bundle path that is missing or a directory is a newcomer's first mistake: say what to run, not ENOENT. */
+function readBundleBytes(file: string, cwd: string): Uint8Array {
+  const path = resolve(cwd, file);
+  const stat = statSync(path, { throwIfNoEntry: false });
+  if (stat === undefined) throw new CliError(`no bundle at ${file}: build it first: ndfc build DIR (it writes dist-npcs/NAME.npc)`, EXIT_USAGE);
+  if (stat.isDirectory()) {
+    const hint = isNpcSources(path) ? `build it first: ndfc build ${file}, then give the .npc it writes` : "give a .npc file (ndfc build DIR writes one)";
+    throw new CliError(`${file} is a directory, not a bundle: ${hint}`, EXIT_USAGE);
+  }
+  return new Uint8Array(readCliFile(file, cwd, "bundle"));
+}
+
+/** An NDF directory (config.json) or one holding rule DSL files. */
+function isNpcSources(dir: string): boolean {
+  if (existsSync(join(dir, "config.json"))) return true;
+  try {
+    return readdirSync(dir).some((name) => name.endsWith(".rules") || name.endsWith(".rb"));
+  } catch {
+    return false;
+  }
+}
+
 export async function loadBundleFile(file: string, cwd: string): Promise<{ npc: Npc; bytes: Uint8Array }> {
-  const bytes = new Uint8Array(readCliFile(file, cwd, "bundle"));
+  const bytes = readBundleBytes(file, cwd);
   try {
     return { npc: await loadNpc(bytes), bytes };
   } catch (error) {

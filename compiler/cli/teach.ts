@@ -38,13 +38,15 @@ export const registerTeach: RegisterCommand = (program, io, exitCode) => {
     .argument("<word>", "the new word (or phrase)")
     .argument("<meaning>", "what it means: a word (or phrase) the NPC knows")
     .option("--npc <name>", "the NPC (default: the --bundle's NPC)")
-    .option("--bundle <file>", "the NPC's .npc bundle: refuses a word that already means something else there")
+    .option("--bundle <file>", "the NPC's .npc bundle: refuses a meaning it does not know, and a word that already means something else there")
     .option("--store <file>", "the store (default: the user's data directory)")
     .addHelpText(
       "after",
       `
 A conflicting teaching (the word already taught another meaning, or already a synonym of another
-concept in --bundle) is refused with both sides shown (exit 1), never overwritten.
+concept in --bundle) is refused with both sides shown (exit 1), never overwritten. With --bundle, a
+meaning the NPC does not know (no input or synonym of the bundle has its words) is refused too:
+teaching "zorp" to mean "flibber" would give the NPC nothing to answer with.
 
 Examples:
   ndfc teach synonym zap delete --npc termy

@@ -22,6 +22,7 @@
 import type { Npc, NpcResponse, ToolTree } from "../../runtime/index.js";
 import { joinSegments } from "../ir/walk.js";
 import type { AnswerExpectation, EvalCase, NdfExpectation } from "./cases.js";
+import { toolCallParts } from "../../runtime/tool-call.js";
 
 export interface CaseOutcome {
   case: EvalCase;
@@ -55,6 +56,7 @@ function unsplitTool(tree: ToolTree): unknown {
   if (Array.isArray(tree)) return joinSegments(tree);
   if ("sh" in tree) return joinSegments(tree.sh.segments);
   if ("a" in tree) return tree.a.map(unsplitTool);
+  if ("j" in tree) return JSON.stringify(unsplitTool(tree.j));
   if ("o" in tree) return Object.fromEntries(tree.o.map(([key, value]) => [key, unsplitTool(value)]));
   return tree.v;
 }
@@ -62,10 +64,10 @@ function unsplitTool(tree: ToolTree): unknown {
 /** Adds a tool object's name, command and explanation (raw or rendered) to the sets. */
 function addTool(tool: unknown, texts: EntryTexts): void {
   if (tool === null || typeof tool !== "object" || Array.isArray(tool)) return;
-  const { name, arguments: args } = tool as { name?: unknown; arguments?: unknown };
-  if (typeof name === "string") texts.outputs.add(name.trim());
-  if (args === null || typeof args !== "object") return;
-  const { command, explanation } = args as { command?: unknown; explanation?: unknown };
+  const { name, arguments: args } = toolCallParts(tool as Record<string, unknown>);
+  if (name !== null) texts.outputs.add(name.trim());
+  if (args === null) return;
+  const { command, explanation } = args;
   if (typeof command === "string") texts.outputs.add(command.trim());
   if (typeof explanation === "string") texts.descriptions.add(explanation.trim());
 }

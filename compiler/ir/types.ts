@@ -28,6 +28,8 @@ export interface ToolCall {
   loc: SourceLocation;
   /** Location of `arguments.command`'s string literal (its opening quote), when it is one. */
   commandLoc?: SourceLocation;
+  /** Written in OpenAI's shape (`{type: "function", function: {name, arguments}}`), `arguments` as a JSON string or an object; absent for NDF's `{name, arguments}`. */
+  shape?: { kind: "openai"; argumentsAsJson: boolean };
 }
 
 /**

@@ -20,7 +20,7 @@ export function computeIntents(ordered: readonly OrderedIntent[]): BundleIntent[
       outputs: intent.outputs.map((o) => splitSegments(o.value)),
       thinking: intent.thinking.map((t) => splitSegments(t.value)),
       description: intent.description ? splitSegments(intent.description.value) : null,
-      tools: intent.tools.map((tool) => toolTree(tool.raw)),
+      tools: intent.tools.map(toolTree),
       permission: intent.permission,
       destructive: hasDestructiveTool(intent.tools),
       parent,

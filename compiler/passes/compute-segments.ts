@@ -2,6 +2,7 @@
 // objects turned into trees of such segments, so the runtime renders without parsing.
 
 import type { Segments, ToolTree } from "../../runtime/bundle-types.js";
+import type { ToolCall } from "../ir/types.js";
 import { tagReferences } from "../ir/walk.js";
 import { shellTemplate } from "../tcs/shell-template.js";
 
@@ -17,16 +18,31 @@ export function splitSegments(text: string): Segments {
   return out;
 }
 
-/** A tool's raw JSON value as a tree whose strings are pre-split, its `arguments.command` a shell template when it has placeholders. */
-export function toolTree(tool: unknown): ToolTree {
-  const tree = valueTree(tool);
-  if (!("o" in tree)) return tree;
-  for (const [key, args] of tree.o) {
-    if (key !== "arguments" || !("o" in args)) continue;
-    // A command without placeholders is rendered as written: it needs no template.
-    args.o = args.o.map(([name, value]) => [name, name === "command" && Array.isArray(value) && value.length > 1 ? { sh: shellTemplate(value) } : value]);
-  }
+/**
+ * A tool call as a tree whose strings are pre-split, its `arguments.command` a shell template when
+ * it has placeholders. An OpenAI-shaped call keeps its shape; its `arguments` written as a JSON
+ * string become `{j: tree}` (rendered, then serialized), so a slot value holding a quote cannot
+ * break the JSON the way substituting into the string's text would.
+ */
+export function toolTree(tool: ToolCall): ToolTree {
+  const tree = valueTree(tool.raw);
+  const holder = tool.shape ? memberOf(tree, "function") : tree;
+  if (holder === undefined || !("o" in holder)) return tree;
+  holder.o = holder.o.map(([key, value]) => {
+    if (key !== "arguments") return [key, value];
+    return [key, tool.shape?.argumentsAsJson ? { j: argumentsTree(valueTree(tool.arguments)) } : argumentsTree(value)];
+  });
   return tree;
+}
+
+function memberOf(tree: ToolTree, name: string): ToolTree | undefined {
+  return "o" in tree ? tree.o.find(([key]) => key === name)?.[1] : undefined;
+}
+
+function argumentsTree(args: ToolTree): ToolTree {
+  if (!("o" in args)) return args;
+  // A command without placeholders is rendered as written: it needs no template.
+  return { o: args.o.map(([name, value]) => [name, name === "command" && Array.isArray(value) && value.length > 1 ? { sh: shellTemplate(value) } : value]) };
 }
 
 function valueTree(value: unknown): ToolTree {

@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { RenderedTool } from "../../runtime/index.js";
 import type { ServeAnswer } from "./host.js";
 import { badRequest } from "./http-error.js";
+import { toolCallParts } from "../../runtime/tool-call.js";
 
 /** What a chat-completions request asks, once validated. */
 export interface ChatRequest {
@@ -89,12 +90,13 @@ function ndfcFields(answer: ServeAnswer): Record<string, unknown> {
 
 function toolCalls(tools: readonly RenderedTool[], callPrefix: string): OpenAiToolCall[] {
   return tools.map((tool, index) => {
-    const { name, arguments: args, ...rest } = tool;
-    const payload = args !== undefined ? args : rest;
+    const { name, arguments: args, argumentsJson } = toolCallParts(tool);
+    // An NDF tool without `arguments` sends its other keys, so nothing it says is lost.
+    const { name: _name, arguments: _args, ...rest } = tool;
     return {
       id: `call_${callPrefix}_${index}`,
       type: "function",
-      function: { name: typeof name === "string" ? name : "tool", arguments: JSON.stringify(payload) },
+      function: { name: name ?? "tool", arguments: argumentsJson ?? JSON.stringify(args ?? rest) },
     };
   });
 }

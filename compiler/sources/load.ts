@@ -85,6 +85,8 @@ class Loader {
     if (files.length === 0) {
       this.bag.warning(CODES.missingConfig, `no dataset files found under ${join(dir, "dataset")}`, fileStart(configPath));
     }
+    // Without config.json, the name the DSL declares (`RuleSet.define "mybot"`) wins over the folder's.
+    if (!existsSync(configPath)) config.name = this.fragment.name ?? config.name;
     return this.finish(config, dir);
   }
 

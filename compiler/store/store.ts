@@ -336,6 +336,9 @@ export class Store {
     }
     const guarded = request.guard?.(word, meaning) ?? null;
     if (guarded !== null) return { kind: "refused", message: guarded };
+    if (request.known && !knowsMeaning(request.known, meaning)) {
+      return { kind: "refused", message: `"${meaning}" is not a word ${request.npc} knows (none of its inputs or synonyms): teach a meaning it already understands` };
+    }
     const clash = bundleClash(request.known, word, meaning);
     const refusal = clash && `"${word}" already means ${clash.concept} in ${request.npc} (${clash.words.join(", ")}); refusing "${word}" means "${meaning}"`;
     const kind: TeachKind = word.includes(" ") || meaning.includes(" ") ? "rule" : "synonym";
@@ -460,6 +463,11 @@ export class Store {
 
 function toTeaching(row: TeachRow): Teaching {
   return { ...row, kind: row.kind as TeachKind, state: row.state as TeachState };
+}
+
+/** Whether the bundle knows `meaning`: as a synonym phrase, or each of its words. */
+function knowsMeaning(known: ConceptLookup, meaning: string): boolean {
+  return known(meaning).length > 0 || meaning.split(" ").every((word) => known(word).length > 0);
 }
 
 /** The bundle concept `word` belongs to that `meaning` does not share, if any. */

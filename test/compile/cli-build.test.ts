@@ -94,6 +94,7 @@ describe("ndfc ask and inspect", () => {
     expect(junk.err).toMatch(/junk\.npc: invalid \.npc bundle: wrong magic/);
     const missing = await run(["ask", "nowhere.npc", "hi"]);
     expect(missing.code).toBe(2);
-    expect(missing.err).toMatch(/cannot read bundle nowhere\.npc: ENOENT/);
+    expect(missing.err).toMatch(/no bundle at nowhere\.npc: build it first: ndfc build DIR/);
+    expect(missing.err).not.toMatch(/ENOENT/);
   });
 });

@@ -1,12 +1,12 @@
 // CSV cases (compiler/eval/csv.ts, cases.ts): RFC 4180 quoting, line numbers that count the line
 // breaks inside quoted fields, errors that say file:line, and a public benchmark's test file.
 import { existsSync, readFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { EvalCasesError, parseCases } from "../../compiler/eval/cases.js";
 import { parseCsv } from "../../compiler/eval/csv.js";
-import { repoRoot } from "../support/repo-root.js";
+import { sharedCorpusDir } from "../support/corpus.js";
 
 /** RFC 4180 writing: a field with a comma, quote or line break is quoted, its quotes doubled. */
 function writeCsv(rows: readonly string[][], lineEnd: string): string {
@@ -76,8 +76,7 @@ describe("CSV cases", () => {
   });
 });
 
-const banking = resolve(repoRoot, "../shared/corpus/banking77");
-if (!existsSync(banking)) console.warn(`Banking77 not found at ${banking}: the test.csv parsing test is skipped`);
+const banking = join(sharedCorpusDir, "banking77");
 
 describe.skipIf(!existsSync(banking))("Banking77's test.csv", () => {
   it("gives 3,080 cases over the 77 categories of categories.json", () => {

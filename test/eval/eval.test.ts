@@ -1,6 +1,6 @@
 // The evaluation library (compiler/eval) and `ndfc eval`.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EvalCasesError, parseCases } from "../../compiler/eval/cases.js";
 import { evaluate } from "../../compiler/eval/score.js";
@@ -8,6 +8,7 @@ import type { Npc } from "../../runtime/index.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { datasetNpc } from "../support/datasets.js";
 import { repoRoot } from "../support/repo-root.js";
+import { npcForgeDir } from "../support/corpus.js";
 import { loadShelly, writeShelly } from "../conversation/shelly.js";
 
 let npc: Npc;
@@ -145,8 +146,7 @@ describe("ndfc eval", () => {
   });
 });
 
-const corpus = resolve(repoRoot, "../shared/corpus/npc-forge");
-if (!existsSync(corpus)) console.warn(`NPC-Forge corpus not found at ${corpus}: the eval.json report test is skipped`);
+const corpus = npcForgeDir;
 
 describe.skipIf(!existsSync(corpus))("ndfc eval on the corpus TERMy and its eval.json", () => {
   it("prints the report", async () => {

@@ -18,7 +18,7 @@ it("refuses a missing bundle", async () => {
   const { dir } = bundleFile();
   const result = await runCaptured(["serve", "missing.npc", "--no-store"], dir);
   expect(result.code).toBe(2);
-  expect(result.err).toMatch(/^ndfc: cannot read bundle missing.npc: ENOENT\n$/);
+  expect(result.err).toMatch(/^ndfc: no bundle at missing.npc: build it first: ndfc build DIR \(it writes dist-npcs\/NAME.npc\)\n$/);
 });
 
 it("refuses two bundles of the same NPC", async () => {

@@ -1,12 +1,12 @@
 // The Banking77 NPC (bench/banking77.ts) built once per test file, or a note when the corpus is missing.
 import { compileNpc, type CompileResult } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
-import { banking77Dir, hasBanking77, writeBanking77Npc, type LabelledRow } from "../../bench/banking77.js";
+import { hasBanking77, writeBanking77Npc, type LabelledRow } from "../../bench/banking77.js";
 import { tempDir } from "./cli.js";
 import { repoRoot } from "./repo-root.js";
 
+// Without it the run prints one note (test/support/corpus-note-setup.ts), not one per file.
 export const banking77Present = hasBanking77(repoRoot);
-if (!banking77Present) console.warn(`Banking77 corpus not found at ${banking77Dir(repoRoot)}: its tests are skipped`);
 
 let built: { dir: string; result: CompileResult; test: LabelledRow[]; train: LabelledRow[] } | null = null;
 

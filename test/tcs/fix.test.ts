@@ -1,12 +1,12 @@
 // `ndfc lint --fix`: mechanical TCS fixes written back into the JSON, byte for byte elsewhere.
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { cpSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
 import { applyEdits, applyFixes } from "../../compiler/fix.js";
 import { lintSources } from "../../compiler/lint.js";
 import { runCaptured, tempDir, type CliRun } from "../support/cli.js";
-import { repoRoot } from "../support/repo-root.js";
+import { hasTermy, termyDir } from "../compile/termy-corpus.js";
 
 const temps: string[] = [];
 afterEach(() => temps.splice(0).forEach((dir) => rmSync(dir, { recursive: true, force: true })));
@@ -152,9 +152,8 @@ end
   });
 });
 
-const corpus = resolve(repoRoot, "../shared/corpus/npc-forge/termy");
-const corpusExists = existsSync(corpus);
-if (!corpusExists) console.warn(`corpus not found at ${corpus}: the TERMy --fix test is skipped`);
+const corpus = termyDir;
+const corpusExists = hasTermy;
 
 describe.skipIf(!corpusExists)("ndfc lint --fix on a copy of TERMy", () => {
   it("leaves no fixable TCS finding, changes only command lines, and is idempotent", async () => {

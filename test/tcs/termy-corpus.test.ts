@@ -1,14 +1,12 @@
 // TCS over the real TERMy dataset (NPC-Forge): every finding kind at its exact file:line:col.
-import { existsSync } from "node:fs";
-import { basename, resolve } from "node:path";
+import { basename } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { Diagnostic } from "../../compiler/diagnostics.js";
 import { lintSources } from "../../compiler/lint.js";
-import { repoRoot } from "../support/repo-root.js";
+import { hasTermy, termyDir } from "../compile/termy-corpus.js";
 
-const corpus = resolve(repoRoot, "../shared/corpus/npc-forge/termy");
-const corpusExists = existsSync(corpus);
-if (!corpusExists) console.warn(`corpus not found at ${corpus}: the TERMy TCS test is skipped`);
+const corpus = termyDir;
+const corpusExists = hasTermy;
 
 describe.skipIf(!corpusExists)("TCS on TERMy", () => {
   const { diagnostics, texts } = corpusExists ? lintSources([corpus]) : { diagnostics: [] as Diagnostic[], texts: new Map<string, string>() };

@@ -28,7 +28,7 @@ it("writes the page, the page's files and the bundle; the page names only files 
 it("says what is wrong: a missing bundle, no -o, and page files not built (run from the sources)", async () => {
   const dir = tempDir("web-cli");
   const missing = await runCaptured(["web", "nope.npc", "-o", "site"], dir);
-  expect(missing).toMatchObject({ code: 2, err: "ndfc: cannot read bundle nope.npc: ENOENT\n" });
+  expect(missing).toMatchObject({ code: 2, err: "ndfc: no bundle at nope.npc: build it first: ndfc build DIR (it writes dist-npcs/NAME.npc)\n" });
   writeFileSync(join(dir, "termy.npc"), datasetBundle("termy"));
   const noOut = await runCaptured(["web", "termy.npc"], dir);
   expect(noOut.code).toBe(2);

@@ -108,23 +108,19 @@ function firstTooDeep(tokens: IToken[]): IToken | undefined {
   return undefined;
 }
 
-/** The innermost opener (`do`, `{`, `(`, `[`) left open at the end of the file. */
+/**
+ * The innermost opener (`do`, `{`, `(`, `[`) left open at the end of the file. A closer that does
+ * not fit the innermost opener closes nothing: in `{ output "hi"` … `end` the `end` belongs to an
+ * outer `do`, and the `{` it skipped is the one never closed (issue 19: counting it as closed
+ * pointed at the end of the file instead of the line the block was opened on).
+ */
 function innermostUnclosed(tokens: IToken[]): IToken | undefined {
   const open: IToken[] = [];
   for (const token of tokens) {
-    if (CLOSER_OF.has(token.tokenType)) {
-      open.push(token);
-      continue;
-    }
-    const index = findLastIndex(open, (opener) => CLOSER_OF.get(opener.tokenType) === token.tokenType);
-    if (index >= 0) open.length = index;
+    if (CLOSER_OF.has(token.tokenType)) open.push(token);
+    else if (open.length > 0 && CLOSER_OF.get(open[open.length - 1]!.tokenType) === token.tokenType) open.pop();
   }
   return open[open.length - 1];
-}
-
-function findLastIndex<T>(items: T[], predicate: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i]!)) return i;
-  return -1;
 }
 
 /**

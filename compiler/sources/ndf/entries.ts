@@ -1,11 +1,12 @@
 // Lowering NDF entry files (dataset_*.json, templates_*.json, personality.json) into IR intents.
 import { nearMiss, type DiagnosticBag } from "../../diagnostics.js";
-import type { Intent, LocatedText, Permission, TemplateNode, TemplatePath, ToolCall, WordList } from "../../ir/types.js";
+import type { Intent, LocatedText, Permission, TemplateNode, TemplatePath, WordList } from "../../ir/types.js";
 import { PERMISSIONS } from "../../ir/types.js";
 import { CODES } from "../../passes/codes.js";
 import { locOf, membersOf, toValue, type JsonNode, type ObjectNode } from "./json-ast.js";
 import { KNOWN_ENTRY_KEYS, KNOWN_NODE_KEYS } from "./schemas.js";
 import { setOwn } from "../../own-property.js";
+import { lowerTools } from "./tools.js";
 
 export interface EntriesFragment {
   intents: Intent[];
@@ -81,7 +82,7 @@ function lowerEntry(node: ObjectNode, id: string, bag: DiagnosticBag): Intent {
     paths: structure ? lowerStructure(structure, bag) : [],
     outputs: outputNode ? texts(outputNode) : [],
     thinking: value("thinking") ? texts(value("thinking")!) : [],
-    tools: value("tools") ? lowerTools(value("tools")!) : [],
+    tools: value("tools") ? lowerTools(value("tools")!, bag) : [],
     permission: permissionExplicit ? (permissionValue as Permission) : "ask",
     permissionExplicit,
     extra: {},
@@ -150,26 +151,6 @@ function lowerNode(node: ObjectNode, bag: DiagnosticBag): TemplateNode[] {
     }
   }
   return [lowered];
-}
-
-function lowerTools(node: JsonNode): ToolCall[] {
-  if (node.type !== "Array") return [];
-  return node.elements.flatMap((element) => {
-    const tool = element.value;
-    if (tool.type !== "Object") return [];
-    const raw = toValue(tool) as Record<string, unknown>;
-    const args = raw["arguments"];
-    const call: ToolCall = {
-      name: typeof raw["name"] === "string" ? raw["name"] : "",
-      arguments: args && typeof args === "object" && !Array.isArray(args) ? (args as Record<string, unknown>) : {},
-      raw,
-      loc: locOf(tool),
-    };
-    const argsNode = membersOf(tool).find((m) => m.key === "arguments")?.value;
-    const commandNode = argsNode?.type === "Object" ? membersOf(argsNode).find((m) => m.key === "command")?.value : undefined;
-    if (commandNode?.type === "String") call.commandLoc = locOf(commandNode);
-    return [call];
-  });
 }
 
 /** An unknown key close to a known one (`otuput`) is almost certainly a typo; others are custom tags. */

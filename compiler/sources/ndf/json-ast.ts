@@ -8,6 +8,7 @@ import type { SourceLocation } from "../../ir/types.js";
 import { CODES } from "../../passes/codes.js";
 import { LineMap, positionAt } from "../location.js";
 import { parseJsonFast, type JsonNode, type ObjectNode, type StringNode } from "./json-parse.js";
+import { jsonSyntaxMessage } from "./json-syntax-message.js";
 import { setOwn } from "../../own-property.js";
 
 export type { JsonNode, ObjectNode };
@@ -25,8 +26,8 @@ export function parseJson(file: string, text: string, bag: DiagnosticBag): JsonN
   try {
     return fromMomoa(parse(text, { mode: "json", ranges: false, tokens: false }).body, lines);
   } catch (error) {
-    const { message, line, column, offset } = syntaxErrorPosition(error, text);
-    bag.error(CODES.jsonSyntax, `invalid JSON: ${message}`, { file, line, column, offset });
+    const { line, column, offset } = syntaxErrorPosition(error, text);
+    bag.error(CODES.jsonSyntax, `invalid JSON: ${jsonSyntaxMessage(text, offset)}`, { file, line, column, offset });
     return undefined;
   }
 }
@@ -52,15 +53,13 @@ function fromMomoa(node: ValueNode, lines: LineMap): JsonNode {
   }
 }
 
-function syntaxErrorPosition(error: unknown, text: string) {
-  const e = error as { message?: string; line?: number; column?: number; offset?: number };
-  const raw = typeof e.message === "string" ? e.message : String(error);
-  const message = raw.replace(/\s*\(\d+:\d+\)\s*$/, "");
+/** Where momoa stopped (the offending token, or the end of the text). */
+function syntaxErrorPosition(error: unknown, text: string): { line: number; column: number; offset: number } {
+  const e = error as { line?: number; column?: number; offset?: number };
   if (typeof e.line === "number" && typeof e.column === "number") {
-    return { message, line: e.line, column: e.column, offset: e.offset ?? 0 };
+    return { line: e.line, column: e.column, offset: e.offset ?? text.length };
   }
-  const end = positionAt(text, text.length);
-  return { message, ...end, offset: text.length };
+  return { ...positionAt(text, text.length), offset: text.length };
 }
 
 /** The plain value of a node (a later duplicate key wins, as in JSON.parse; members through setOwn). */

@@ -50,22 +50,40 @@ const templateNode = {
 /** Keys a template node may have (others are reported and ignored). */
 export const KNOWN_NODE_KEYS = Object.keys(templateNode.properties);
 
-const tool = {
-  type: "object",
-  description: "A tool call; `arguments.command` of run_in_terminal is a shell command.",
-  required: ["name"],
+const toolArguments = {
   properties: {
-    name: { type: "string", minLength: 1 },
-    arguments: {
+    command: { type: "string" },
+    explanation: { type: "string" },
+    goal: { type: "string" },
+    mode: { type: "string" },
+  },
+};
+
+/** OpenAI's shape, as the OpenAI API and VS Code write it: `arguments` is a JSON string or an object. */
+const openAiTool = {
+  required: ["function"],
+  properties: {
+    type: { const: "function" },
+    id: { type: "string" },
+    function: {
       type: "object",
-      properties: {
-        command: { type: "string" },
-        explanation: { type: "string" },
-        goal: { type: "string" },
-        mode: { type: "string" },
-      },
+      required: ["name"],
+      properties: { name: { type: "string", minLength: 1 }, arguments: { type: ["string", "object"], ...toolArguments } },
     },
   },
+};
+
+const ndfTool = {
+  required: ["name"],
+  properties: { name: { type: "string", minLength: 1 }, arguments: { type: "object", ...toolArguments } },
+};
+
+const tool = {
+  type: "object",
+  description: "A tool call, `{name, arguments}` or OpenAI's `{type: \"function\", function: {name, arguments}}`; `arguments.command` of run_in_terminal is a shell command.",
+  if: { required: ["function"] },
+  then: openAiTool,
+  else: ndfTool,
 };
 
 const entry = {

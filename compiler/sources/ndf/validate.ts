@@ -35,7 +35,8 @@ export function validateAgainstSchema(kind: SchemaKind, root: JsonNode, bag: Dia
 /** `oneOf` reports every branch's failure; keep the summary and drop the branch noise under it. */
 function relevantErrors(errors: ErrorObject[]): ErrorObject[] {
   const oneOfPaths = new Set(errors.filter((e) => e.keyword === "oneOf").map((e) => e.instancePath));
-  const kept = errors.filter((e) => e.keyword === "oneOf" || !isUnderOneOf(e, oneOfPaths));
+  // An `if` failure only repeats that its `then` or `else` branch failed, which is reported itself.
+  const kept = errors.filter((e) => e.keyword !== "if" && (e.keyword === "oneOf" || !isUnderOneOf(e, oneOfPaths)));
   const seen = new Set<string>();
   return kept.filter((e) => {
     const key = `${e.instancePath}|${e.keyword}|${e.message}`;
