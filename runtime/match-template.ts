@@ -27,6 +27,9 @@ export interface TemplateHit {
   literals: number;
 }
 
+/** Called for each thread alive at the end of the message: its state, literal count and slots so far. */
+export type AtEnd = (state: number, literals: number, slots: () => Record<string, string>) => void;
+
 /** A persistent list: threads share their history instead of copying it. */
 interface Trail<T> {
   value: T;
@@ -95,13 +98,13 @@ class TemplateRun {
   private readonly readingCache = new Map<number, [number, number][]>();
   /** Per position: normal threads by state id, open free-string threads by -(child + 1). */
   private readonly at: Map<number, Thread>[];
-
   constructor(
     private readonly model: NpcModel,
     private readonly tokens: readonly Token[],
     private readonly clean: string,
     private readonly words: WordResolver,
     private readonly activeContext: number | null,
+    private readonly atEnd?: AtEnd,
   ) {
     this.at = Array.from({ length: tokens.length + 1 }, () => new Map());
   }
@@ -145,6 +148,7 @@ class TemplateRun {
               best = { intent, path, slots: {}, captures: {}, items: [], literals: thread.literals, inContext: candidate.inContext };
             }
           }
+          this.atEnd?.(stateId, thread.literals, () => Object.fromEntries(toArray(thread.slots).map(([name, capture]) => [name, capture.value])));
           continue;
         }
         this.advance(p, stateId, thread);
@@ -329,6 +333,8 @@ export function matchTemplate(
   words: WordResolver,
   /** The intent whose context children's paths may match now, or null. */
   activeContext: number | null = null,
+  atEnd?: AtEnd,
 ): TemplateHit | null {
-  return new TemplateRun(model, tokens, clean, words, activeContext).run();
+  return new TemplateRun(model, tokens, clean, words, activeContext, atEnd).run();
 }
+

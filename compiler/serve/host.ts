@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import { bundleSlug } from "../emit/write-bundle.js";
 import { emojiFor, type Npc, type NpcResponse, type NpcSession, type ProcessOptions, type SessionOptions } from "../../runtime/index.js";
 import { emptySentiment } from "../../runtime/sanitize.js";
+import { conversation } from "../../runtime/conversation.js";
 import { bundleConcepts } from "../store/bundle-concepts.js";
 import { TRUST_AFTER, type ConceptLookup, type Store, type TeachGuard, type Teaching } from "../store/store.js";
 import { teachingGuard } from "../store/teach-guards.js";
@@ -133,7 +134,7 @@ export class NpcHost {
     const id = `${SESSION_PREFIX}${randomBytes(16).toString("base64url")}`;
     let own = this.sessions.get(client ?? "");
     if (!own) this.sessions.set(client ?? "", (own = new LruMap(this.maxSessions)));
-    own.getOrCreate(id, () => ({ session: this.npc.session(this.sessionOptions), lastAnswer: null, awaitsConfirmation: false, toolResults: 0, lesson: null }));
+    own.getOrCreate(id, () => ({ session: this.npc.session({ conversation, ...this.sessionOptions }), lastAnswer: null, awaitsConfirmation: false, toolResults: 0, lesson: null }));
     return id;
   }
 
@@ -198,6 +199,9 @@ export class NpcHost {
     const started = performance.now();
     const state = this.state(client, sessionId);
     const text = this.toolAck[state.toolResults++ % this.toolAck.length]!;
+    // A one-line result can be what "them" means next ("find *.log" → "delete them").
+    const result = content.trim();
+    if (result !== "" && !result.includes("\n")) state.session.noteResult(result);
     this.record(client, sessionId, content, "tool result acknowledged", null, 1, [], controlAudit(started));
     return this.control(sessionId, "tool result acknowledged", text);
   }
