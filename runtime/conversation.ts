@@ -53,8 +53,8 @@ function remember(turn: ConversationTurn, response: NpcResponse, read: string, b
     ...turn.register,
     last_action: response.intent,
     last_args: { ...response.slots },
-    ...(last ? { last_path: last[1].value, last_text: read, last_slot: { name: last[0], start: last[1].start - base, end: last[1].end - base } } : {}),
-    age: 0,
+    // Only a new referent renews the register: "it" means what was named in the last few turns.
+    ...(last ? { last_path: last[1].value, last_text: read, last_slot: { name: last[0], start: last[1].start - base, end: last[1].end - base }, age: 0 } : {}),
   };
 }
 
