@@ -225,7 +225,7 @@ export const registerChat: RegisterCommand = (program, io) => {
       const store = openOptionalStore(options.store, io.cwd);
       const metadata: Record<string, string> = {};
       if (options.user !== undefined) metadata.username = options.user;
-      const host = new NpcHost(npc, store, 4, { seed: options.seed ?? 0, metadata }, escalation?.(npc) ?? null);
+      const host = new NpcHost(npc, store, 4, { seed: options.seed ?? 0, metadata }, escalation?.(npc) ?? null, true);
       const output = process.stdout;
       const colour = Boolean(output.isTTY) && (process.env.NO_COLOR ?? "") === "";
       try {

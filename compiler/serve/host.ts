@@ -120,6 +120,11 @@ export class NpcHost {
     private readonly sessionOptions: SessionOptions = { seed: 0 },
     /** The model rejections and low guesses go to (`reply`), or null. */
     private readonly escalation: Escalation | null = null,
+    /**
+     * `ndfc chat`: one person's conversations, so a provisional teaching of any chat applies in
+     * every later one, where using it and saying "yes" confirms it (serve keeps them per session).
+     */
+    private readonly sharedTeachings = false,
   ) {
     this.id = bundleSlug(npc.name) || "npc";
     // The NPC's own completion words, when they are plain text, acknowledge a tool result.
@@ -167,7 +172,7 @@ export class NpcHost {
     }
     // A provisional teaching from a conversation applies in that conversation only, so one
     // client cannot change another's answers; trusted ones and the operator's (CLI) apply to all.
-    const taught = this.store?.teachingsIn(this.id, sessionId) ?? [];
+    const taught = (this.sharedTeachings ? this.store?.teachings(this.id) : this.store?.teachingsIn(this.id, sessionId)) ?? [];
     const lesson = this.lessonFor(taught, message);
     if (lesson) return { pending: this.answer(client, sessionId, state, message, lesson.key, [lesson.teaching], options, started, "learned") };
     const { message: rewritten, used } = substituteTaught(message, taught.filter((t) => t.kind !== "input"));

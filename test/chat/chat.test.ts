@@ -1,10 +1,11 @@
 // `ndfc chat` in a real pseudo-terminal (tmux), and piped (no TTY: no colour, --exec, the store).
 // The CLI is compiled from the current sources once per run (builtCli), so no stale build/ is used.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../compiler/store/store.js";
+import { loadNpc } from "../../runtime/index.js";
 import { builtCli } from "../support/built-cli.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { repoRoot } from "../support/repo-root.js";
@@ -171,6 +172,32 @@ describe("ndfc chat without a terminal", () => {
     expect(answers[0]).toMatchObject({ status: "rejected", related: [{ example: "list files" }] });
     expect(answers[1]).toMatchObject({ status: "exact match", intent: "files_list" });
     expect(answers[2]!.intent).not.toBe("files_list"); // after an answer, "1" is a message again
+  });
+
+  it("a word taught in one chat is confirmed in two later chats and by teach confirm, then build --taught folds it", async () => {
+    const dir = tempDir("chat-teach");
+    const db = join(dir, "ndfc.db");
+    const first = chat(["--store", db, "--json"], "teach: zap means delete\n");
+    expect(JSON.parse(first.stdout.trim())).toMatchObject({ status: "teaching recorded", teaching: { state: "provisional", confirmations: 0 } });
+    for (const confirmations of [1, 2]) {
+      // A later chat: the provisional word applies there too, and "yes" confirms the answer it gave.
+      const later = chat(["--store", db, "--json"], "zap old.log\nyes\n");
+      const [used, confirmed] = later.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(used).toMatchObject({ intent: "file_delete", slots: { file: "old.log" }, permission: "ask", taught: [{ word: "zap", meaning: "delete" }] });
+      expect(confirmed).toMatchObject({ status: "teaching confirmed", teaching: { word: "zap", confirmations } });
+    }
+    const byHand = await runCaptured(["teach", "confirm", "zap", "--npc", "shelly", "--store", db], dir);
+    expect(byHand.out).toContain('"zap" means "delete" (trusted, 3/3 confirmations)');
+    const again = await runCaptured(["teach", "confirm", "zap", "--npc", "shelly", "--store", db], dir);
+    expect(again.out).toContain("already confirmed by hand");
+    expect((await runCaptured(["teach", "confirm", "zorp", "--npc", "shelly", "--store", db], dir)).code).toBe(1);
+    const folded = join(dir, "taught.npc");
+    const built = await runCaptured(["build", writeShelly(), "--taught", db, "--output", folded], dir);
+    expect(built.code, built.err).toBe(0);
+    expect(built.err).toContain("folded 1 trusted teaching(s)");
+    // The new bundle knows the word by itself: no store, no server.
+    const npc = await loadNpc(new Uint8Array(readFileSync(folded)));
+    expect(npc.session().process("zap old.log")).toMatchObject({ intent: "file_delete", slots: { file: "old.log" } });
   });
 
   it("records every turn in the audit store", () => {
