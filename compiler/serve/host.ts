@@ -269,7 +269,8 @@ export class NpcHost {
     const audit = { tier: escalated ? "escalated" : turn.tier, latencyMs: performance.now() - turn.started, model: escalated?.model ?? null };
     state.lastAnswer = this.record(client, sessionId, turn.message, answer.status, answer.intent, answer.confidence, usedNow, audit);
     state.lesson = escalated?.answer && escalated.learnable ? { input: turn.message, intent: escalated.answer.intent!, session: sessionId, client } : null;
-    state.awaitsConfirmation = usedNow.length > 0 || state.lesson !== null;
+    // A guess too can be confirmed: "no" after it records the miss on its audit row.
+    state.awaitsConfirmation = usedNow.length > 0 || state.lesson !== null || answer.status === "probabilistic match";
     answer.session = sessionId;
     if (used.length > 0 && !escalated?.answer) answer.taught = used.map((t) => ({ word: t.word, meaning: t.meaning, state: t.state }));
     return answer;
