@@ -1,6 +1,8 @@
 // A conversation with a loaded NPC: holds the active context, sentiment counts and the turn
 // number, and runs the pipeline (DESIGN §7): tokenize → sanitize → exact → template →
-// probabilistic → rejection, then renders the answer. `process` never throws.
+// probabilistic → rejection, then renders the answer. `process` never throws. With a
+// Conversation (ndfc/runtime/conversation) it also keeps the context register: each answer is
+// written into it, and before a match stands the conversation may answer from it instead.
 
 import { SENTIMENT_KINDS, type BundleConfig, type BundleIntent } from "./bundle-types.js";
 import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
