@@ -12,7 +12,7 @@ import { dirname, join, resolve } from "node:path";
 export const CORE_BUDGET_BYTES = 50_000;
 
 /** Entries of package.json `exports` that a host imports only if it uses them. */
-export const OPTIONAL_ENTRIES = ["explain", "lexer"] as const;
+export const OPTIONAL_ENTRIES = ["explain", "lexer", "conversation"] as const;
 
 export interface RuntimeBundleSize {
   /** The entry chunk of ndfc/runtime and the chunks it imports statically, minified: what every host loads. */

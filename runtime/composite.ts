@@ -12,7 +12,8 @@ function joined(texts: readonly (string | null)[]): string {
 }
 
 export function combineParts(parts: NpcResponse[], sentiment: Sentiment, emoji: string): NpcResponse {
-  const rejected = parts.find((p) => p.status === "rejected");
+  // A part that asks (elicit) stops the whole as a rejection does: nothing runs until it is answered.
+  const rejected = parts.find((p) => p.status === "rejected" || p.status === "elicit");
   const notices = parts.map((p) => p.notice).filter((n): n is string => n !== undefined);
   const statuses = [...new Set(parts.map((p) => p.status))];
   const common: NpcResponse = rejected

@@ -27,6 +27,9 @@ export interface TemplateHit {
   literals: number;
 }
 
+/** Called for each thread alive at the end of the message: its state, literal count and slots so far. */
+export type AtEnd = (state: number, literals: number, slots: () => Record<string, string>) => void;
+
 /** A persistent list: threads share their history instead of copying it. */
 interface Trail<T> {
   value: T;
@@ -122,6 +125,7 @@ class TemplateRun {
     private readonly clean: string,
     private readonly words: WordResolver,
     private readonly activeContext: number | null,
+    private readonly atEnd?: AtEnd,
   ) {}
 
   run(): TemplateHit | null {
@@ -168,6 +172,7 @@ class TemplateRun {
               best = { intent, path, slots: {}, captures: {}, items: [], literals: thread.literals, inContext: candidate.inContext };
             }
           }
+          this.atEnd?.(stateId, thread.literals, () => Object.fromEntries(toArray(thread.slots).map(([name, capture]) => [name, capture.value])));
           continue;
         }
         this.advance(p, stateId, thread);
@@ -347,6 +352,7 @@ export function matchTemplate(
   words: WordResolver,
   /** The intent whose context children's paths may match now, or null. */
   activeContext: number | null = null,
+  atEnd?: AtEnd,
 ): TemplateHit | null {
-  return new TemplateRun(model, tokens, clean, words, activeContext).run();
+  return new TemplateRun(model, tokens, clean, words, activeContext, atEnd).run();
 }

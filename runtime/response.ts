@@ -4,7 +4,8 @@ import type { TraceStep } from "./explain.js";
 
 export type Permission = "ask" | "yolo" | "auto";
 
-export type MatchStatus = "exact match" | "context match" | "template match" | "probabilistic match" | "rejected";
+/** "elicit": the NPC asks for what the request lacks (a slot, a referent, an action) and nothing runs. */
+export type MatchStatus = "exact match" | "context match" | "template match" | "probabilistic match" | "rejected" | "elicit";
 
 /** The status of a composite message whose parts answered differently: their statuses joined with ", ". */
 export type CompositeStatus = `${MatchStatus}, ${string}`;
@@ -93,6 +94,8 @@ export interface NpcResponse {
   notice?: string;
   /** Set when the message negates a destructive request ("don't delete x"): its permission is then `ask` (runtime/guards.ts). */
   negated?: boolean;
+  /** With status "elicit": the slot asked for, and the intent of the template it belongs to when known. */
+  elicit?: { slot: string; intent: string | null };
   /** A composite message ("delete a.log then list files"): each part's own response, in order. */
   parts?: NpcResponse[];
   /** With `process(message, { explain })` (ndfc/runtime/explain): how the answer was reached, stage by stage. */

@@ -1,6 +1,8 @@
 // A conversation with a loaded NPC: holds the active context, sentiment counts and the turn
 // number, and runs the pipeline (DESIGN §7): tokenize → sanitize → exact → template →
-// probabilistic → rejection, then renders the answer. `process` never throws.
+// probabilistic → rejection, then renders the answer. `process` never throws. With a
+// Conversation (ndfc/runtime/conversation) it also keeps the context register: each answer is
+// written into it, and before a match stands the conversation may answer from it instead.
 
 import { SENTIMENT_KINDS, type BundleConfig, type BundleIntent } from "./bundle-types.js";
 import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
@@ -21,6 +23,7 @@ import { emptySentiment, sanitize } from "./sanitize.js";
 import { emojiFor, sentimentMatch, withoutTrailingFiller } from "./sentiment.js";
 import { WordResolver } from "./word-resolver.js";
 import { UnsafeSlotValueError } from "./shell-escape.js";
+import { ageRegister, emptyRegister, REGISTER_TURNS, type ContextRegister } from "./register.js";
 
 export interface SessionMetadata {
   username?: string;
@@ -33,6 +36,40 @@ export interface SessionOptions {
   seed?: number;
   /** Values of system tags. User and host names come only from here. */
   metadata?: SessionMetadata;
+  /** Turns the context register outlives its last write (default 3). */
+  registerTurns?: number;
+  /**
+   * Pronouns, ellipsis, corrections and slot elicitation through the context register (DESIGN
+   * §7). Outside the core: `import { conversation } from "ndfc/runtime/conversation"`.
+   */
+  conversation?: Conversation;
+}
+
+/** The part of a session a Conversation works with (runtime/conversation.ts). */
+export interface ConversationTurn {
+  readonly model: NpcModel;
+  register: ContextRegister;
+  readonly activeContext: number | null;
+  readonly witness: Witness[];
+  /** The answer of `intent` with these slots, guarded as any answer is (null: a slot value cannot sit in its command). */
+  answerWith(status: MatchStatus, intent: number, slots: Record<string, string>, message: string): NpcResponse | null;
+  /** A question: nothing runs. */
+  ask(slot: string, intent: string | null, question: string): NpcResponse;
+}
+
+export interface Conversation {
+  /** An answer from the register instead of `matched` (null: the match stands). */
+  converse(turn: ConversationTurn, matched: Matched, clause: Clause, read: string, clean: string, words: WordResolver): NpcResponse | null;
+  /** Writes an answer into the register. */
+  remember(turn: ConversationTurn, response: NpcResponse, read: string, base: number): void;
+}
+
+/** What session.snapshot() returns and restore() takes: plain JSON. */
+export interface SessionSnapshot {
+  turn: number;
+  context: string | null;
+  sentiment: Sentiment;
+  register: ContextRegister;
 }
 
 const DEFAULT_USERNAME = "user";
@@ -85,7 +122,9 @@ export interface ProcessOptions {
   explain?: Explainer | false;
 }
 
-interface Match {
+export type Matched = { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string };
+
+export interface Match {
   status: MatchStatus;
   intent: number;
   confidence: number;
@@ -99,6 +138,9 @@ export class NpcSession {
   private readonly totals: Sentiment = emptySentiment();
   private readonly seed: number;
   private readonly system: Record<string, string>;
+  private register = emptyRegister();
+  private readonly registerTurns: number;
+  private readonly conversation: Conversation | undefined;
 
   constructor(
     private readonly model: NpcModel,
@@ -106,6 +148,37 @@ export class NpcSession {
   ) {
     this.seed = Number.isFinite(options.seed) ? Math.trunc(options.seed!) : 0;
     this.system = systemValues(model.payload.config, options.metadata);
+    this.registerTurns = Number.isFinite(options.registerTurns) ? Math.max(0, Math.trunc(options.registerTurns!)) : REGISTER_TURNS;
+    this.conversation = options.conversation;
+  }
+
+  /** The context register now (a copy). */
+  get contextRegister(): ContextRegister {
+    return clone(this.register);
+  }
+
+  /** The state of the conversation, so another session of the same NPC can carry it on (restore). */
+  snapshot(): SessionSnapshot {
+    return clone({ turn: this.turn, context: this.context, sentiment: this.totals, register: this.register });
+  }
+
+  /** Carries on the conversation of a snapshot; throws a TypeError naming what is wrong with it. */
+  restore(snapshot: SessionSnapshot): void {
+    const { turn, context, sentiment, register } = snapshot ?? ({} as SessionSnapshot);
+    const index = context === null ? null : this.model.payload.intents.findIndex((intent) => intent.id === context);
+    if (!Number.isSafeInteger(turn) || turn < 0) throw new TypeError("snapshot.turn must be a non-negative integer");
+    if (index === -1) throw new TypeError(`snapshot.context names no intent of this NPC: ${String(context)}`);
+    if (typeof register !== "object" || register === null || typeof register.last_args !== "object") throw new TypeError("snapshot.register must be a context register");
+    for (const kind of SENTIMENT_KINDS) if (!Number.isFinite(sentiment?.[kind])) throw new TypeError(`snapshot.sentiment.${kind} must be a number`);
+    this.turn = turn;
+    this.activeContext = index;
+    Object.assign(this.totals, clone(sentiment));
+    this.register = clone(register);
+  }
+
+  /** What the last command produced (a host's tool result): "them" may refer to it. */
+  noteResult(result: string): void {
+    this.register = { ...this.register, last_result: result, age: 0 };
   }
 
   /** Id of the intent whose context children are reachable now, or null. */
@@ -119,6 +192,7 @@ export class NpcSession {
    */
   process(message: string, options: ProcessOptions = {}): NpcResponse {
     const turn = this.turn++;
+    this.register = ageRegister(this.register, this.registerTurns);
     const trace = typeof options.explain === "function" ? options.explain(this.model) : undefined;
     let response: NpcResponse;
     try {
@@ -202,6 +276,10 @@ export class NpcSession {
     }
     const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
     const match = this.match(tokens, sanitized.kept, sanitized.content, clean, witness, sanitized, words, trace, typedExact);
+    const talk = this.conversation;
+    const view = talk && this.turnView(witness, turn, part);
+    const conversed = view && talk.converse(view, match, clause, read, clean, words);
+    if (conversed) return conversed;
     let response: NpcResponse;
     let refusal: string | undefined;
     if (match.kind === "rejected") response = this.reject(match.related, witness, turn, part, this.totals);
@@ -219,7 +297,41 @@ export class NpcSession {
     }
     const notice = match.kind === "rejected" ? match.notice : refusal;
     if (notice !== undefined) response.notice = notice;
+    if (view && match.kind === "match" && response.status !== "rejected") talk.remember(view, response, read, clause.start);
     return response;
+  }
+
+  /** What a Conversation sees of this turn; its register reads and writes the session's. */
+  private turnView(witness: Witness[], turn: number, part: number): ConversationTurn {
+    const session = this;
+    return {
+      model: this.model,
+      get register() {
+        return session.register;
+      },
+      set register(value) {
+        session.register = value;
+      },
+      activeContext: this.activeContext,
+      witness,
+      answerWith: (status, intent, slots, message) => {
+        try {
+          const response = this.respond({ status, intent, confidence: 1, slots }, witness, turn, part);
+          applyGuards(response as NpcResponse & { status: MatchStatus }, this.model.payload.intents[intent]!, message);
+          return response;
+        } catch (error) {
+          if (error instanceof UnsafeSlotValueError) return null;
+          throw error;
+        }
+      },
+      ask: (slot, intent, question) => {
+        const response = this.reject([], witness, turn, part, this.totals);
+        response.status = "elicit";
+        response.response = question;
+        response.elicit = { slot, intent };
+        return response;
+      },
+    };
   }
 
   private match(
@@ -233,7 +345,7 @@ export class NpcSession {
     trace: Tracer | undefined,
     /** The exact lookup of `tokens` as typed, when already done (undefined: not done). */
     typedExact?: TypedLookup,
-  ): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } {
+  ): Matched {
     /** A match, with its evidence added to the witness. */
     const found = (stage: Witness["stage"], items: WitnessItem[], note: string, status: MatchStatus, intent: number, confidence = 1, hit?: TemplateHit) => {
       witness.push({ stage, items, note });
@@ -275,7 +387,7 @@ export class NpcSession {
     // accepts needs nothing else (the lexical stage is not run).
     const learned = template === null && this.model.learned !== null && query.length > 0 ? this.model.learned.score(correctedTokens(query, words, this.model.payload.config.wordThreshold)) : null;
     if (learned) trace?.learned(learned);
-    const learnedGuess = (): { kind: "match"; match: Match } | { kind: "rejected"; related: RankedIntent[]; notice?: string } => {
+    const learnedGuess = (): Matched => {
       const refusal = this.refusesGuess(learned!.topIntent, query);
       if (refusal) return refusal([{ intent: learned!.topIntent, score: learned!.margin, input: -1 }]);
       witness.push(...this.learnedWitness(query, learned!, trace));
@@ -414,6 +526,8 @@ export function systemValues(config: BundleConfig, metadata: SessionMetadata = {
   system.creator ??= config.creator ?? "";
   return system;
 }
+
+const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
 function addSentiment(total: Sentiment, add: Sentiment): void {
   for (const kind of SENTIMENT_KINDS) total[kind] += add[kind];

@@ -7,10 +7,13 @@
 //   /help             these commands
 //   /quit or Ctrl-D   leave
 //
-// With --exec, `run_in_terminal` commands run with /bin/sh -c (their output shown), after a y/N
-// confirmation whenever the answer's permission is `ask`. With --escalate, what the NPC rejects
-// goes to a local model first (compiler/escalate/), as in serve.
-import { spawn } from "node:child_process";
+// After a rejection with suggestions, typing a suggestion's number sends its example.
+// With --exec, `run_in_terminal` commands run in one /bin/sh for the whole chat (shell-session.ts:
+// what a step sets is there for the next), shown first as a numbered plan when there are several,
+// after one y/N confirmation whenever the answer's permission is `ask`; a failing step stops the
+// rest. With --json, each answer is one JSON line and nothing else is printed (no banner, no
+// prompts); prompts are also left out whenever stdin is not a terminal. With --escalate, what the
+// NPC rejects goes to a local model first (compiler/escalate/), as in serve.
 import { createInterface, type Interface } from "node:readline";
 import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
@@ -22,17 +25,19 @@ import { loadBundleFile } from "./read-bundle.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 import { addEscalationOptions, ESCALATION_HELP, loadEscalation, type EscalationCliOptions } from "./escalate-options.js";
 import { toolCallParts, toolCommand } from "../../runtime/tool-call.js";
+import { ShellSession } from "./shell-session.js";
 
 interface ChatCliOptions extends EscalationCliOptions {
   seed?: number;
   user?: string;
   exec?: boolean;
+  json?: boolean;
   /** A path, or false for --no-store. */
   store?: string | false;
 }
 
 interface ChatStreams {
-  input: NodeJS.ReadableStream;
+  input: NodeJS.ReadableStream & { isTTY?: boolean };
   output: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
@@ -41,6 +46,8 @@ export interface ChatOptions extends ChatStreams {
   name: string;
   exec: boolean;
   colour: boolean;
+  /** One JSON answer per line, nothing else. */
+  json?: boolean;
 }
 
 const HELP = `Commands: /reset (new conversation), /explain (how the last answer was reached; /explain on|off after every answer), /help, /quit (or Ctrl-D).`;
@@ -57,7 +64,13 @@ class LineReader {
   private waiting: ((line: string | null) => void) | null = null;
   private closed = false;
 
-  constructor(private readonly rl: Interface) {
+  constructor(
+    private readonly rl: Interface,
+    /** Whether the `you>` prompt is shown (a person at a terminal). */
+    private readonly prompts: boolean,
+    /** Whether nothing but answers may be printed (--json). */
+    private readonly quiet: boolean,
+  ) {
     rl.on("line", (line) => {
       if (this.waiting) {
         const done = this.waiting;
@@ -72,12 +85,15 @@ class LineReader {
     });
   }
 
-  next(prompt: string): Promise<string | null> {
+  /** The next line; `prompt` shows on a terminal, or always when `always` (a y/N question). */
+  next(prompt: string, always = false): Promise<string | null> {
     const queued = this.queue.shift();
     if (this.closed && queued === undefined) return Promise.resolve(null);
     // The prompt shows even for a line typed (or piped) ahead: a y/N question is always visible.
-    this.rl.setPrompt(prompt);
-    this.rl.prompt();
+    if (this.prompts || (always && !this.quiet)) {
+      this.rl.setPrompt(prompt);
+      this.rl.prompt();
+    }
     if (queued !== undefined) return Promise.resolve(queued);
     return new Promise((done) => (this.waiting = done));
   }
@@ -87,24 +103,23 @@ function commandOf(tool: Record<string, unknown>): string | null {
   return toolCallParts(tool).name === "run_in_terminal" ? toolCommand(tool) : null;
 }
 
-/** Runs a command with /bin/sh -c, copying its output; resolves to its exit code. */
-function runCommand(command: string, output: NodeJS.WritableStream): Promise<number> {
-  return new Promise((done) => {
-    const child = spawn("/bin/sh", ["-c", command], { stdio: ["ignore", "pipe", "pipe"] });
-    child.stdout.on("data", (chunk: Buffer) => output.write(chunk));
-    child.stderr.on("data", (chunk: Buffer) => output.write(chunk));
-    child.on("error", () => done(127));
-    child.on("close", (code) => done(code ?? 1));
-  });
+/** The example a number picks among the last rejection's suggestions ("2"), or null. */
+function pickedSuggestion(message: string, last: NpcResponse | null): string | null {
+  if (!/^\d{1,2}$/.test(message) || last?.status !== "rejected") return null;
+  const picked = last.related[Number(message) - 1];
+  return picked ? (picked.example ?? null) : null;
 }
 
 async function runChat(options: ChatOptions): Promise<void> {
   const { host, output, name } = options;
   const c = palette(options.colour);
-  const rl = createInterface({ input: options.input, output, terminal: Boolean(output.isTTY), historySize: 1000 });
+  const json = options.json === true;
+  const interactive = !json && Boolean(options.input.isTTY);
+  const rl = createInterface({ input: options.input, output, terminal: interactive && Boolean(output.isTTY), historySize: 1000 });
   rl.on("SIGINT", () => rl.close()); // Ctrl-C leaves like Ctrl-D
-  const lines = new LineReader(rl);
-  const write = (text: string) => void output.write(text.endsWith("\n") ? text : `${text}\n`);
+  const lines = new LineReader(rl, interactive, json);
+  const write = (text: string) => void (json || output.write(text.endsWith("\n") ? text : `${text}\n`));
+  const shell = options.exec ? new ShellSession(output) : null;
   let session = host.openSession(null);
   let last: NpcResponse | null = null;
   let autoExplain = false;
@@ -112,7 +127,8 @@ async function runChat(options: ChatOptions): Promise<void> {
   for (;;) {
     const line = await lines.next(c.bold("you> "));
     if (line === null) break;
-    const message = line.trim();
+    const typed = line.trim();
+    const message = pickedSuggestion(typed, last) ?? typed;
     if (message === "") continue;
     if (message === "/quit" || message === "/exit") break;
     if (message === "/help") {
@@ -137,13 +153,15 @@ async function runChat(options: ChatOptions): Promise<void> {
       write(c.dim(`(unknown command ${message.split(/\s/, 1)[0]}) ${HELP}`));
       continue;
     }
-    const answer: ServeAnswer = await host.reply(null, session, message, { explain });
+    const answer: ServeAnswer = await host.reply(null, session, message, json ? {} : { explain });
     if (answer.status === "rejected" || answer.intent !== null) last = answer as NpcResponse;
-    showAnswer(answer, name, write, c);
+    if (json) output.write(`${JSON.stringify(answer)}\n`);
+    else showAnswer(answer, name, write, c);
     if (autoExplain && answer.trace) write(c.dim(formatExplanation(answer as NpcResponse)));
-    if (options.exec) await execute(answer, lines, write, output, c);
+    if (shell) await execute(answer, shell, lines, write, c);
   }
   rl.close();
+  shell?.close();
   write(c.dim("bye"));
 }
 
@@ -153,7 +171,8 @@ function showAnswer(answer: ServeAnswer, name: string, write: (text: string) => 
     const { name, arguments: args } = toolCallParts(tool);
     write(`  ${c.yellow(`[${name ?? "tool"}]`)} ${commandOf(tool) ?? JSON.stringify(args ?? {})}`);
   }
-  for (const related of answer.related) write(`  - ${related.example ?? related.intent}`);
+  answer.related.forEach((related, i) => write(`  ${i + 1}. ${related.example ?? related.intent}`));
+  if (answer.related.length > 0) write(c.dim("  (type a number to pick one)"));
   if (answer.notice) write(c.dim(`  (${answer.notice})`));
   const facts = [answer.status, `confidence ${answer.confidence}`];
   if (answer.tools.length > 0) facts.push(`permission ${answer.permission}`);
@@ -161,20 +180,28 @@ function showAnswer(answer: ServeAnswer, name: string, write: (text: string) => 
   write(c.dim(`  [${facts.join(" · ")}] ${answer.emoji}`));
 }
 
-async function execute(answer: ServeAnswer, lines: LineReader, write: (text: string) => void, output: NodeJS.WritableStream, c: ReturnType<typeof palette>): Promise<void> {
-  for (const tool of answer.tools) {
-    const command = commandOf(tool);
-    if (command === null) continue;
-    if (answer.permission === "ask") {
-      const reply = await lines.next(`${c.red("run")} ${command} ? [y/N] `);
-      if (reply === null || !/^y(es)?$/i.test(reply.trim())) {
-        write(c.dim("  (not run)"));
-        continue;
-      }
-    }
-    const code = await runCommand(command, output);
-    if (code !== 0) write(c.red(`  (exit status ${code})`));
+/**
+ * Runs the answer's commands in the chat's shell: several are shown once as a numbered plan, one
+ * y/N covers them all when the answer asks, and a failing step stops the rest.
+ */
+async function execute(answer: ServeAnswer, shell: ShellSession, lines: LineReader, write: (text: string) => void, c: ReturnType<typeof palette>): Promise<void> {
+  const commands = answer.tools.map(commandOf).filter((command): command is string => command !== null);
+  if (commands.length === 0) return;
+  if (commands.length > 1) write(`${c.bold("plan:")}\n${commands.map((command, i) => `  ${i + 1}. ${command}`).join("\n")}`);
+  if (answer.permission === "ask") {
+    // The commands were shown with the answer (or as the plan): the question does not repeat them.
+    const what = commands.length > 1 ? `these ${commands.length} steps` : "it";
+    const reply = await lines.next(`${c.red("run")} ${what}? [y/N] `, true);
+    if (reply === null || !/^y(es)?$/i.test(reply.trim())) return write(c.dim("  (not run)"));
   }
+  for (const [i, command] of commands.entries()) {
+    const code = await shell.run(command);
+    if (code === 0) continue;
+    const ran = commands.length > 1 ? `step ${i + 1} of ${commands.length} failed, ${i} ran before it and the rest did not run: ` : "";
+    write(c.red(`  (${ran}exit status ${code})`));
+    return;
+  }
+  if (commands.length > 1) write(c.dim(`  (${commands.length} steps ran)`));
 }
 
 export const registerChat: RegisterCommand = (program, io) => {
@@ -184,7 +211,8 @@ export const registerChat: RegisterCommand = (program, io) => {
     .argument("<bundle>", "a .npc file")
     .option("--seed <n>", "seed of the variant choices (default 0)", parseSeed)
     .option("--user <name>", "value of <||username||> (default: user)")
-    .option("--exec", "run run_in_terminal commands with /bin/sh -c (asks first when the permission is ask)")
+    .option("--exec", "run run_in_terminal commands in one /bin/sh kept for the whole chat (asks first when the permission is ask)")
+    .option("--json", "print each answer as one JSON line, and nothing else (for scripts)")
     .addOption(optionalStoreOption())
     .addOption(noStoreOption());
   addEscalationOptions(command)
@@ -195,11 +223,11 @@ export const registerChat: RegisterCommand = (program, io) => {
       const store = openOptionalStore(options.store, io.cwd);
       const metadata: Record<string, string> = {};
       if (options.user !== undefined) metadata.username = options.user;
-      const host = new NpcHost(npc, store, 4, { seed: options.seed ?? 0, metadata }, escalation?.(npc) ?? null);
+      const host = new NpcHost(npc, store, 4, { seed: options.seed ?? 0, metadata }, escalation?.(npc) ?? null, true);
       const output = process.stdout;
       const colour = Boolean(output.isTTY) && (process.env.NO_COLOR ?? "") === "";
       try {
-        await runChat({ host, name: npc.name, exec: options.exec === true, colour, input: process.stdin, output });
+        await runChat({ host, name: npc.name, exec: options.exec === true, json: options.json === true, colour, input: process.stdin, output });
       } finally {
         store?.close();
       }

@@ -74,6 +74,31 @@ Examples:
     });
 
   teach
+    .command("confirm")
+    .description(`confirm a teaching by hand: one confirmation towards trust (${TRUST_AFTER} make it trusted), counted once`)
+    .argument("<word>", "the taught word (or phrase)")
+    .requiredOption("--npc <name>", "the NPC it was taught for")
+    .option("--store <file>", "the store (default: the user's data directory)")
+    .addHelpText("after", `\nExample:\n  ndfc teach confirm zap --npc termy      (after "teach: zap means delete" in ndfc chat)`)
+    .action((word: string, options: { npc: string; store?: string }) => {
+      const npc = npcKey(options.npc);
+      const store = openStoreForCli(storePath(options.store, io.cwd), false);
+      try {
+        const confirmed = store.confirmByOperator(npc, word);
+        if (confirmed === null) {
+          io.stderr(`ndfc teach: nothing is taught as "${word}" for ${npc} (see ndfc teach list --npc ${npc})\n`);
+          exitCode.value = EXIT_FAILED;
+          return;
+        }
+        const t = confirmed.teaching;
+        const how = confirmed.counted ? "confirmed" : "already confirmed by hand";
+        io.stdout(`${how}: "${t.word}" means "${t.meaning}" (${t.state}, ${t.confirmations}/${TRUST_AFTER} confirmations)\n`);
+      } finally {
+        store.close();
+      }
+    });
+
+  teach
     .command("list")
     .description("list teachings and their states")
     .option("--npc <name>", "only this NPC")

@@ -15,6 +15,7 @@ import { randomBytes } from "node:crypto";
 import { bundleSlug } from "../emit/write-bundle.js";
 import { emojiFor, type Npc, type NpcResponse, type NpcSession, type ProcessOptions, type SessionOptions } from "../../runtime/index.js";
 import { emptySentiment } from "../../runtime/sanitize.js";
+import { conversation } from "../../runtime/conversation.js";
 import { bundleConcepts } from "../store/bundle-concepts.js";
 import { TRUST_AFTER, type ConceptLookup, type Store, type TeachGuard, type Teaching } from "../store/store.js";
 import { teachingGuard } from "../store/teach-guards.js";
@@ -119,6 +120,11 @@ export class NpcHost {
     private readonly sessionOptions: SessionOptions = { seed: 0 },
     /** The model rejections and low guesses go to (`reply`), or null. */
     private readonly escalation: Escalation | null = null,
+    /**
+     * `ndfc chat`: one person's conversations, so a provisional teaching of any chat applies in
+     * every later one, where using it and saying "yes" confirms it (serve keeps them per session).
+     */
+    private readonly sharedTeachings = false,
   ) {
     this.id = bundleSlug(npc.name) || "npc";
     // The NPC's own completion words, when they are plain text, acknowledge a tool result.
@@ -133,7 +139,7 @@ export class NpcHost {
     const id = `${SESSION_PREFIX}${randomBytes(16).toString("base64url")}`;
     let own = this.sessions.get(client ?? "");
     if (!own) this.sessions.set(client ?? "", (own = new LruMap(this.maxSessions)));
-    own.getOrCreate(id, () => ({ session: this.npc.session(this.sessionOptions), lastAnswer: null, awaitsConfirmation: false, toolResults: 0, lesson: null }));
+    own.getOrCreate(id, () => ({ session: this.npc.session({ conversation, ...this.sessionOptions }), lastAnswer: null, awaitsConfirmation: false, toolResults: 0, lesson: null }));
     return id;
   }
 
@@ -166,7 +172,7 @@ export class NpcHost {
     }
     // A provisional teaching from a conversation applies in that conversation only, so one
     // client cannot change another's answers; trusted ones and the operator's (CLI) apply to all.
-    const taught = this.store?.teachingsIn(this.id, sessionId) ?? [];
+    const taught = (this.sharedTeachings ? this.store?.teachings(this.id) : this.store?.teachingsIn(this.id, sessionId)) ?? [];
     const lesson = this.lessonFor(taught, message);
     if (lesson) return { pending: this.answer(client, sessionId, state, message, lesson.key, [lesson.teaching], options, started, "learned") };
     const { message: rewritten, used } = substituteTaught(message, taught.filter((t) => t.kind !== "input"));
@@ -198,6 +204,9 @@ export class NpcHost {
     const started = performance.now();
     const state = this.state(client, sessionId);
     const text = this.toolAck[state.toolResults++ % this.toolAck.length]!;
+    // A one-line result can be what "them" means next ("find *.log" → "delete them").
+    const result = content.trim();
+    if (result !== "" && !result.includes("\n")) state.session.noteResult(result);
     this.record(client, sessionId, content, "tool result acknowledged", null, 1, [], controlAudit(started));
     return this.control(sessionId, "tool result acknowledged", text);
   }
@@ -260,7 +269,8 @@ export class NpcHost {
     const audit = { tier: escalated ? "escalated" : turn.tier, latencyMs: performance.now() - turn.started, model: escalated?.model ?? null };
     state.lastAnswer = this.record(client, sessionId, turn.message, answer.status, answer.intent, answer.confidence, usedNow, audit);
     state.lesson = escalated?.answer && escalated.learnable ? { input: turn.message, intent: escalated.answer.intent!, session: sessionId, client } : null;
-    state.awaitsConfirmation = usedNow.length > 0 || state.lesson !== null;
+    // A guess too can be confirmed: "no" after it records the miss on its audit row.
+    state.awaitsConfirmation = usedNow.length > 0 || state.lesson !== null || answer.status === "probabilistic match";
     answer.session = sessionId;
     if (used.length > 0 && !escalated?.answer) answer.taught = used.map((t) => ({ word: t.word, meaning: t.meaning, state: t.state }));
     return answer;

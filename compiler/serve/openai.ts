@@ -80,6 +80,7 @@ function ndfcFields(answer: ServeAnswer): Record<string, unknown> {
   };
   if (answer.captures !== undefined) fields.captures = answer.captures;
   if (answer.related.length > 0) fields.related = answer.related;
+  if (answer.elicit !== undefined) fields.elicit = answer.elicit;
   if (answer.notice !== undefined) fields.notice = answer.notice;
   if (answer.taught !== undefined) fields.taught = answer.taught;
   if (answer.teaching !== undefined) fields.teaching = answer.teaching;
@@ -124,9 +125,20 @@ function completionToolCalls(answer: ServeAnswer, id: string) {
   return toolCalls(answer.tools, id.slice(COMPLETION_ID_PREFIX.length, COMPLETION_ID_PREFIX.length + 12));
 }
 
+/**
+ * The text a generic client shows: the answer, and for a rejection its suggestions as a numbered
+ * list (a client that ignores `message.ndfc` still sees the choices; "1" picks the first in chat).
+ * An elicitation's response is already its question.
+ */
+export function contentOf(answer: ServeAnswer): string {
+  if (answer.status !== "rejected" || answer.related.length === 0) return answer.response;
+  const options = answer.related.map((r, i) => `${i + 1}. ${r.example ?? r.intent}`);
+  return [answer.response, ...options].join("\n");
+}
+
 export function completionBody(model: string, prompt: string, answer: ServeAnswer, id: string, created: number) {
   const calls = completionToolCalls(answer, id);
-  const message: Record<string, unknown> = { role: "assistant", content: answer.response, refusal: null };
+  const message: Record<string, unknown> = { role: "assistant", content: contentOf(answer), refusal: null };
   if (answer.thinking !== "") message.reasoning_content = answer.thinking;
   if (calls.length > 0) message.tool_calls = calls;
   message.ndfc = ndfcFields(answer);
@@ -151,7 +163,7 @@ export function completionChunks(model: string, answer: ServeAnswer, id: string,
   });
   const chunks = [chunk({ role: "assistant", content: "" })];
   if (answer.thinking !== "") chunks.push(chunk({ reasoning_content: answer.thinking }));
-  for (const piece of answer.response.match(/\S+\s*|\s+/g) ?? []) chunks.push(chunk({ content: piece }));
+  for (const piece of contentOf(answer).match(/\S+\s*|\s+/g) ?? []) chunks.push(chunk({ content: piece }));
   const calls = completionToolCalls(answer, id);
   if (calls.length > 0) chunks.push(chunk({ tool_calls: calls.map((call, index) => ({ index, ...call })) }));
   chunks.push(chunk({}, finishReason(answer), { ndfc: ndfcFields(answer) }));

@@ -31,6 +31,8 @@ import { migrate, SCHEMA_VERSION } from "./schema.js";
  * confirming its own teaching, however often, never makes it trusted.
  */
 export const TRUST_AFTER = 3;
+/** The session a confirmation made with `ndfc teach confirm` is recorded under. */
+const OPERATOR_SESSION = "cli";
 
 export type TeachState = "provisional" | "trusted";
 /**
@@ -407,6 +409,19 @@ export class Store {
    */
   teachingsIn(npc: string, session: string): Teaching[] {
     return (this.sessionTeachings.all({ npc, session }) as TeachRow[]).map(toTeaching);
+  }
+
+  /**
+   * The operator confirms a teaching by hand (`ndfc teach confirm`): one confirmation from
+   * "session:cli", counted once like any other confirmer's. Null when nothing is taught so.
+   */
+  confirmByOperator(npc: string, word: string): { teaching: Teaching; counted: boolean } | null {
+    const row = this.teachingByWord.get(npc, normalizeKey(word)) as TeachRow | undefined;
+    if (!row) return null;
+    return this.db.transaction(() => {
+      const counted = this.addConfirmation(toTeaching(row), null, OPERATOR_SESSION, null);
+      return { teaching: this.teachingById(row.id)!, counted };
+    })();
   }
 
   /** Every confirmation of a teaching, oldest first: who confirmed, and whether it counted. */

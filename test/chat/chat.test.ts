@@ -1,12 +1,14 @@
 // `ndfc chat` in a real pseudo-terminal (tmux), and piped (no TTY: no colour, --exec, the store).
 // The CLI is compiled from the current sources once per run (builtCli), so no stale build/ is used.
 import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openStore } from "../../compiler/store/store.js";
+import { loadNpc } from "../../runtime/index.js";
 import { builtCli } from "../support/built-cli.js";
 import { runCaptured, tempDir } from "../support/cli.js";
+import { repoRoot } from "../support/repo-root.js";
 import { writeShelly } from "../conversation/shelly.js";
 
 const TMUX = "/usr/bin/tmux";
@@ -15,6 +17,7 @@ if (!hasTmux) console.warn(`${TMUX} not found: the pseudo-terminal chat test is 
 
 let main: string;
 let bundle: string;
+let termyBundle: string;
 let work: string;
 
 beforeAll(async () => {
@@ -23,6 +26,9 @@ beforeAll(async () => {
   bundle = join(work, "shelly.npc");
   const built = await runCaptured(["build", writeShelly(), "--output", bundle], work);
   expect(built.code, built.err).toBe(0);
+  termyBundle = join(work, "termy.npc");
+  const termy = await runCaptured(["build", join(repoRoot, "datasets/termy"), "--output", termyBundle], work);
+  expect(termy.code, termy.err).toBe(0);
 }, 180_000);
 
 function sleep(ms: number): Promise<void> {
@@ -33,12 +39,12 @@ describe.skipIf(!hasTmux)("ndfc chat in a pseudo-terminal", () => {
   // Unique per run: a server left by an interrupted run must not hold a "chat" session already.
   const socket = `ndfc-chat-test-${process.pid}-${Date.now()}`;
   const tmux = (...args: string[]) => execFileSync(TMUX, ["-L", socket, ...args], { encoding: "utf8" });
-  const screen = () => tmux("capture-pane", "-p", "-t", "chat", "-S", "-200");
+  const screen = (target = "chat") => tmux("capture-pane", "-p", "-t", target, "-S", "-200");
 
-  async function waitFor(text: string | RegExp, timeoutMs = 15_000): Promise<string> {
+  async function waitFor(text: string | RegExp, timeoutMs = 15_000, target = "chat"): Promise<string> {
     const started = Date.now();
     for (;;) {
-      const shown = screen();
+      const shown = screen(target);
       if (typeof text === "string" ? shown.includes(text) : text.test(shown)) return shown;
       if (Date.now() - started > timeoutMs) throw new Error(`screen never showed ${String(text)}:\n${shown}`);
       await sleep(100);
@@ -81,6 +87,31 @@ describe.skipIf(!hasTmux)("ndfc chat in a pseudo-terminal", () => {
     expect(shown).toContain("bye");
   });
 
+  it("--exec runs every step in one shell (TERMy): create folder foo, delete it, y removes foo; a plan of 3 shows once and runs", async () => {
+    const dir = tempDir("chat-pty-exec");
+    tmux("new-session", "-d", "-s", "exec", "-x", "200", "-y", "60", "-c", dir, `node ${main} chat ${termyBundle} --no-store --exec; echo "chat exited $?"; sleep 60`);
+    const type = async (line: string, expected: string | RegExp) => {
+      tmux("send-keys", "-t", "exec", "-l", line);
+      tmux("send-keys", "-t", "exec", "Enter");
+      return waitFor(expected, 15_000, "exec");
+    };
+    await waitFor("Talking to Termy.", 15_000, "exec");
+    await type("create folder foo", "[template match · confidence 1 · permission yolo]");
+    await waitFor(/yolo\][^\n]*\n(?:.*\n)*?you>/, 15_000, "exec");
+    expect(existsSync(join(dir, "foo"))).toBe(true);
+    // NDFC_IT was set by the first command's shell: the follow-up reads it in the same shell.
+    await type("delete it", "run it? [y/N]");
+    await type("y", /run it\? \[y\/N\] y\n(?:.*\n)*?you>/);
+    expect(existsSync(join(dir, "foo"))).toBe(false);
+    const shown = await type("create folder a then create folder b then list files", "(3 steps ran)");
+    expect(shown.match(/^plan:$/gm)).toHaveLength(1);
+    expect(shown).toContain("  3. ls -la");
+    expect(existsSync(join(dir, "a")) && existsSync(join(dir, "b"))).toBe(true);
+    expect(shown.split("plan:")[1]).toMatch(/ a\n(?:.*\n)*.* b\n/); // ls ran after both folders existed
+    tmux("send-keys", "-t", "exec", "C-d");
+    await waitFor("chat exited 0", 15_000, "exec");
+  });
+
   it("has no colour with NO_COLOR", async () => {
     const command = `NO_COLOR=1 node ${main} chat ${bundle} --no-store; sleep 60`;
     tmux("new-session", "-d", "-s", "plain", "-x", "160", "-y", "20", "-c", work, command);
@@ -117,12 +148,56 @@ describe("ndfc chat without a terminal", () => {
     const run = chat(["--no-store", "--exec"], "create folder made\ndelete file made\nn\ncreate folder other\ndelete folder other\n", cwd);
     expect(run.status).toBe(0);
     expect(existsSync(join(cwd, "made"))).toBe(true); // yolo: ran; the delete was declined
-    expect(run.stdout).toContain("run rm -- 'made' ? [y/N]");
+    expect(run.stdout).toContain("run it? [y/N]");
+    expect(run.stdout).not.toContain("you>"); // stdin is no terminal: no prompts
     expect(run.stdout).toContain("(not run)");
     expect(existsSync(join(cwd, "other"))).toBe(true);
     const yes = chat(["--no-store", "--exec"], "delete file gone.txt\ny\n", cwd);
     expect(yes.stdout).toMatch(/rm: cannot remove '?gone\.txt'?|No such file/);
     expect(yes.stdout).toContain("(exit status 1)");
+  });
+
+  it("--json prints one JSON answer per line and nothing else", () => {
+    const run = chat(["--no-store", "--json"], "hello\ndelete\nold.log\n");
+    expect(run.status, run.stderr).toBe(0);
+    const answers = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { status: string; intent: string | null; elicit?: { slot: string }; slots: Record<string, string> });
+    expect(answers.map((a) => a.status)).toEqual(["exact match", "elicit", "template match"]);
+    expect(answers[1]!.elicit).toMatchObject({ slot: "file", intent: "file_delete" });
+    expect(answers[2]).toMatchObject({ intent: "file_delete", slots: { file: "old.log" } });
+  });
+
+  it("picks a suggestion of the last rejection by its number", () => {
+    const run = chat(["--no-store", "--json"], "list stuff\n1\n1\n");
+    const answers = run.stdout.trim().split("\n").map((line) => JSON.parse(line) as { status: string; intent: string | null; related: { example: string }[] });
+    expect(answers[0]).toMatchObject({ status: "rejected", related: [{ example: "list files" }] });
+    expect(answers[1]).toMatchObject({ status: "exact match", intent: "files_list" });
+    expect(answers[2]!.intent).not.toBe("files_list"); // after an answer, "1" is a message again
+  });
+
+  it("a word taught in one chat is confirmed in two later chats and by teach confirm, then build --taught folds it", async () => {
+    const dir = tempDir("chat-teach");
+    const db = join(dir, "ndfc.db");
+    const first = chat(["--store", db, "--json"], "teach: zap means delete\n");
+    expect(JSON.parse(first.stdout.trim())).toMatchObject({ status: "teaching recorded", teaching: { state: "provisional", confirmations: 0 } });
+    for (const confirmations of [1, 2]) {
+      // A later chat: the provisional word applies there too, and "yes" confirms the answer it gave.
+      const later = chat(["--store", db, "--json"], "zap old.log\nyes\n");
+      const [used, confirmed] = later.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+      expect(used).toMatchObject({ intent: "file_delete", slots: { file: "old.log" }, permission: "ask", taught: [{ word: "zap", meaning: "delete" }] });
+      expect(confirmed).toMatchObject({ status: "teaching confirmed", teaching: { word: "zap", confirmations } });
+    }
+    const byHand = await runCaptured(["teach", "confirm", "zap", "--npc", "shelly", "--store", db], dir);
+    expect(byHand.out).toContain('"zap" means "delete" (trusted, 3/3 confirmations)');
+    const again = await runCaptured(["teach", "confirm", "zap", "--npc", "shelly", "--store", db], dir);
+    expect(again.out).toContain("already confirmed by hand");
+    expect((await runCaptured(["teach", "confirm", "zorp", "--npc", "shelly", "--store", db], dir)).code).toBe(1);
+    const folded = join(dir, "taught.npc");
+    const built = await runCaptured(["build", writeShelly(), "--taught", db, "--output", folded], dir);
+    expect(built.code, built.err).toBe(0);
+    expect(built.err).toContain("folded 1 trusted teaching(s)");
+    // The new bundle knows the word by itself: no store, no server.
+    const npc = await loadNpc(new Uint8Array(readFileSync(folded)));
+    expect(npc.session().process("zap old.log")).toMatchObject({ intent: "file_delete", slots: { file: "old.log" } });
   });
 
   it("records every turn in the audit store", () => {

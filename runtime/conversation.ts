@@ -1,0 +1,107 @@
+// ndfc/runtime/conversation: a conversation that keeps its word (DESIGN §7). With
+// `npc.session({ conversation })` the session writes every answer into its context register
+// (runtime/register.ts) and, before a match stands, asks this module whether the register answers
+// instead, in this order:
+//   1. a slot captured as a pronoun ("delete it") is bound to last_path, or asked about;
+//      a top-level template with "it" among its words ("move it to /tmp") asks when nothing was named;
+//   (an exact, context or template match stands from here on)
+//   2. a pending slot ("delete" → "Delete what?") is filled by the next message, when the request
+//      with it appended reads whole as the same template: never by guessing;
+//   3. an ellipsis ("and b.log too") or a correction ("no, I meant c.log") redoes last_action;
+//   4. a slot the template stage lost with a trailing stop word ("create folder a");
+//   5. a template the message starts but stops short of asks for its next slot and holds it;
+//   6. a pronoun or bare request with nothing to bind asks what is meant;
+//   7. an object alone ("old.log") asks what to do with it.
+// Outside the core (like explain): a host that only matches does not ship it.
+import { matchTemplate } from "./match-template.js";
+import { openTemplate } from "./open-template.js";
+import { tokenize, type Token } from "./normalize.js";
+import { isPronoun, referentOf } from "./elicit.js";
+import type { NpcResponse, SlotCapture } from "./response.js";
+import type { Conversation, ConversationTurn } from "./session.js";
+import { actionQuestion, barePronoun, filledText, pendingText, redoTarget, redoText, referentQuestion, slotQuestion, WHICH_ONE } from "./elicit.js";
+import { WordResolver } from "./word-resolver.js";
+
+const inCapture = (token: Token, captures: Record<string, SlotCapture> | undefined): boolean =>
+  Object.values(captures ?? {}).some((capture) => token.start >= capture.start && token.end <= capture.end);
+
+const intentIndex = (turn: ConversationTurn, id: string): number => turn.model.payload.intents.findIndex((intent) => intent.id === id);
+
+/**
+ * The answer to `text` (a request rebuilt from the register) when a template reads it whole as
+ * `intent` (any intent when null), as if typed; captures are left out (their offsets are not the
+ * message's). `strict`: a destructive entry never takes a word that names nothing ("kill now").
+ */
+function reread(turn: ConversationTurn, text: string, intent: number | null, strict = false): NpcResponse | null {
+  const { model } = turn;
+  const { clean, tokens, unbalancedQuote } = tokenize(text);
+  const hit = unbalancedQuote ? null : matchTemplate(model, tokens, clean, new WordResolver(model), turn.activeContext);
+  if (!hit || (intent !== null && hit.intent !== intent)) return null;
+  const nameless = (value: string) => isPronoun(value.toLowerCase()) || (strict && model.payload.intents[hit.intent]!.destructive && model.nameless.has(value.toLowerCase()));
+  if (Object.values(hit.slots).some(nameless)) return null;
+  turn.witness.push({ stage: hit.inContext ? "context" : "template", items: hit.items, note: `path ${hit.path} of "${text}"` });
+  const response = turn.answerWith(hit.inContext ? "context match" : "template match", hit.intent, hit.slots, text);
+  if (response) remember(turn, { ...response, captures: hit.captures }, text, 0);
+  return response;
+}
+
+/** Writes an answer into the register: its intent and slots, and the last slot it captured (what "it" is now). */
+function remember(turn: ConversationTurn, response: NpcResponse, read: string, base: number): void {
+  const captures = Object.entries(response.captures ?? {}).sort(([, a], [, b]) => b.start - a.start);
+  const [last] = captures;
+  turn.register = {
+    ...turn.register,
+    last_action: response.intent,
+    last_args: { ...response.slots },
+    // Only a new referent renews the register: "it" means what was named in the last few turns.
+    ...(last ? { last_path: last[1].value, last_text: read, last_slot: { name: last[0], start: last[1].start - base, end: last[1].end - base }, age: 0 } : {}),
+  };
+}
+
+export const conversation: Conversation = {
+  remember,
+  converse(turn, matched, clause, read, clean, words) {
+    const { tokens } = clause;
+    const { model } = turn;
+    const register = turn.register;
+    const pending = register.pending_slot;
+    turn.register = { ...register, pending_slot: null };
+    const match = matched.kind === "match" ? matched.match : null;
+    const idOf = (intent: number) => model.payload.intents[intent]!.id;
+    const pronounSlot = match?.captures && Object.entries(match.slots).find(([, value]) => isPronoun(value.toLowerCase()));
+    if (pronounSlot) {
+      const referent = referentOf(register, pronounSlot[1].toLowerCase());
+      if (referent === null) return turn.ask(pronounSlot[0], idOf(match!.intent), referentQuestion(pronounSlot[1]));
+      const capture = match!.captures![pronounSlot[0]]!;
+      const text = read.slice(0, capture.start - clause.start) + referent + read.slice(capture.end - clause.start);
+      return reread(turn, text, match!.intent) ?? turn.ask(pronounSlot[0], null, WHICH_ONE);
+    }
+    const loose = match?.status === "template match" && register.last_path === null ? tokens.find((t) => t.kind === "word" && isPronoun(t.norm) && !inCapture(t, match.captures)) : undefined;
+    if (loose) return turn.ask("referent", idOf(match!.intent), referentQuestion(loose.norm));
+    if (match !== null && match.status !== "probabilistic match") return null;
+    const filled = pending && reread(turn, filledText(pending.text, read), intentIndex(turn, pending.intent));
+    if (filled) return filled;
+    const redo = register.last_action !== null ? redoTarget(tokens, read, clause.start) : null;
+    const redone = redo && redoText(register, redo.value);
+    if (redone) return reread(turn, redone, intentIndex(turn, register.last_action!)) ?? turn.ask("target", null, WHICH_ONE);
+    const whole = reread(turn, read, null, true);
+    if (whole) return whole;
+    const open = openTemplate(model, tokens, clean, words, turn.activeContext);
+    if (open) {
+      const intent = idOf(open.intent);
+      const response = turn.ask(open.slot, intent, slotQuestion(read, open));
+      response.slots = open.slots;
+      turn.register = { ...turn.register, pending_slot: { intent, slot: open.slot, text: pendingText(read, open) }, age: 0 };
+      return response;
+    }
+    const pronoun = barePronoun(model, tokens, isPronoun);
+    if (pronoun !== null) {
+      const referent = referentOf(register, pronoun);
+      if (referent === null) return turn.ask("referent", null, referentQuestion(pronoun));
+      const at = tokens.find((t) => t.norm === pronoun)!;
+      return reread(turn, read.slice(0, at.start - clause.start) + referent + read.slice(at.end - clause.start), null) ?? turn.ask("referent", null, WHICH_ONE);
+    }
+    if (tokens.length === 1 && tokens[0]!.kind !== "word") return turn.ask("action", null, actionQuestion(tokens[0]!.text));
+    return null;
+  },
+};

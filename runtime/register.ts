@@ -1,0 +1,43 @@
+// The context register (DESIGN §7): what the last turns did, so the next message can say "it",
+// "and b.log too", "no, I meant c.log", or answer a question the NPC asked ("delete" → "delete
+// what?" → "old.log"). One buffer behind pronouns, ellipsis, corrections and slot elicitation.
+// It is plain data (strings and records only) so session.snapshot() carries it as it is; it
+// reads empty once `expiry` turns have passed without an answer writing it.
+
+/** A question the NPC asked for a required slot, and how to read the answer. */
+export interface PendingSlot {
+  /** The template's intent id. */
+  intent: string;
+  slot: string;
+  /** The request so far, with any words the template needs before the slot ("copy a.txt to"): the answer is appended to it. */
+  text: string;
+}
+
+export interface ContextRegister {
+  /** Intent id of the last answer that matched. */
+  last_action: string | null;
+  /** Its slot values. */
+  last_args: Record<string, string>;
+  /** What the last command produced, when the host says (a tool result). */
+  last_result: string | null;
+  /** The last slot value captured: what "it" stands for. */
+  last_path: string | null;
+  pending_slot: PendingSlot | null;
+  /** The last matched request as read, and the slot whose span a correction or ellipsis replaces. */
+  last_text: string | null;
+  last_slot: { name: string; start: number; end: number } | null;
+  /** Turns since an answer last wrote the register. */
+  age: number;
+}
+
+/** Turns the register is kept without being written (DESIGN §7: the last 2–3 turns). */
+export const REGISTER_TURNS = 3;
+
+export function emptyRegister(): ContextRegister {
+  return { last_action: null, last_args: {}, last_result: null, last_path: null, pending_slot: null, last_text: null, last_slot: null, age: 0 };
+}
+
+/** Ages the register by one turn; past `expiry` turns it is emptied. */
+export function ageRegister(register: ContextRegister, expiry: number): ContextRegister {
+  return register.age + 1 > expiry ? emptyRegister() : { ...register, age: register.age + 1 };
+}
