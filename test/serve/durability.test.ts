@@ -78,7 +78,9 @@ it("SIGKILL mid-load loses no committed audit row; the restarted server works an
   expect((await exited(first.child)).signal).toBe("SIGKILL");
   stop.abort();
   const killed = await load;
-  expect(killed.ok).toBeGreaterThanOrEqual(300);
+  // 300 rows were committed; each of the 16 clients may have had its last answer committed but not
+  // yet received when the server died, so the clients saw at least 300 - 16 answers.
+  expect(killed.ok).toBeGreaterThanOrEqual(300 - 16);
 
   const db = new Database(store);
   expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
