@@ -42,6 +42,8 @@ const EXPECT: Record<string, (run: CliRun, cwd: string) => void> = {
   'npx ndfc ask dist-npcs/termy.npc "shwo disk spcae" --json': (run) => expect(JSON.parse(run.out)).toHaveProperty("witness"),
   'npx ndfc ask dist-npcs/termy.npc --explain "shwo disk spcae"': (run) => expect(run.out).toMatch(/^decision: /m),
   "npx ndfc create yourbot": (run) => expect(run.out).toContain("created datasets/yourbot"),
+  "npx ndfc graph datasets/mybot -o mybot.mmd": (_run, cwd) => expect(readFileSync(join(cwd, "mybot.mmd"), "utf8")).toMatch(/^flowchart /),
+  "npx ndfc list": (run) => expect(run.out).toMatch(/MyBot/),
 };
 
 describe("README's tour, walked literally", () => {
