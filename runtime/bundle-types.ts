@@ -1,5 +1,6 @@
 // The payload of a `.npc` bundle: everything the runtime needs, computed at build time.
-// Plain arrays and objects only (msgpack-friendly, deterministic key order).
+// Plain arrays and objects (deterministic key order), and typed arrays for the big numeric tables,
+// which the bundle stores as sections (runtime/sections.ts) and the runtime reads as views.
 
 import type { Permission } from "./response.js";
 
@@ -126,9 +127,9 @@ export interface BundleMatching {
   /** Porter stems (runtime/stem.ts) of input words, synonyms, concept members and function words, sorted. */
   stems: string[];
   /** Per lexicon word: its stem id. */
-  wordStem: number[];
+  wordStem: Uint32Array;
   /** Per stem: its weight, IDF over intents (function words scaled almost to nothing); 0 if no input uses it. */
-  weight: number[];
+  weight: Float64Array;
   /** Per stem: the inputs using it, ascending (the inverted index). */
   postings: number[][];
   /** Per input: its distinct stem ids, ascending. */
@@ -136,11 +137,11 @@ export interface BundleMatching {
   /** Per input: its distinct lexicon word ids, ascending (a description has none). */
   inputWords: number[][];
   /** Per input: the sum of its stems' weights. */
-  inputWeight: number[];
+  inputWeight: Float64Array;
   /** Per stem: the concepts (synonym sets) it belongs to, ascending. */
   concepts: number[][];
   /** Per concept: what a match through it counts, relative to the word itself (0..1). */
-  conceptWeight: number[];
+  conceptWeight: Float64Array;
   /** Weight of a message word the NPC has never seen (it counts against a match). */
   unknownWeight: number;
   /** Input ids from here on are entries' descriptions (description, tool explanation and goal, category): weaker evidence, never a match alone. */
@@ -179,10 +180,10 @@ export interface BundleVocab {
   phrases: [number, string[]][];
 }
 
-/** Symmetric-delete neighbourhoods: (hash of a deletion variant, word id), sorted, little-endian u32. */
+/** Symmetric-delete neighbourhoods: (hash of a deletion variant, word id), sorted (two sections). */
 export interface BundleFuzzy {
-  hashes: Uint8Array;
-  words: Uint8Array;
+  hashes: Uint32Array;
+  words: Uint32Array;
 }
 
 /**

@@ -88,7 +88,7 @@ export class MatchIndex {
     intentCount: number,
   ) {
     this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
-    this.conceptMembers = tables.conceptWeight.map(() => []);
+    this.conceptMembers = Array.from(tables.conceptWeight, () => []);
     this.stemForms = new Uint16Array(tables.stems.length);
     for (const s of tables.wordStem) this.stemForms[s]!++;
     tables.concepts.forEach((list, s) => list.forEach((c) => this.conceptMembers[c]!.push(s)));
