@@ -122,6 +122,13 @@ export interface BundleInputs {
   intent: number[];
 }
 
+/** Lists of ids in two sections: row i is items[starts[i]] up to (without) items[starts[i + 1]]. */
+export interface BundleRows {
+  /** One per row, and one more: where each row starts in `items` (ascending, from 0 to items.length). */
+  starts: Uint32Array;
+  items: Uint32Array;
+}
+
 /** The probabilistic stage's index (runtime/match-probabilistic.ts): everything is keyed by stem. */
 export interface BundleMatching {
   /** Porter stems (runtime/stem.ts) of input words, synonyms, concept members and function words, sorted. */
@@ -131,15 +138,15 @@ export interface BundleMatching {
   /** Per stem: its weight, IDF over intents (function words scaled almost to nothing); 0 if no input uses it. */
   weight: Float64Array;
   /** Per stem: the inputs using it, ascending (the inverted index). */
-  postings: number[][];
+  postings: BundleRows;
   /** Per input: its distinct stem ids, ascending. */
-  inputStems: number[][];
+  inputStems: BundleRows;
   /** Per input: its distinct lexicon word ids, ascending (a description has none). */
-  inputWords: number[][];
+  inputWords: BundleRows;
   /** Per input: the sum of its stems' weights. */
   inputWeight: Float64Array;
   /** Per stem: the concepts (synonym sets) it belongs to, ascending. */
-  concepts: number[][];
+  concepts: BundleRows;
   /** Per concept: what a match through it counts, relative to the word itself (0..1). */
   conceptWeight: Float64Array;
   /** Weight of a message word the NPC has never seen (it counts against a match). */

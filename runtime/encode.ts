@@ -114,13 +114,23 @@ class PayloadWriter {
   }
 
   private text(value: string): void {
+    const { out } = this;
+    // Most strings are short words: written in place with a fixstr header, encoded into the
+    // buffer (at most 3 bytes per UTF-16 unit), no intermediate array.
+    if (value.length < 11) {
+      const start = out.reserve(1 + 3 * value.length);
+      const { written } = utf8.encodeInto(value, out.bytes.subarray(start + 1));
+      out.bytes[start] = 0xa0 | written;
+      out.length = start + 1 + written;
+      return;
+    }
     const encoded = utf8.encode(value);
     const n = encoded.length;
-    if (n < 32) this.out.push(0xa0 | n);
-    else if (n < 0x100) this.out.push(0xd9, n);
-    else if (n < 0x10000) this.out.push(0xda, n >> 8, n & 0xff);
+    if (n < 32) out.push(0xa0 | n);
+    else if (n < 0x100) out.push(0xd9, n);
+    else if (n < 0x10000) out.push(0xda, n >> 8, n & 0xff);
     else this.sized(0xdb, 4, n);
-    this.out.append(encoded);
+    out.append(encoded);
   }
 
   private section(array: ArrayBufferView): void {

@@ -20,7 +20,7 @@
 // `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
 // abstains and the ranking becomes `related`.
 
-import type { BundlePayload } from "./bundle-types.js";
+import type { BundlePayload, BundleRows } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import type { WitnessItem } from "./response.js";
@@ -91,7 +91,8 @@ export class MatchIndex {
     this.conceptMembers = Array.from(tables.conceptWeight, () => []);
     this.stemForms = new Uint16Array(tables.stems.length);
     for (const s of tables.wordStem) this.stemForms[s]!++;
-    tables.concepts.forEach((list, s) => list.forEach((c) => this.conceptMembers[c]!.push(s)));
+    const { starts, items } = tables.concepts;
+    for (let s = 0; s + 1 < starts.length; s++) for (let k = starts[s]!; k < starts[s + 1]!; k++) this.conceptMembers[items[k]!]!.push(s);
     this.found = new Uint8Array(intentCount);
     this.stemBest = new Float64Array(tables.stems.length);
     this.stemLast = new Int32Array(tables.stems.length).fill(-1);
@@ -133,7 +134,8 @@ function termsOf(model: NpcModel, tokens: readonly Token[], words: WordResolver)
     }
     const candidates = [...direct];
     for (const d of direct) {
-      for (const c of concepts[d.stem]!) {
+      for (let k = concepts.starts[d.stem]!; k < concepts.starts[d.stem + 1]!; k++) {
+        const c = concepts.items[k]!;
         const sim = d.sim * conceptWeight[c]!;
         for (const member of index.conceptMembers[c]!) {
           if (member !== d.stem) addCandidate(candidates, { stem: member, sim, kind: "synonym", word: -1 });
@@ -206,7 +208,8 @@ export function matchProbabilistic(
     const cap = ceiling(left[k]!);
     if (prune && best.length === keep && cap < best[keep - 1]! && (!childMode || (bestChildren.length === 2 && cap < bestChildren[1]!))) break;
     for (const c of terms[order[k]!]!.candidates) {
-      for (const input of postings[c.stem]!) {
+      for (let p = postings.starts[c.stem]!; p < postings.starts[c.stem + 1]!; p++) {
+        const input = postings.items[p]!;
         const intent = inputIntent[input]!;
         if (found[intent] !== 0) continue;
         found[intent] = 1;
@@ -295,7 +298,8 @@ function scoreIntent(
     // folded in: the sums, and so the scores to the last bit, do not depend on how it was reached).
     let count = 0;
     let real = false;
-    for (const s of inputStems[input]!) {
+    for (let k = inputStems.starts[input]!; k < inputStems.starts[input + 1]!; k++) {
+      const s = inputStems.items[k]!;
       for (let j = stemLast[s]!; j !== -1; j = list.previous[j]!) {
         let at = count++;
         for (; at > 0 && hits[at - 1]! < j; at--) hits[at] = hits[at - 1]!;
@@ -312,7 +316,7 @@ function scoreIntent(
       const c = list.candidate[j]!;
       const t = list.term[j]!;
       // "user" meets "users" through their stem, a little below the very word the input uses.
-      const sameWord = c.word < 0 || index.stemForms[c.stem]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, c.word);
+      const sameWord = c.word < 0 || index.stemForms[c.stem]! < 2 || input >= firstDescription || includesSorted(inputWords, input, c.word);
       const sim = sameWord ? c.sim : c.sim * OTHER_FORM;
       if (sim * scale > termBest[t]!) termBest[t] = sim * scale;
       if (stemBest[c.stem] === 0) stemsHit[stemCount++] = c.stem;
@@ -351,22 +355,23 @@ function requiredLead(score: number, threshold: number, margin: number): number 
 function witness(model: NpcModel, terms: readonly Term[], input: number): WitnessItem[] {
   const { inputStems, stems, unknownWeight } = model.matching.tables;
   const weak = WEAK_SHARE * unknownWeight;
-  const stemsOfInput = inputStems[input]!;
   return terms.map(({ token, candidates, weight }) => {
     let chosen: Candidate | undefined;
-    for (const c of candidates) if ((!chosen || c.sim > chosen.sim) && stemsOfInput.includes(c.stem)) chosen = c;
+    for (const c of candidates) if ((!chosen || c.sim > chosen.sim) && includesSorted(inputStems, input, c.stem)) chosen = c;
     if (chosen) return { word: token.text, kind: chosen.kind, matched: stems[chosen.stem]! };
     return { word: token.text, kind: weight < weak ? ("stop word" as const) : ("unknown" as const), matched: "" };
   });
 }
 
-function includesSorted(list: readonly number[], value: number): boolean {
-  let lo = 0;
-  let hi = list.length;
+/** Whether row `row` of `rows` (ascending) holds `value`. */
+function includesSorted({ starts, items }: BundleRows, row: number, value: number): boolean {
+  let lo = starts[row]!;
+  const end = starts[row + 1]!;
+  let hi = end;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
+    if (items[mid]! < value) lo = mid + 1;
     else hi = mid;
   }
-  return list[lo] === value;
+  return lo < end && items[lo] === value;
 }

@@ -114,6 +114,20 @@ function section(kind: new (length: number) => ArrayLike<number>, sameAs: string
   };
 }
 
+/**
+ * BundleRows: `starts` one per row of the array at `rowsOf` and one more, ascending from 0 to the
+ * number of items, and each item an index below the limit of `item`.
+ */
+function rows(rowsOf: string, item: Leaf): Check {
+  return object({ starts: section(Uint32Array, undefined, NUM), items: section(Uint32Array, undefined, item) }, (o, path) => {
+    const starts = o.starts as Uint32Array;
+    const items = (o.items as Uint32Array).length;
+    if (starts.length !== bounds[rowsOf]! + 1) fail(join(path, "starts"), `not one per ${rowsOf} and one more`);
+    if (starts[0] !== 0 || starts[starts.length - 1] !== items) fail(join(path, "starts"), "not from 0 to the number of items");
+    for (let i = 1; i < starts.length; i++) if (starts[i - 1]! > starts[i]!) fail(join(path, "starts"), `not ascending at ${i}`);
+  });
+}
+
 function nullable(check: Check): Check {
   return (value, up, key) => value === null || check(value, up, key);
 }
@@ -312,10 +326,10 @@ const PAYLOAD = object({
     stems: TEXT,
     wordStem: section(Uint32Array, "lexicon.words", index("matching.stems")),
     weight: section(Float64Array, "matching.stems", NUM),
-    postings: list(list(index("inputs.intent")), "matching.stems"),
-    concepts: list(list(index("matching.conceptWeight")), "matching.stems"),
-    inputStems: list(list(index("matching.stems")), "inputs.intent"),
-    inputWords: list(list(index("lexicon.words")), "inputs.intent"),
+    postings: rows("matching.stems", index("inputs.intent")),
+    concepts: rows("matching.stems", index("matching.conceptWeight")),
+    inputStems: rows("inputs.intent", index("matching.stems")),
+    inputWords: rows("inputs.intent", index("lexicon.words")),
     inputWeight: section(Float64Array, "inputs.intent", NUM),
     conceptWeight: section(Float64Array, undefined, NUM),
     unknownWeight: NUM,
