@@ -12,7 +12,8 @@ import { compileNpc } from "../compiler/compile.js";
 import { lintSources } from "../compiler/lint.js";
 import type { BundlePayload, ToolTree } from "../runtime/bundle-types.js";
 import type { NpcResponse } from "../runtime/response.js";
-import { frameBundle, packPayload } from "../runtime/encode.js";
+import { SECTION_EXT, SECTION_REF_BYTES } from "../runtime/sections.js";
+import { frameBundle, packPayload, type PackedPayload } from "../runtime/encode.js";
 
 /** The fuzz suite's seed; the bench times the same bundles. */
 export const HOSTILE_SEED = 1313;
@@ -30,7 +31,12 @@ const sharingPackr = new Packr({ structuredClone: true, useRecords: false, mapsA
 
 /** Bundle bytes of `payload`, its shared values written as references when `sharing` (else as copies). */
 export function hostileBundle(payload: unknown, sharing = false): Uint8Array {
-  return frameBundle(sharing ? new Uint8Array(sharingPackr.pack(payload)) : packPayload(payload));
+  return frameBundle(packed(payload, sharing));
+}
+
+/** The payload packed by the bundle writer; or its msgpack part by msgpackr with references (typed arrays then become msgpackr extensions). */
+function packed(payload: unknown, sharing: boolean): PackedPayload {
+  return sharing ? { msgpack: new Uint8Array(sharingPackr.pack(payload)), sections: new Uint8Array(0) } : packPayload(payload);
 }
 
 /** A tool tree `depth` levels deep whose every level holds its child twice: 2^depth leaves in a few bytes once shared. */
@@ -130,7 +136,9 @@ export type Mutation =
   | { kind: "share"; edit: string; picks: number[]; n: number }
   | { kind: "swapSections"; a: number; b: number }
   | { kind: "edge"; from: number; to: number; edgeKind: number }
-  | { kind: "bytes"; at: number; value: number; insert: boolean };
+  | { kind: "bytes"; at: number; value: number; insert: boolean }
+  /** field 0: the kind, 1: the offset, 2: the length of a section reference. */
+  | { kind: "sectionRef"; which: number; field: number; value: number };
 
 /** One hostile bundle: a few mutations of the base payload. */
 export const mutationsArbitrary: fc.Arbitrary<Mutation[]> = fc.array(
@@ -140,6 +148,7 @@ export const mutationsArbitrary: fc.Arbitrary<Mutation[]> = fc.array(
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("swapSections" as const), a: fc.nat(), b: fc.nat() }) },
     { weight: 2, arbitrary: fc.record({ kind: fc.constant("edge" as const), from: fc.nat(), to: fc.nat(), edgeKind: fc.nat() }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("bytes" as const), at: fc.nat(), value: fc.integer({ min: 1, max: 255 }), insert: fc.boolean() }) },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant("sectionRef" as const), which: fc.nat(), field: fc.integer({ min: 0, max: 2 }), value: fc.nat() }) },
   ),
   { minLength: 1, maxLength: 3 },
 );
@@ -159,6 +168,7 @@ export function mutatedBundle(base: BundlePayload, mutations: readonly Mutation[
   let payload: unknown = base;
   let sharing = false;
   const byteEdits: Extract<Mutation, { kind: "bytes" }>[] = [];
+  const sectionEdits: Extract<Mutation, { kind: "sectionRef" }>[] = [];
   for (const m of mutations) {
     if (m.kind === "edit" || m.kind === "share") {
       const edit = (m.kind === "edit" ? EDITS : SHARING_EDITS)[m.edit]!;
@@ -170,9 +180,10 @@ export function mutatedBundle(base: BundlePayload, mutations: readonly Mutation[
       const o = payload as Record<string, unknown>;
       payload = { ...o, [a]: o[b], [b]: o[a] };
     } else if (m.kind === "edge") payload = addEdge(payload, m.from, m.to, m.edgeKind);
+    else if (m.kind === "sectionRef") sectionEdits.push(m);
     else byteEdits.push(m);
   }
-  let body = sharing ? new Uint8Array(sharingPackr.pack(payload)) : packPayload(payload);
+  let { msgpack: body, sections } = packed(payload, sharing);
   for (const { at, value, insert } of byteEdits) {
     const i = at % body.length;
     if (insert) {
@@ -183,8 +194,32 @@ export function mutatedBundle(base: BundlePayload, mutations: readonly Mutation[
       body = longer;
     } else body[i]! ^= value;
   }
-  return frameBundle(body);
+  for (const edit of sectionEdits) editSectionRef(body, edit);
+  return frameBundle({ msgpack: body, sections });
 }
+
+/**
+ * Rewrites one field of a section reference in a msgpack part (runtime/sections.ts): its kind,
+ * offset or length, making it unknown, misaligned, overlapping, out of range or of the wrong length.
+ */
+function editSectionRef(msgpack: Uint8Array, { which, field, value }: Extract<Mutation, { kind: "sectionRef" }>): void {
+  const refs: number[] = [];
+  for (let i = 0; i + 3 + SECTION_REF_BYTES <= msgpack.length; i++) {
+    if (msgpack[i] === 0xc7 && msgpack[i + 1] === SECTION_REF_BYTES && msgpack[i + 2] === SECTION_EXT) refs.push(i + 3);
+  }
+  if (refs.length === 0) return;
+  const data = refs[which % refs.length]!;
+  if (field === 0) {
+    msgpack[data] = value % 16;
+    return;
+  }
+  const view = new DataView(msgpack.buffer, msgpack.byteOffset);
+  const at = data + 1 + 4 * (field - 1);
+  // Small shifts (misaligned, overlapping, one element short or long) as well as wild values.
+  const old = view.getUint32(at, true);
+  view.setUint32(at, [old + 1, old - 8, old + 8, old + 4, value][value % 5]! >>> 0, true);
+}
+
 
 /**
  * The messages every hostile bundle that loads must answer: exact inputs, template-shaped

@@ -7,6 +7,7 @@
 //   node --expose-gc build/bench/run.js [<npc-dir>] --curve-only   the cost curve alone, into existing results
 //   node build/bench/run.js [<npc-dir>] --size   only the runtime size, into the NPC's existing results
 //   node build/bench/run.js --hot-path           only what a user gets per message (bench/hot-path.ts), into hot-path.json
+//   node build/bench/run.js --cold [--runs N]    only the fresh-process start-up figures (bench/cold-start.ts)
 //
 // Timing: each message is answered in batches; a sample is the batch time / batch size, so timer
 // overhead stays out of microsecond figures. Medians and p99 are over all samples of a stage.
@@ -24,9 +25,10 @@ import { loadNpc, type Npc, type NpcSession } from "../runtime/index.js";
 import { TypeMatcher } from "../runtime/regex-vm.js";
 import { impliedWords } from "../compiler/passes/compute-vocab.js";
 import { hotPathBench, hotPathReadme } from "./hot-path.js";
-import { runtimeBundleSize, type RuntimeBundleSize } from "./runtime-size.js";
+import { CORE_BUDGET_BYTES, runtimeBundleSize, type RuntimeBundleSize } from "./runtime-size.js";
 import { measure, percentile, round, type Latency } from "./stats.js";
 import { syntheticNpc } from "./synthetic.js";
+import { coldStartReport } from "./cold-start.js";
 
 const STATUSES = ["exact match", "template match", "probabilistic match", "rejected"] as const;
 type Stage = (typeof STATUSES)[number];
@@ -47,7 +49,9 @@ const quick = args.includes("--quick");
 const sizeOnly = args.includes("--size");
 const curveOnly = args.includes("--curve-only");
 const hotPathOnly = args.includes("--hot-path");
-const npcDir = resolve(args.find((a) => !a.startsWith("--")) ?? resolve(repoRoot, "../shared/corpus/npc-forge/termy"));
+const coldOnly = args.includes("--cold");
+const coldRuns = Number(args[args.indexOf("--runs") + 1] ?? 5) || 5;
+const npcDir = resolve(args.find((a, i) => !a.startsWith("--") && args[i - 1] !== "--runs") ?? resolve(repoRoot, "../shared/corpus/npc-forge/termy"));
 const resultsDir = join(repoRoot, "bench/results");
 /** Results file name: the NPC directory relative to the repository ("datasets-termy", "shared-corpus-npc-forge-termy"), so two NPCs named alike never overwrite each other. */
 const resultName = relative(repoRoot, npcDir).replace(/^(\.\.[\\/])+/, "").replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "").toLowerCase();
@@ -213,7 +217,7 @@ interface RuntimeSize {
 
 /**
  * Size of the runtime as shipped: the built JS modules statically reachable from
- * runtime/index.js (msgpackr excluded), as is, without comments and whitespace runs, and minified
+ * runtime/index.js (its msgpack decoder included), as is, without comments and whitespace runs, and minified
  * (bench/runtime-size.ts). null when not run from the build output.
  */
 async function runtimeSize(): Promise<RuntimeSize | null> {
@@ -306,13 +310,13 @@ function readmeFrom(all: Record<string, unknown>[]): string {
   for (const r of results) {
     const size = r.runtime as RuntimeSize | null | undefined;
     if (size) {
-      const minified = size.minifiedBytes === null ? "minifier unavailable" : `core ${size.minifiedBytes} bytes minified (target ≤ 50 KB)`;
+      const minified = size.minifiedBytes === null ? "minifier unavailable" : `core ${size.minifiedBytes} bytes minified, msgpack decoder included (test/runtime/size.test.ts holds the sources, which minify a little smaller, to ${CORE_BUDGET_BYTES} bytes; issue 15 asks for 40 KB)`;
       const apart = size.optional
         ? `; apart from the core, loaded on demand: ${(size.lazy ?? []).map((chunk) => `${chunk.bytes} (${chunk.modules.join(", ")})`).join(", ")}; ${Object.entries(size.optional)
             .map(([name, n]) => `ndfc/runtime/${name} ${n}`)
             .join(", ")} (beyond the core)`
         : "";
-      lines.push("", `Runtime (${r.name} run): ${size.modules} modules, ${size.bytes} bytes of built JS, ${minified}${apart}; msgpackr not included.`);
+      lines.push("", `Runtime (${r.name} run): ${size.modules} modules, ${size.bytes} bytes of built JS, ${minified}${apart}.`);
     }
   }
   const env = results[0]?.environment as Record<string, unknown> | undefined;
@@ -326,7 +330,17 @@ function readmeFrom(all: Record<string, unknown>[]): string {
   return lines.join("\n") + "\n";
 }
 
+/** The fresh-process start-up figures, into bench/results/cold-start.json. */
+function writeColdStart(): void {
+  console.log(`bench: cold start, ${coldRuns} fresh processes per figure`);
+  writeResults(join(resultsDir, "cold-start.json"), coldStartReport(repoRoot, coldRuns));
+}
+
 async function main(): Promise<void> {
+  if (coldOnly) {
+    writeColdStart();
+    return;
+  }
   if (!existsSync(join(npcDir, "config.json"))) {
     console.error(`bench: no NPC at ${npcDir} (give an NPC directory, or put the NPC-Forge corpus at ../shared/corpus)`);
     process.exitCode = 2;
@@ -373,6 +387,7 @@ async function main(): Promise<void> {
   writeResults(file, result);
   console.log(JSON.stringify({ bundle: result.bundle, build: result.build, load: result.load, stages: result.stages }, null, 2));
   writeHotPath();
+  writeColdStart();
 }
 
 /** Fresh-process figures per message (bench/hot-path.ts), into hot-path.json; nothing without the TERMy corpus. */

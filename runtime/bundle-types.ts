@@ -1,5 +1,6 @@
 // The payload of a `.npc` bundle: everything the runtime needs, computed at build time.
-// Plain arrays and objects only (msgpack-friendly, deterministic key order).
+// Plain arrays and objects (deterministic key order), and typed arrays for the big numeric tables,
+// which the bundle stores as sections (runtime/sections.ts) and the runtime reads as views.
 
 import type { Permission } from "./response.js";
 
@@ -123,26 +124,33 @@ export interface BundleInputs {
   intent: number[];
 }
 
+/** Lists of ids in two sections: row i is items[starts[i]] up to (without) items[starts[i + 1]]. */
+export interface BundleRows {
+  /** One per row, and one more: where each row starts in `items` (ascending, from 0 to items.length). */
+  starts: Uint32Array;
+  items: Uint32Array;
+}
+
 /** The probabilistic stage's index (runtime/match-probabilistic.ts): everything is keyed by stem. */
 export interface BundleMatching {
   /** Porter stems (runtime/stem.ts) of input words, synonyms, concept members and function words, sorted. */
   stems: string[];
   /** Per lexicon word: its stem id. */
-  wordStem: number[];
+  wordStem: Uint32Array;
   /** Per stem: its weight, IDF over intents (function words scaled almost to nothing); 0 if no input uses it. */
-  weight: number[];
+  weight: Float64Array;
   /** Per stem: the inputs using it, ascending (the inverted index). */
-  postings: number[][];
+  postings: BundleRows;
   /** Per input: its distinct stem ids, ascending. */
-  inputStems: number[][];
+  inputStems: BundleRows;
   /** Per input: its distinct lexicon word ids, ascending (a description has none). */
-  inputWords: number[][];
+  inputWords: BundleRows;
   /** Per input: the sum of its stems' weights. */
-  inputWeight: number[];
+  inputWeight: Float64Array;
   /** Per stem: the concepts (synonym sets) it belongs to, ascending. */
-  concepts: number[][];
+  concepts: BundleRows;
   /** Per concept: what a match through it counts, relative to the word itself (0..1). */
-  conceptWeight: number[];
+  conceptWeight: Float64Array;
   /** Weight of a message word the NPC has never seen (it counts against a match). */
   unknownWeight: number;
   /** Input ids from here on are entries' descriptions (description, tool explanation and goal, category): weaker evidence, never a match alone. */
@@ -187,10 +195,10 @@ export interface BundleVocab {
   phrases: [number, string[]][];
 }
 
-/** Symmetric-delete neighbourhoods: (hash of a deletion variant, word id), sorted, little-endian u32. */
+/** Symmetric-delete neighbourhoods: (hash of a deletion variant, word id), sorted (two sections). */
 export interface BundleFuzzy {
-  hashes: Uint8Array;
-  words: Uint8Array;
+  hashes: Uint32Array;
+  words: Uint32Array;
 }
 
 /**

@@ -1,41 +1,192 @@
-// Writing a `.npc` bundle (the compiler's side of format.ts): header, then the msgpack payload.
-// Apart from the reader so the runtime core does not carry the synchronous SHA-256 it needs.
+// Writing a `.npc` bundle (the compiler's side of format.ts): header, then the payload: the length
+// of its msgpack part (u32 LE), the msgpack part, zero padding, and the section area
+// (sections.ts). Apart from the reader so the runtime core carries neither this writer nor the
+// synchronous SHA-256 it needs.
+//
+// Deterministic: the bytes depend only on the values and on the (fixed) order in which the
+// compiler inserts keys. Integers take the smallest msgpack integer that holds them, other numbers
+// a float 64; every typed array becomes a section.
 
-import { Packr } from "msgpackr";
 import type { BundlePayload } from "./bundle-types.js";
 import { BUNDLE_MAGIC, FORMAT_MAJOR, FORMAT_MINOR, HEADER_SIZE } from "./format.js";
+import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES } from "./sections.js";
 import { sha256 } from "./sha256.js";
 
-// Records and Maps off: the payload is plain arrays and objects, so the bytes depend only on values
-// and on the (fixed) order in which the compiler inserts keys.
-const packr = new Packr({ useRecords: false, mapsAsObjects: true, variableMapSize: false });
-
-/** The msgpack bytes of a payload (or of one of its sections). */
-export function packPayload(value: unknown): Uint8Array {
-  return new Uint8Array(packr.pack(value)); // a copy: msgpackr reuses its buffer
+/** A payload as written: its msgpack part and its section area (padded to the alignment). */
+export interface PackedPayload {
+  msgpack: Uint8Array;
+  sections: Uint8Array;
 }
 
-/** Encoded size in bytes of each top-level payload section (for `ndfc inspect`). */
+/** A byte buffer that grows as it is written. */
+class ByteSink {
+  bytes = new Uint8Array(1024);
+  view = new DataView(this.bytes.buffer);
+  length = 0;
+
+  /** Room for `count` more bytes; returns where they start. */
+  reserve(count: number): number {
+    const start = this.length;
+    if (start + count > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * this.bytes.length, start + count));
+      grown.set(this.bytes.subarray(0, start));
+      this.bytes = grown;
+      this.view = new DataView(grown.buffer);
+    }
+    this.length = start + count;
+    return start;
+  }
+
+  push(...values: number[]): void {
+    const start = this.reserve(values.length);
+    for (let i = 0; i < values.length; i++) this.bytes[start + i] = values[i]!;
+  }
+
+  append(data: Uint8Array): void {
+    const start = this.reserve(data.length); // before reading this.bytes, which it may replace
+    this.bytes.set(data, start);
+  }
+
+  result(): Uint8Array {
+    return this.bytes.slice(0, this.length);
+  }
+}
+
+const utf8 = new TextEncoder();
+
+class PayloadWriter {
+  readonly out = new ByteSink();
+  readonly area = new ByteSink();
+
+  value(value: unknown): void {
+    if (value === null) this.out.push(0xc0);
+    else if (value === undefined) this.out.push(0xd4, 0x00, 0x00); // msgpack's "undefined" extension: readers refuse it
+    else if (typeof value === "boolean") this.out.push(value ? 0xc3 : 0xc2);
+    else if (typeof value === "number") this.number(value);
+    else if (typeof value === "string") this.text(value);
+    else if (Array.isArray(value)) {
+      this.header(value.length, 0x90, 0xdc);
+      for (const item of value) this.value(item);
+    } else if (ArrayBuffer.isView(value)) this.section(value);
+    else if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
+      const keys = Object.keys(value);
+      this.header(keys.length, 0x80, 0xde);
+      for (const key of keys) {
+        this.text(key);
+        this.value((value as Record<string, unknown>)[key]);
+      }
+    } else throw new TypeError(`a bundle cannot hold ${typeof value === "object" ? value.constructor.name : typeof value} values`);
+  }
+
+  /** A fixarray/fixmap header (`fix`) or its 16/32-bit form (`long`, `long + 1`). */
+  private header(count: number, fix: number, long: number): void {
+    if (count < 16) this.out.push(fix | count);
+    else if (count < 0x10000) this.out.push(long, count >> 8, count & 0xff);
+    else this.sized(long + 1, 4, count);
+  }
+
+  private number(n: number): void {
+    const { out } = this;
+    if (!Number.isInteger(n) || Object.is(n, -0) || n < -0x80000000 || n > 0xffffffff) {
+      const start = out.reserve(9); // before reading out.view, which it may replace
+      out.bytes[start] = 0xcb;
+      out.view.setFloat64(start + 1, n);
+    } else if (n >= 0) {
+      if (n < 0x80) out.push(n);
+      else if (n < 0x100) out.push(0xcc, n);
+      else if (n < 0x10000) out.push(0xcd, n >> 8, n & 0xff);
+      else this.sized(0xce, 4, n);
+    } else if (n >= -32) out.push(n & 0xff);
+    else if (n >= -0x80) out.push(0xd0, n & 0xff);
+    else if (n >= -0x8000) out.push(0xd1, (n >> 8) & 0xff, n & 0xff);
+    else {
+      const start = out.reserve(5);
+      out.bytes[start] = 0xd2;
+      out.view.setInt32(start + 1, n);
+    }
+  }
+
+  /** `token` then `value` as a big-endian unsigned integer of `width` (1, 2 or 4) bytes. */
+  private sized(token: number, width: number, value: number): void {
+    const start = this.out.reserve(1 + width);
+    this.out.bytes[start] = token;
+    for (let k = width; k >= 1; k--, value = Math.floor(value / 256)) this.out.bytes[start + k] = value % 256;
+  }
+
+  private text(value: string): void {
+    const { out } = this;
+    // Most strings are short words: written in place with a fixstr header, encoded into the
+    // buffer (at most 3 bytes per UTF-16 unit), no intermediate array.
+    if (value.length < 11) {
+      const start = out.reserve(1 + 3 * value.length);
+      const { written } = utf8.encodeInto(value, out.bytes.subarray(start + 1));
+      out.bytes[start] = 0xa0 | written;
+      out.length = start + 1 + written;
+      return;
+    }
+    const encoded = utf8.encode(value);
+    const n = encoded.length;
+    if (n < 32) out.push(0xa0 | n);
+    else if (n < 0x100) out.push(0xd9, n);
+    else if (n < 0x10000) out.push(0xda, n >> 8, n & 0xff);
+    else this.sized(0xdb, 4, n);
+    out.append(encoded);
+  }
+
+  private section(array: ArrayBufferView): void {
+    const kind = SECTION_KINDS.findIndex((k) => array.constructor === k || (k === Uint8Array && array instanceof Uint8Array));
+    if (kind < 0) throw new TypeError(`a bundle section cannot hold a ${array.constructor.name}`);
+    if (!HOST_IS_LITTLE_ENDIAN) throw new Error("bundles are written little-endian: this host is big-endian");
+    this.area.reserve(alignUp(this.area.length) - this.area.length); // zero padding (a fresh buffer is zeros)
+    const offset = this.area.length;
+    this.area.append(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
+    const ref = this.out.reserve(3 + SECTION_REF_BYTES);
+    this.out.bytes.set([0xc7, SECTION_REF_BYTES, SECTION_EXT, kind], ref);
+    this.out.view.setUint32(ref + 4, offset, true);
+    this.out.view.setUint32(ref + 8, array.byteLength, true);
+  }
+
+  packed(): PackedPayload {
+    this.area.reserve(alignUp(this.area.length) - this.area.length);
+    return { msgpack: this.out.result(), sections: this.area.result() };
+  }
+}
+
+/** The msgpack part and section area of a payload (or of one of its fields). */
+export function packPayload(value: unknown): PackedPayload {
+  const writer = new PayloadWriter();
+  writer.value(value);
+  return writer.packed();
+}
+
+/** Encoded size in bytes of each top-level payload field, msgpack and sections (for `ndfc inspect`). */
 export function sectionSizes(payload: BundlePayload): Record<string, number> {
   const sizes: Record<string, number> = {};
-  for (const [key, value] of Object.entries(payload)) sizes[key] = packPayload(value).length;
+  for (const [key, value] of Object.entries(payload)) {
+    const { msgpack, sections } = packPayload(value);
+    sizes[key] = msgpack.length + sections.length;
+  }
   return sizes;
 }
 
-/** Serializes a payload into bundle bytes (header + msgpack). */
+/** Serializes a payload into bundle bytes. */
 export function encodeBundle(payload: BundlePayload): Uint8Array {
   return frameBundle(packPayload(payload));
 }
 
-/** Bundle bytes around msgpack `body` (its header: magic, version, length, SHA-256). */
-export function frameBundle(body: Uint8Array): Uint8Array {
-  const out = new Uint8Array(HEADER_SIZE + body.length);
+/** Bundle bytes around a packed payload: header (magic, version, length, SHA-256), then the payload. */
+export function frameBundle({ msgpack, sections }: PackedPayload): Uint8Array {
+  // The section area starts on an aligned file offset (HEADER_SIZE + 4 is a multiple of 8).
+  const areaStart = alignUp(HEADER_SIZE + 4 + msgpack.length);
+  const out = new Uint8Array(areaStart + sections.length);
   const view = new DataView(out.buffer);
   out.set(BUNDLE_MAGIC, 0);
   view.setUint16(4, FORMAT_MAJOR);
   view.setUint16(6, FORMAT_MINOR);
-  view.setUint32(8, body.length);
-  out.set(sha256(body), 12);
-  out.set(body, HEADER_SIZE);
+  view.setUint32(8, out.length - HEADER_SIZE);
+  view.setUint32(HEADER_SIZE, msgpack.length, true);
+  out.set(msgpack, HEADER_SIZE + 4);
+  out.set(sections, areaStart);
+  out.set(sha256(out.subarray(HEADER_SIZE)), 12);
   return out;
 }

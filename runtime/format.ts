@@ -2,23 +2,27 @@
 //   0   4  magic "NPC\0"
 //   4   2  format major version (u16, big-endian)
 //   6   2  format minor version (u16, big-endian)
-//   8   4  payload length in bytes (u32, big-endian)
+//   8   4  payload length in bytes (u32, big-endian): everything from byte 44 on
 //   12 32  SHA-256 of the payload
-//   44  …  msgpack payload (BundlePayload)
+//   44  4  length M of the msgpack part (u32, little-endian)
+//   48  M  msgpack: the payload's structured part (BundlePayload), typed arrays as section references
+//   …      zero padding to a multiple of 8 bytes from the file's start
+//   …      the section area: the typed arrays' little-endian bytes (sections.ts)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// 4.0: the big tables are typed-array sections read as views (no copy, no msgpack walk), the
+//      msgpack part is decoded by plain-msgpack.ts, not msgpackr (a 3.x reader cannot find them).
 // 3.0: list and number slots are automaton edges (a 2.x reader would silently skip them).
-// Writing is in encode.ts, apart, so that a reader does not ship the synchronous SHA-256.
+// Writing is in encode.ts, apart, so that a reader does not ship the writer or the synchronous SHA-256.
 
-// The reader needs only the decoder; the encoder (Packr, ~17 KB minified) lives with encode.ts.
-import { Unpackr } from "msgpackr/unpack";
 import type { BundlePayload } from "./bundle-types.js";
-import { plainMsgpackProblem } from "./plain-msgpack.js";
+import { decodePlainMsgpack, MsgpackError } from "./plain-msgpack.js";
+import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_ALIGN } from "./sections.js";
 import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 3;
-export const FORMAT_MINOR = 1;
+export const FORMAT_MAJOR = 4;
+export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 
 /** A bundle that cannot be loaded: the message says why. */
@@ -28,9 +32,6 @@ export class InvalidBundleError extends Error {
     this.name = "InvalidBundleError";
   }
 }
-
-// Records and Maps off: the payload is plain arrays and objects (plain-msgpack.ts refuses the rest).
-const unpackr = new Unpackr({ useRecords: false, mapsAsObjects: true });
 
 export interface BundleHeader {
   major: number;
@@ -65,7 +66,10 @@ export function readHeader(bytes: Uint8Array): BundleHeader {
   return { major, minor, payloadLength, sha256: bytes.slice(12, HEADER_SIZE) };
 }
 
-/** Checks header and hash, decodes and validates the payload. Throws only InvalidBundleError. */
+/**
+ * Checks header and hash, decodes and validates the payload. Throws only InvalidBundleError.
+ * The payload's typed arrays are views of `bytes` (when aligned in memory): do not reuse them.
+ */
 export async function decodeBundle(bytes: Uint8Array): Promise<BundlePayload> {
   const header = readHeader(bytes);
   const body = bytes.subarray(HEADER_SIZE);
@@ -73,16 +77,25 @@ export async function decodeBundle(bytes: Uint8Array): Promise<BundlePayload> {
   if (!equalBytes(digest, header.sha256)) {
     throw new InvalidBundleError("payload SHA-256 does not match the header (the file is corrupt)");
   }
-  const notPlain = plainMsgpackProblem(body);
-  if (notPlain !== null) throw new InvalidBundleError(`payload is not plain msgpack: ${notPlain}`);
+  if (!HOST_IS_LITTLE_ENDIAN) throw new InvalidBundleError("bundle sections are little-endian and this host is big-endian");
+  if (body.length < 4) throw new InvalidBundleError("the payload is too short to hold the length of its msgpack part");
+  const msgpackLength = new DataView(body.buffer, body.byteOffset).getUint32(0, true);
+  const areaStart = alignUp(HEADER_SIZE + 4 + msgpackLength) - HEADER_SIZE;
+  if (areaStart > body.length) {
+    throw new InvalidBundleError(`the msgpack part (${msgpackLength} bytes) and its padding run past the ${body.length}-byte payload`);
+  }
+  let area = body.subarray(areaStart);
+  // Views need aligned memory: a buffer read at an odd offset is copied once (a file read or a fetch is aligned).
+  if (area.byteOffset % SECTION_ALIGN !== 0) area = area.slice();
   let payload: unknown;
   try {
-    payload = unpackr.unpack(body);
+    payload = decodePlainMsgpack(body.subarray(4, 4 + msgpackLength), area);
   } catch (error) {
-    throw new InvalidBundleError(`payload is not valid msgpack (${error instanceof Error ? error.message : String(error)})`);
+    if (error instanceof MsgpackError) throw new InvalidBundleError(`payload is not plain msgpack: ${error.message}`);
+    throw error;
   }
   // A plain msgpack value of n bytes holds at most n values (plain-msgpack.ts): the walk's budget.
-  const problem = validatePayload(payload, body.length);
+  const problem = validatePayload(payload, msgpackLength);
   if (problem !== null) throw new InvalidBundleError(`payload has the wrong shape: ${problem}`);
   return payload as BundlePayload;
 }

@@ -20,7 +20,7 @@
 // `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
 // abstains and the ranking becomes `related`.
 
-import type { BundleMessageTables, BundlePayload } from "./bundle-types.js";
+import type { BundleMessageTables, BundlePayload, BundleRows } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import { KIND_FUZZY, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
@@ -70,10 +70,11 @@ export class MatchIndex {
     { intentInputs, intentInputStart }: BundleMessageTables,
   ) {
     this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
-    this.conceptMembers = tables.conceptWeight.map(() => []);
+    this.conceptMembers = Array.from(tables.conceptWeight, () => []);
     this.stemForms = new Uint16Array(tables.stems.length);
     for (const s of tables.wordStem) this.stemForms[s]!++;
-    tables.concepts.forEach((list, s) => list.forEach((c) => this.conceptMembers[c]!.push(s)));
+    const { starts, items } = tables.concepts;
+    for (let s = 0; s + 1 < starts.length; s++) for (let k = starts[s]!; k < starts[s + 1]!; k++) this.conceptMembers[items[k]!]!.push(s);
     this.intentInputs = intentInputs;
     this.intentInputStart = intentInputStart;
     this.scratch = new ProbabilisticScratch(intentInputStart.length - 1, tables.stems.length);
@@ -130,9 +131,8 @@ function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordReso
     const direct = scratch.candidates;
     for (let d = from; d < direct; d++) {
       const own = scratch.candidateStem[d]!;
-      const ownConcepts = concepts[own]!;
-      for (let k = 0; k < ownConcepts.length; k++) {
-        const c = ownConcepts[k]!;
+      for (let k = concepts.starts[own]!; k < concepts.starts[own + 1]!; k++) {
+        const c = concepts.items[k]!;
         // Read here, not once: a synonym found earlier may have raised this candidate's similarity.
         const sim = scratch.candidateSim[d]! * conceptWeight[c]!;
         const members = index.conceptMembers[c]!;
@@ -258,9 +258,9 @@ export function matchProbabilistic(
     if (prune && scratch.bestCount === keep && cap < best[keep - 1]! && (!childMode || (scratch.bestChildrenCount === 2 && cap < bestChildren[1]!))) break;
     const t = order[k]!;
     for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
-      const posting = postings[scratch.candidateStem[c]!]!;
-      for (let p = 0; p < posting.length; p++) {
-        const intent = inputIntent[posting[p]!]!;
+      const s = scratch.candidateStem[c]!;
+      for (let p = postings.starts[s]!; p < postings.starts[s + 1]!; p++) {
+        const intent = inputIntent[postings.items[p]!]!;
         if (found[intent] !== 0) continue;
         found[intent] = 1;
         scratch.foundIntents[scratch.foundCount++] = intent;
@@ -332,9 +332,8 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWe
     // folded in: the sums, and so the scores to the last bit, do not depend on how it was reached).
     let count = 0;
     let real = false;
-    const stems = inputStems[input]!;
-    for (let i = 0; i < stems.length; i++) {
-      for (let j = stemLast[stems[i]!]!; j !== -1; j = chainPrevious[j]!) {
+    for (let k = inputStems.starts[input]!; k < inputStems.starts[input + 1]!; k++) {
+      for (let j = stemLast[inputStems.items[k]!]!; j !== -1; j = chainPrevious[j]!) {
         let at = count++;
         for (; at > 0 && hits[at - 1]! < j; at--) hits[at] = hits[at - 1]!;
         hits[at] = j;
@@ -352,7 +351,7 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWe
       const s = candidateStem[c]!;
       const word = candidateWord[c]!;
       // "user" meets "users" through their stem, a little below the very word the input uses.
-      const sameWord = word < 0 || index.stemForms[s]! < 2 || input >= firstDescription || includesSorted(inputWords[input]!, word);
+      const sameWord = word < 0 || index.stemForms[s]! < 2 || input >= firstDescription || includesSorted(inputWords, input, word);
       const sim = sameWord ? candidateSim[c]! : candidateSim[c]! * OTHER_FORM;
       if (sim * scale > termBest[t]!) termBest[t] = sim * scale;
       if (stemBest[s] === 0) stemsHit[stemCount++] = s;
@@ -397,13 +396,12 @@ function witness(model: NpcModel, tokens: readonly Token[], terms: number, input
   const { inputStems, stems, unknownWeight } = model.matching.tables;
   const { scratch } = model.matching;
   const weak = WEAK_SHARE * unknownWeight;
-  const stemsOfInput = inputStems[input]!;
   const items: WitnessItem[] = [];
   for (let t = 0; t < terms; t++) {
     const word = tokens[scratch.termToken[t]!]!.text;
     let chosen = -1;
     for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
-      if ((chosen === -1 || scratch.candidateSim[c]! > scratch.candidateSim[chosen]!) && stemsOfInput.includes(scratch.candidateStem[c]!)) chosen = c;
+      if ((chosen === -1 || scratch.candidateSim[c]! > scratch.candidateSim[chosen]!) && includesSorted(inputStems, input, scratch.candidateStem[c]!)) chosen = c;
     }
     if (chosen !== -1) items.push({ word, kind: KIND_NAMES[scratch.candidateKind[chosen]!]!, matched: stems[scratch.candidateStem[chosen]!]! });
     else items.push({ word, kind: scratch.termWeight[t]! < weak ? "stop word" : "unknown", matched: "" });
@@ -411,13 +409,15 @@ function witness(model: NpcModel, tokens: readonly Token[], terms: number, input
   return items;
 }
 
-function includesSorted(list: readonly number[], value: number): boolean {
-  let lo = 0;
-  let hi = list.length;
+/** Whether row `row` of `rows` (ascending) holds `value`. */
+function includesSorted({ starts, items }: BundleRows, row: number, value: number): boolean {
+  let lo = starts[row]!;
+  const end = starts[row + 1]!;
+  let hi = end;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
-    if (list[mid]! < value) lo = mid + 1;
+    if (items[mid]! < value) lo = mid + 1;
     else hi = mid;
   }
-  return list[lo] === value;
+  return lo < end && items[lo] === value;
 }

@@ -2,7 +2,7 @@
 // at load time, so answering a message allocates little.
 
 import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
-import { FuzzyIndex, readU32 } from "./fuzzy.js";
+import { FuzzyIndex } from "./fuzzy.js";
 import { MatchIndex } from "./match-probabilistic.js";
 import type { LearnedIndex } from "./match-learned.js";
 import { TypeMatcher } from "./regex-vm.js";
@@ -101,7 +101,7 @@ export class NpcModel {
     this.contextExact = new Map(payload.contextExact.map((t) => [t.parent, table(t.keys, t.targets)]));
     const { lexicon } = payload;
     this.wordId = new Map(lexicon.words.map((w, i) => [w, i]));
-    this.fuzzy = new FuzzyIndex(readU32(payload.fuzzy.hashes), readU32(payload.fuzzy.words), lexicon.words);
+    this.fuzzy = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, lexicon.words);
     this.vocabPhrases = byFirstWord(payload.vocab.phrases.map(([tag, words]) => [words, tag]));
     this.types = payload.types.map((program) => new TypeMatcher(program));
     this.states = payload.automaton.map((s) => {

@@ -64,7 +64,7 @@ function leaf(ok: (value: unknown) => boolean, what: () => string): Leaf {
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
+  return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
 }
 
 function record(value: unknown, path: Path): Record<string, unknown> {
@@ -84,7 +84,7 @@ const isIndex = (value: unknown, length: number) => typeof value === "number" &&
 const STR = leaf((v) => typeof v === "string", () => "expected a string");
 const NUM = leaf((v) => typeof v === "number" && Number.isFinite(v), () => "expected a finite number");
 const BOOL = leaf((v) => typeof v === "boolean", () => "expected a boolean");
-const U32 = leaf((v) => v instanceof Uint8Array && v.length % 4 === 0, () => "expected bytes (u32 array)");
+const U32_BYTES = leaf((v) => v instanceof Uint8Array && v.length % 4 === 0, () => "expected bytes (u32 array)");
 const PERMISSION = leaf((v) => v === "ask" || v === "yolo" || v === "auto", () => "expected ask, yolo or auto");
 
 /** Limits of the index checks into BOUNDS arrays, set before each walk (read per element, so kept in a plain field). */
@@ -98,6 +98,34 @@ function index(bound: string | number, extra = 0): Leaf {
     leaf((v) => isIndex(v, cell.limit), () => `expected an index below ${cell.limit}`),
     { cell },
   );
+}
+
+/**
+ * A section (sections.ts) of `kind`, as long as the array at `sameAs` if given, whose values pass
+ * `ok` (an index check's limit, finiteness): one typed loop, no walk of msgpack values.
+ */
+function section(kind: new (length: number) => ArrayLike<number>, sameAs: string | undefined, ok: Leaf): Check {
+  return (value, up, key) => {
+    const path = join(up, key);
+    if (!(value instanceof kind)) fail(path, `expected a ${kind.name} section`);
+    const values = value as ArrayLike<number>;
+    if (sameAs !== undefined && values.length !== bounds[sameAs]) fail(path, `length differs from ${sameAs}`);
+    for (let i = 0; i < values.length; i++) if (!ok.ok(values[i])) ok(values[i], path, i);
+  };
+}
+
+/**
+ * BundleRows: `starts` one per row of the array at `rowsOf` and one more, ascending from 0 to the
+ * number of items, and each item an index below the limit of `item`.
+ */
+function rows(rowsOf: string, item: Leaf): Check {
+  return object({ starts: section(Uint32Array, undefined, NUM), items: section(Uint32Array, undefined, item) }, (o, path) => {
+    const starts = o.starts as Uint32Array;
+    const items = (o.items as Uint32Array).length;
+    if (starts.length !== bounds[rowsOf]! + 1) fail(join(path, "starts"), `not one per ${rowsOf} and one more`);
+    if (starts[0] !== 0 || starts[starts.length - 1] !== items) fail(join(path, "starts"), "not from 0 to the number of items");
+    for (let i = 1; i < starts.length; i++) if (starts[i - 1]! > starts[i]!) fail(join(path, "starts"), `not ascending at ${i}`);
+  });
 }
 
 function nullable(check: Check): Check {
@@ -230,7 +258,7 @@ function typeProgram(t: Record<string, unknown>, path: Path): void {
 
 const BYTES = leaf((v) => v instanceof Uint8Array, () => "expected bytes");
 // The concept table's structure is checked where it is read (ConceptTable, in the learned stage's chunk).
-const LEARNED = { intents: list(INTENT), hashes: U32, idf: BYTES, offsets: U32, classes: BYTES, weights: BYTES, scale: list(NUM), bias: list(NUM), conceptKeys: U32, conceptOffsets: U32, conceptFeatures: U32 };
+const LEARNED = { intents: list(INTENT), hashes: U32_BYTES, idf: BYTES, offsets: U32_BYTES, classes: BYTES, weights: BYTES, scale: list(NUM), bias: list(NUM), conceptKeys: U32_BYTES, conceptOffsets: U32_BYTES, conceptFeatures: U32_BYTES };
 
 /** The learned model's arrays fit together: one IDF per feature, hashes ascending, offsets ascending to the weights' end, classes in range. */
 function learnedSection(o: Record<string, unknown>, path: Path): void {
@@ -307,20 +335,20 @@ const PAYLOAD = object({
   lexicon: object({ words: TEXT, tags: list(list(TAG), "lexicon.words") }),
   matching: object({
     stems: TEXT,
-    wordStem: list(index("matching.stems"), "lexicon.words"),
-    weight: list(NUM, "matching.stems"),
-    postings: list(list(index("inputs.intent")), "matching.stems"),
-    concepts: list(list(index("matching.conceptWeight")), "matching.stems"),
-    inputStems: list(list(index("matching.stems")), "inputs.intent"),
-    inputWords: list(list(index("lexicon.words")), "inputs.intent"),
-    inputWeight: list(NUM, "inputs.intent"),
-    conceptWeight: list(NUM),
+    wordStem: section(Uint32Array, "lexicon.words", index("matching.stems")),
+    weight: section(Float64Array, "matching.stems", NUM),
+    postings: rows("matching.stems", index("inputs.intent")),
+    concepts: rows("matching.stems", index("matching.conceptWeight")),
+    inputStems: rows("inputs.intent", index("matching.stems")),
+    inputWords: rows("inputs.intent", index("lexicon.words")),
+    inputWeight: section(Float64Array, "inputs.intent", NUM),
+    conceptWeight: section(Float64Array, undefined, NUM),
     unknownWeight: NUM,
     firstDescription: index("inputs.intent", 1),
   }),
   vocab: object({ tags: TEXT, phrases: list(tuple(TAG, TEXT)) }),
-  fuzzy: object({ hashes: U32, words: U32 }, (f) => {
-    if ((f.hashes as Uint8Array).length !== (f.words as Uint8Array).length) fail("fuzzy", "hashes and words differ in length");
+  fuzzy: object({ hashes: section(Uint32Array, undefined, NUM), words: section(Uint32Array, undefined, index("lexicon.words")) }, (f) => {
+    if ((f.hashes as Uint32Array).length !== (f.words as Uint32Array).length) fail("fuzzy", "hashes and words differ in length");
   }),
   learned: nullable(object(LEARNED, learnedSection)),
   types: list(object({ name: STR, unusable: nullable(STR), classes: list(list(NUM)), ops: leaf(Array.isArray, () => "expected an array") }, typeProgram)),
@@ -383,8 +411,8 @@ function validate(payload: unknown): void {
       value = record(value, at || "payload")[key];
       at = at ? `${at}.${key}` : key;
     }
-    if (!Array.isArray(value)) fail(at, "expected an array");
-    bounds[path] = value.length;
+    if (!Array.isArray(value) && !(value instanceof Float64Array)) fail(at, "expected an array");
+    bounds[path] = (value as ArrayLike<unknown>).length;
   }
   for (const cell of indexCells) cell.limit = bounds[cell.bound]! + cell.extra;
   PAYLOAD(payload, "");

@@ -3,26 +3,38 @@ import { Command, CommanderError } from "commander";
 import { COMPILER_VERSION } from "../version.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 import type { CliIO } from "./io.js";
-import { registerLint } from "./lint.js";
-import { registerSchema } from "./schema.js";
-import { registerBuild } from "./build.js";
-import { registerInspect } from "./inspect.js";
-import { registerAsk } from "./ask.js";
-import { registerServe } from "./serve.js";
-import { registerAudit } from "./audit.js";
-import { registerTeach } from "./teach.js";
-import { registerChat } from "./chat.js";
-import { registerEval } from "./eval.js";
-import { registerCreate } from "./create.js";
-import { registerWeb } from "./web.js";
-import { registerList } from "./list.js";
-import { registerSample } from "./sample.js";
-import { registerGraph } from "./graph.js";
 
 /** A command registers itself on the program; it sets `exitCode.value` when it does not exit 0. */
 export type RegisterCommand = (program: Command, io: CliIO, exitCode: { value: number }) => void;
 
-const COMMANDS: RegisterCommand[] = [registerLint, registerSchema, registerBuild, registerInspect, registerAsk, registerServe, registerAudit, registerTeach, registerChat, registerEval, registerCreate, registerWeb, registerList, registerSample, registerGraph];
+/**
+ * Each command's module, imported only when needed: `ndfc ask` loads the runtime and ask.ts, not
+ * the compiler, the server and SQLite (start-up was half of an `ndfc ask`). In help order.
+ */
+const COMMANDS: [name: string, load: () => Promise<RegisterCommand>][] = [
+  ["lint", async () => (await import("./lint.js")).registerLint],
+  ["schema", async () => (await import("./schema.js")).registerSchema],
+  ["build", async () => (await import("./build.js")).registerBuild],
+  ["inspect", async () => (await import("./inspect.js")).registerInspect],
+  ["ask", async () => (await import("./ask.js")).registerAsk],
+  ["serve", async () => (await import("./serve.js")).registerServe],
+  ["audit", async () => (await import("./audit.js")).registerAudit],
+  ["teach", async () => (await import("./teach.js")).registerTeach],
+  ["chat", async () => (await import("./chat.js")).registerChat],
+  ["eval", async () => (await import("./eval.js")).registerEval],
+  ["create", async () => (await import("./create.js")).registerCreate],
+  ["web", async () => (await import("./web.js")).registerWeb],
+  ["list", async () => (await import("./list.js")).registerList],
+  ["sample", async () => (await import("./sample.js")).registerSample],
+  ["graph", async () => (await import("./graph.js")).registerGraph],
+];
+
+/** The commands `argv` needs: the one it names, or all (help, a typo, no command: commander lists them). */
+function commandsFor(argv: readonly string[]): (() => Promise<RegisterCommand>)[] {
+  const named = argv.find((arg) => !arg.startsWith("-"));
+  const only = COMMANDS.find(([name]) => name === named);
+  return only ? [only[1]] : COMMANDS.map(([, load]) => load);
+}
 
 const EXAMPLES = `
 Exit codes: 0 success, 1 diagnostics with errors (or a failed check), 2 usage or I/O error.
@@ -56,7 +68,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     .configureOutput({ writeOut: io.stdout, writeErr: io.stderr })
     .exitOverride()
     .addHelpText("after", EXAMPLES);
-  for (const register of COMMANDS) register(program, io, exitCode);
+  for (const register of await Promise.all(commandsFor(argv).map((load) => load()))) register(program, io, exitCode);
   for (const command of program.commands) command.exitOverride().configureOutput({ writeOut: io.stdout, writeErr: io.stderr });
 
   try {

@@ -3,7 +3,6 @@
 
 import type { BundleFuzzy } from "../../runtime/bundle-types.js";
 import { deletionVariants, editBudget, hashString } from "../../runtime/fuzzy.js";
-import { u32Bytes } from "../emit/little-endian.js";
 
 export function computeFuzzyIndex(words: readonly string[]): BundleFuzzy {
   const pairs: [number, number][] = [];
@@ -14,7 +13,7 @@ export function computeFuzzyIndex(words: readonly string[]): BundleFuzzy {
   });
   pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
   return {
-    hashes: u32Bytes(Uint32Array.from(pairs, (p) => p[0])),
-    words: u32Bytes(Uint32Array.from(pairs, (p) => p[1])),
+    hashes: Uint32Array.from(pairs, (p) => p[0]),
+    words: Uint32Array.from(pairs, (p) => p[1]),
   };
 }

@@ -7,7 +7,7 @@
 // alike. Context children are indexed too (the runtime lets them answer only while their parent
 // is active). Floats are rounded to 1e-6 so the bytes do not depend on the last bit.
 
-import type { BundleMatching } from "../../runtime/bundle-types.js";
+import type { BundleMatching, BundleRows } from "../../runtime/bundle-types.js";
 import { withoutTagReferences } from "../ir/walk.js";
 import { normalizeKey, normalizeWords } from "../../runtime/normalize.js";
 import { stem } from "../../runtime/stem.js";
@@ -134,16 +134,23 @@ export function computeMatching(
     inputIntent,
     matching: {
       stems,
-      wordStem: lexicon.words.map((w) => stemId.get(stem(w))!),
-      weight,
-      postings,
-      inputStems,
-      inputWords,
-      inputWeight: inputStems.map((ids) => round6(ids.reduce((sum, id) => sum + weight[id]!, 0))),
-      concepts: conceptsOf,
-      conceptWeight: concepts.map((c) => round6(c.weight)),
+      wordStem: Uint32Array.from(lexicon.words, (w) => stemId.get(stem(w))!),
+      weight: Float64Array.from(weight),
+      postings: rowsOf(postings),
+      inputStems: rowsOf(inputStems),
+      inputWords: rowsOf(inputWords),
+      inputWeight: Float64Array.from(inputStems, (ids) => round6(ids.reduce((sum, id) => sum + weight[id]!, 0))),
+      concepts: rowsOf(conceptsOf),
+      conceptWeight: Float64Array.from(concepts, (c) => round6(c.weight)),
       unknownWeight: round6(meanIdf * UNKNOWN_FACTOR),
       firstDescription,
     },
   };
+}
+
+/** Lists of ids as the two sections of BundleRows. */
+function rowsOf(lists: readonly (readonly number[])[]): BundleRows {
+  const starts = new Uint32Array(lists.length + 1);
+  lists.forEach((list, i) => (starts[i + 1] = starts[i]! + list.length));
+  return { starts, items: Uint32Array.from(lists.flat()) };
 }

@@ -4,7 +4,7 @@
 // A typo is what the runtime's own typo index finds: a known word within the edit budget (1 or 2
 // edits, by length) that the probabilistic stage allows.
 import type { BundlePayload } from "../../runtime/bundle-types.js";
-import { FuzzyIndex, readU32 } from "../../runtime/fuzzy.js";
+import { FuzzyIndex } from "../../runtime/fuzzy.js";
 import type { TeachGuard } from "./store.js";
 
 /** Edits the typo index allows at most: a word longer than every known word by more cannot be a typo of one. */
@@ -14,7 +14,7 @@ export function teachingGuard(payload: BundlePayload): TeachGuard {
   const { words } = payload.lexicon;
   const known = new Set(words);
   const longest = words.reduce((max, word) => Math.max(max, word.length), 0);
-  const index = new FuzzyIndex(readU32(payload.fuzzy.hashes), readU32(payload.fuzzy.words), words);
+  const index = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, words);
   const typoOf = (word: string): string | null => {
     if (known.has(word) || word.length > longest + MAX_EDITS) return null;
     const [closest] = index.lookup(word);

@@ -59,7 +59,8 @@ describe("escalation off costs nothing", () => {
   }, 60_000);
 
   it("no static import chain from the CLI reaches compiler/escalate/ (type imports are erased)", () => {
-    const reached = staticClosure(join(repoRoot, "compiler/cli/main.ts"));
+    // main.ts imports each command's module dynamically (cli/program.ts): serve.ts is what `ndfc serve` loads with it.
+    const reached = new Set([...staticClosure(join(repoRoot, "compiler/cli/main.ts")), ...staticClosure(join(repoRoot, "compiler/cli/serve.ts"))]);
     expect([...reached].map((file) => relative(repoRoot, file)).filter((file) => file.startsWith("compiler/escalate/"))).toEqual([]);
     expect(reached.has(join(repoRoot, "compiler/cli/escalate-options.ts"))).toBe(true);
     expect(readFileSync(join(repoRoot, "compiler/cli/escalate-options.ts"), "utf8")).toContain('await import("../escalate/escalator.js")');

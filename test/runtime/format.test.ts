@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
-import { encodeBundle } from "../../runtime/encode.js";
-import { FORMAT_MAJOR, FORMAT_MINOR, HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
+import { encodeBundle, frameBundle, packPayload, type PackedPayload } from "../../runtime/encode.js";
+import { FORMAT_MAJOR, HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
+import { decodePlainMsgpack as decodePlain } from "../../runtime/plain-msgpack.js";
 import { loadNpc, type ShellTemplate } from "../../runtime/index.js";
 import { digestSha256 } from "../../runtime/digest.js";
 import { sha256, toHex } from "../../runtime/sha256.js";
@@ -11,15 +12,19 @@ import { refusalOf } from "../support/refusal.js";
 
 const built = compileNpc({ ir: shellNpc() });
 
-function withHeader(payloadBytes: Uint8Array, patch: (view: DataView) => void = () => {}): Uint8Array {
-  const out = new Uint8Array(HEADER_SIZE + payloadBytes.length);
-  out.set(built.bytes.subarray(0, HEADER_SIZE));
-  out.set(payloadBytes, HEADER_SIZE);
-  const view = new DataView(out.buffer);
-  view.setUint32(8, payloadBytes.length);
-  out.set(sha256(payloadBytes), 12);
-  patch(view);
-  return out;
+/** Bundle bytes (valid header and hash) of `value` written by the bundle writer. */
+function bundleOf(value: unknown): Uint8Array {
+  return frameBundle(packPayload(value));
+}
+
+/** Bundle bytes of a packed payload after `edit` (valid header and hash). */
+function editedBundle(value: unknown, edit: (packed: PackedPayload, refs: number[]) => void): Uint8Array {
+  const packed = packPayload(value);
+  // Where each section reference's data (kind, offset, length) starts in the msgpack part.
+  const refs: number[] = [];
+  for (let i = 0; i + 12 <= packed.msgpack.length; i++) if (packed.msgpack[i] === 0xc7 && packed.msgpack[i + 1] === 9 && packed.msgpack[i + 2] === 0x53) refs.push(i + 3);
+  edit(packed, refs);
+  return frameBundle(packed);
 }
 
 describe("sha256", () => {
@@ -57,11 +62,11 @@ describe("bundle header and payload", () => {
     expect(await refusalOf(wrongMagic)).toMatch(/magic/);
     const future = built.bytes.slice();
     new DataView(future.buffer).setUint16(4, FORMAT_MAJOR + 1);
-    expect(await refusalOf(future)).toMatch(new RegExp(`version ${FORMAT_MAJOR + 1}\\.${FORMAT_MINOR} is not supported`));
-    // 2.x bundles have no list or number edges: a 3.x reader would answer them, but differently.
+    expect(await refusalOf(future)).toMatch(new RegExp(`version ${FORMAT_MAJOR + 1}\\.0 is not supported`));
+    // 3.x bundles hold their tables as msgpack values, not sections: a 4.x reader cannot find them.
     const older = built.bytes.slice();
-    new DataView(older.buffer).setUint16(4, 2);
-    expect(await refusalOf(older)).toMatch(new RegExp(`version 2\\.${FORMAT_MINOR} is not supported \\(this runtime reads 3\\.x\\); rebuild the bundle`));
+    new DataView(older.buffer).setUint16(4, 3);
+    expect(await refusalOf(older)).toMatch(/version 3\.0 is not supported \(this runtime reads 4\.x\); rebuild the bundle/);
     expect(await refusalOf(built.bytes.subarray(0, built.bytes.length - 1))).toMatch(/truncated or padded/);
     expect(await refusalOf(built.bytes.subarray(0, 10))).toMatch(/shorter than the 44-byte header/);
     const flipped = built.bytes.slice();
@@ -76,15 +81,18 @@ describe("bundle header and payload", () => {
   });
 
   it("refuses undecodable payloads and payloads of the wrong shape, even with a valid hash", async () => {
-    expect(await refusalOf(withHeader(Uint8Array.of(0xc1)))).toMatch(/not plain msgpack: byte 0: 0xc1 is not a msgpack value/);
-    const { pack } = await import("msgpackr");
-    expect(await refusalOf(withHeader(pack([1, 2, 3])))).toMatch(/wrong shape: payload: expected an object/);
+    const raw = (msgpack: Uint8Array) => frameBundle({ msgpack, sections: new Uint8Array(0) });
+    expect(await refusalOf(raw(Uint8Array.of(0xc1)))).toMatch(/not plain msgpack: byte 0: 0xc1 is not a msgpack value/);
+    expect(await refusalOf(raw(Uint8Array.of(0xc4, 0x01, 0x00)))).toMatch(/byte 0: msgpack bin: a bundle's byte tables are sections/);
+    expect(await refusalOf(raw(Uint8Array.of(0x81, 0xa9, ...new TextEncoder().encode("__proto__"), 0xc0)))).toMatch(/byte 1: a map key __proto__/);
+    expect(await refusalOf(bundleOf([1, 2, 3]))).toMatch(/wrong shape: payload: expected an object/);
+    const pack = bundleOf;
     const badIndex = structuredClone(built.payload);
     badIndex.exact.targets[0] = 9999;
-    expect(await refusalOf(withHeader(pack(badIndex)))).toMatch(/exact\.targets\[0\]: expected an index below/);
+    expect(await refusalOf(pack((badIndex)))).toMatch(/exact\.targets\[0\]: expected an index below/);
     const backwards = structuredClone(built.payload);
     backwards.automaton[1]!.skip.push(0);
-    expect(await refusalOf(withHeader(pack(backwards)))).toMatch(/skip edges must point to a later state/);
+    expect(await refusalOf(pack((backwards)))).toMatch(/skip edges must point to a later state/);
     // A shell command's placeholders must each say where they sit, in a known quoting.
     type Tool = { o: [string, { o: [string, { sh?: ShellTemplate }][] }][] };
     const commandOf = (payload: typeof built.payload) => {
@@ -93,10 +101,10 @@ describe("bundle header and payload", () => {
     };
     const missingPlace = structuredClone(built.payload);
     commandOf(missingPlace).sh.places.pop();
-    expect(await refusalOf(withHeader(pack(missingPlace)))).toMatch(/tools\[0\]\.o\[\d+\]\[1\]\.o\[\d+\]\[1\]\.sh: segments and places do not fit/);
+    expect(await refusalOf(pack((missingPlace)))).toMatch(/tools\[0\]\.o\[\d+\]\[1\]\.o\[\d+\]\[1\]\.sh: segments and places do not fit/);
     const unknownQuoting = structuredClone(built.payload);
     (commandOf(unknownQuoting).sh.places[0] as { context: string }).context = "raw";
-    expect(await refusalOf(withHeader(pack(unknownQuoting)))).toMatch(/places\[0\]\.context: expected a quote context/);
+    expect(await refusalOf(pack((unknownQuoting)))).toMatch(/places\[0\]\.context: expected a quote context/);
   });
 
   it("throws only InvalidBundleError on flipped, truncated or random bytes", async () => {
@@ -127,10 +135,65 @@ function bytesAsArrays(_key: string, value: unknown): unknown {
 }
 
 describe("section sizes", () => {
-  it("add up to the payload, within msgpack's map framing", async () => {
+  it("add up to the payload, within msgpack's map framing and the sections' alignment padding", async () => {
     const { sectionSizes } = await import("../../runtime/encode.js");
     const sizes = Object.values(sectionSizes(built.payload));
     const keys = Object.keys(built.payload).reduce((sum, key) => sum + key.length + 1, 0);
-    expect(sizes.reduce((a, b) => a + b, 0) + keys + 3).toBe(built.bytes.length - HEADER_SIZE);
+    // The payload: msgpack length (4), map header (3), keys, values, then at most 7 bytes of padding per field and before the area.
+    const framing = 4 + 3 + keys;
+    const payloadBytes = built.bytes.length - HEADER_SIZE;
+    const total = sizes.reduce((a, b) => a + b, 0) + framing;
+    expect(total).toBeLessThanOrEqual(payloadBytes);
+    expect(total).toBeGreaterThanOrEqual(payloadBytes - 7 * (sizes.length + 1));
+  });
+});
+
+describe("typed-array sections", () => {
+  const tables = { a: Float64Array.of(0.5, -1e300, 3), b: Uint32Array.of(1, 2 ** 32 - 1), c: Uint8Array.of(7), d: Int8Array.of(-3, 4) };
+
+  it("come back as views of the bundle's bytes, equal to what was written, each aligned", async () => {
+    const bytes = encodeBundle({ ...built.payload, fuzzy: { hashes: Uint32Array.of(5, 9), words: Uint32Array.of(0, 1) } });
+    const payload = await decodeBundle(bytes);
+    expect(payload.fuzzy.hashes).toBeInstanceOf(Uint32Array);
+    expect([...payload.fuzzy.hashes]).toEqual([5, 9]);
+    expect(payload.fuzzy.hashes.buffer).toBe(bytes.buffer); // a view, not a copy
+    expect((bytes.byteOffset + payload.fuzzy.hashes.byteOffset) % 8).toBe(0);
+    expect(payload.matching.weight).toBeInstanceOf(Float64Array);
+    expect([...payload.matching.weight]).toEqual([...built.payload.matching.weight]);
+  });
+
+  it("round-trip any typed arrays, and the same values always give the same bytes (property)", () => {
+    const kinds = [Uint8Array, Int8Array, Uint16Array, Int16Array, Uint32Array, Int32Array, Float32Array, Float64Array] as const;
+    const table = fc.tuple(fc.integer({ min: 0, max: kinds.length - 1 }), fc.array(fc.integer({ min: -(2 ** 31), max: 2 ** 32 - 1 }), { maxLength: 20 }));
+    fc.assert(
+      fc.property(fc.array(table, { maxLength: 6 }), (spec) => {
+        const arrays = spec.map(([kind, values]) => kinds[kind]!.from(values));
+        const packed = packPayload({ arrays });
+        expect(packPayload({ arrays: arrays.map((a) => a.slice()) })).toEqual(packed);
+        expect(packed.sections.length % 8).toBe(0);
+        // Decoded alone (a payload that is not a bundle's is refused by validation, not by decoding).
+        const area = new Uint8Array(packed.sections); // a fresh, aligned copy
+        const decoded = decodePlain(packed.msgpack, area) as { arrays: ArrayLike<number>[] };
+        expect(decoded.arrays.map((a) => [a.constructor.name, Array.from(a)])).toEqual(arrays.map((a) => [a.constructor.name, [...a]]));
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("refuses a section reference that is misaligned, overlapping, out of range, of the wrong length or of an unknown kind", async () => {
+    const at = (refs: number[], k: number) => refs[k]!;
+    const setU32 = (packed: PackedPayload, where: number, value: number) => new DataView(packed.msgpack.buffer).setUint32(where, value, true);
+    const getU32 = (packed: PackedPayload, where: number) => new DataView(packed.msgpack.buffer).getUint32(where, true);
+    const cases: [string, (packed: PackedPayload, refs: number[]) => void, RegExp][] = [
+      ["misaligned", (p, r) => setU32(p, at(r, 1) + 1, getU32(p, at(r, 1) + 1) + 4), /section at \d+ is not aligned to 8 bytes/],
+      ["overlapping", (p, r) => setU32(p, at(r, 1) + 1, 0), /section at 0 overlaps the one before it \(which ends at 24\)/],
+      ["out of range", (p, r) => setU32(p, at(r, 3) + 5, 1000), /section of 1000 bytes at \d+ runs past the \d+-byte section area/],
+      ["of the wrong length", (p, r) => setU32(p, at(r, 0) + 5, 20), /section of 20 bytes is not a whole number of 8-byte Float64Array values/],
+      ["of an unknown kind", (p, r) => void (p.msgpack[at(r, 2)] = 8), /section kind 8 is not one of the 8 known/],
+      ["leaving bytes over", (p) => void (p.sections = Uint8Array.from([...p.sections, ...new Uint8Array(8)])), /the section area has \d+ bytes, its sections end at \d+/],
+    ];
+    for (const [what, edit, reason] of cases) {
+      expect(await refusalOf(editedBundle(tables, edit)), what).toMatch(new RegExp(`not plain msgpack: .*${reason.source}`));
+    }
   });
 });

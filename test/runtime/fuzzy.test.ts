@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { computeFuzzyIndex } from "../../compiler/passes/compute-fuzzy-index.js";
-import { editBudget, FuzzyIndex, osaDistance, readU32 } from "../../runtime/fuzzy.js";
+import { editBudget, FuzzyIndex, osaDistance } from "../../runtime/fuzzy.js";
 
 const words = ["archive", "backup", "cat", "directory", "disk", "download", "show", "usage"];
 const index = (() => {
   const built = computeFuzzyIndex(words);
-  return new FuzzyIndex(readU32(built.hashes), readU32(built.words), words);
+  return new FuzzyIndex(built.hashes, built.words, words);
 })();
 
 describe("fuzzy index", () => {
@@ -30,7 +30,7 @@ describe("fuzzy index", () => {
     expect(index.lookup("shwo")).toEqual([{ word: words.indexOf("show"), distance: 1, similarity: 0.75 }]);
     const withEmoji = ["disk🙂"];
     const built = computeFuzzyIndex(withEmoji);
-    const emojiIndex = new FuzzyIndex(readU32(built.hashes), readU32(built.words), withEmoji);
+    const emojiIndex = new FuzzyIndex(built.hashes, built.words, withEmoji);
     expect(emojiIndex.lookup("dsik🙂")).toEqual([{ word: 0, distance: 1, similarity: 0.8 }]);
   });
 

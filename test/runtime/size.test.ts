@@ -1,4 +1,4 @@
-// DESIGN §9: the runtime alone (minified, without msgpack) ≤ 50 KB. Bytes are deterministic, so
+// The runtime core, minified, with its msgpack decoder, within CORE_BUDGET_BYTES. Bytes are deterministic, so
 // this is asserted (speed never is). The runtime sources are bundled and minified with rolldown,
 // as bench/run.ts does with the build output.
 import { dirname, resolve } from "node:path";
@@ -25,6 +25,9 @@ describe("runtime size", () => {
 
   it("keeps the optional modules, the fallback SHA-256 and the learned stage out of the core", () => {
     expect(size!.coreModules).toContain("session.ts");
+    // The decoder is ours (format 4.0): no msgpack library rides along.
+    expect(size!.coreModules).toContain("plain-msgpack.ts");
+    expect(size!.coreModules.filter((name) => !name.endsWith(".ts"))).toEqual([]);
     for (const optional of ["explain.ts", "lexer.ts", "sha256.ts", "encode.ts", "match-learned.ts", "learned-features.ts"]) expect(size!.coreModules).not.toContain(optional);
     expect(size!.lazy.map((chunk) => chunk.modules)).toEqual(expect.arrayContaining([["sha256.ts"], ["learned-features.ts", "match-learned.ts"]]));
     for (const chunk of size!.lazy) expect(chunk.bytes).toBeGreaterThan(0);
