@@ -2,6 +2,7 @@
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import type { ListedBundle } from "../../compiler/cli/list.js";
 import { loadNpc } from "../../runtime/index.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { datasetBundle } from "../support/datasets.js";
@@ -16,15 +17,7 @@ writeFileSync(join(dist, "example.npc"), datasetBundle("example"));
 writeFileSync(join(dist, "broken.npc"), datasetBundle("example").slice(0, 40));
 writeFileSync(join(dist, "notes.txt"), "not a bundle");
 
-interface Row {
-  file: string;
-  name: string;
-  creator: string | null;
-  intents: number;
-  vocabularyWords: number;
-  bytes: number;
-  tools: boolean;
-}
+type Row = ListedBundle;
 
 async function expectedRow(dataset: string): Promise<Omit<Row, "file">> {
   const bytes = datasetBundle(dataset);
