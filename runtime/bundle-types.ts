@@ -161,31 +161,31 @@ export interface BundleMatching {
  * The learned stage (runtime/match-learned.ts): a one-vs-rest linear model over hashed features
  * (runtime/learned-features.ts), trained at build time. Class k < intents.length stands for
  * intents[k]; the last class is "none of these" (generic English). Weights are int8 with a scale
- * per class, pruned of zeros, grouped by feature (compressed sparse rows). Byte arrays are little-endian.
+ * per class, pruned of zeros, grouped by feature (compressed sparse rows). The arrays are sections (format.ts).
  */
 export interface BundleLearned {
   /** Per class but the last: the intent it answers. */
   intents: number[];
-  /** Feature hashes, ascending and distinct (u32). */
-  hashes: Uint8Array;
+  /** Feature hashes, ascending and distinct. */
+  hashes: Uint32Array;
   /** Per feature: its IDF in 1/16 steps (u8). */
   idf: Uint8Array;
-  /** Per feature, and one more: where its weights start in `classes` / `weights` (u32, ascending). */
-  offsets: Uint8Array;
-  /** Per weight: its class (u16). */
-  classes: Uint8Array;
-  /** Per weight: its value in units of its class's scale (int8). */
+  /** Per feature, and one more: where its weights start in `classes` / `weights` (ascending). */
+  offsets: Uint32Array;
+  /** Per weight: its class. */
+  classes: Uint16Array;
+  /** Per weight: its value in units of its class's scale (int8, stored as its byte). */
   weights: Uint8Array;
   /** Per class: what one weight unit is worth. */
   scale: number[];
   /** Per class: its score when no feature of the message has a weight for it. */
   bias: number[];
-  /** Concept lookup (runtime/learned-features.ts ConceptTable): member stems' conceptKey, ascending and distinct (u32). */
-  conceptKeys: Uint8Array;
-  /** Per key, and one more: where its concept features start in `conceptFeatures` (u32, ascending). */
-  conceptOffsets: Uint8Array;
-  /** Per key: the features of its concepts (u32). */
-  conceptFeatures: Uint8Array;
+  /** Concept lookup (runtime/learned-features.ts ConceptTable): member stems' conceptKey, ascending and distinct. */
+  conceptKeys: Uint32Array;
+  /** Per key, and one more: where its concept features start in `conceptFeatures` (ascending). */
+  conceptOffsets: Uint32Array;
+  /** Per key: the features of its concepts. */
+  conceptFeatures: Uint32Array;
 }
 
 export interface BundleVocab {

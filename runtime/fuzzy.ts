@@ -137,15 +137,6 @@ export interface FuzzyHit {
   similarity: number;
 }
 
-/** Reads a little-endian u32 array stored as bytes. */
-export function readU32(bytes: Uint8Array): Uint32Array {
-  const out = new Uint32Array(bytes.length / 4);
-  for (let i = 0, j = 0; i < out.length; i++, j += 4) {
-    out[i] = (bytes[j]! | (bytes[j + 1]! << 8) | (bytes[j + 2]! << 16) | (bytes[j + 3]! << 24)) >>> 0;
-  }
-  return out;
-}
-
 function closestFirst(a: FuzzyHit, b: FuzzyHit): number {
   return a.distance - b.distance || a.word - b.word;
 }

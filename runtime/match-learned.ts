@@ -10,7 +10,6 @@
 // LearnedIndex: scoring allocates only the stems of the message's words (and their list).
 
 import type { BundleLearned } from "./bundle-types.js";
-import { readU32 } from "./fuzzy.js";
 import { ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks } from "./learned-features.js";
 import type { Token } from "./normalize.js";
 import { stem } from "./stem.js";
@@ -72,18 +71,18 @@ export class LearnedIndex {
     section: BundleLearned,
     private readonly threshold: number,
   ) {
-    this.hashes = readU32(section.hashes);
+    this.hashes = section.hashes;
     this.idf = section.idf;
-    this.offsets = readU32(section.offsets);
+    this.offsets = section.offsets;
     const { classes, weights } = section;
-    this.weights = Int32Array.from(weights, (w, p) => ((classes[2 * p]! | (classes[2 * p + 1]! << 8)) << 8) | w);
+    this.weights = Int32Array.from(weights, (w, p) => (classes[p]! << 8) | w);
     this.scale = Float64Array.from(section.scale);
     this.bias = Float64Array.from(section.bias);
     const classCount = section.bias.length;
     this.intents = Int32Array.from({ length: classCount }, (_, k) => (k < section.intents.length ? section.intents[k]! : -1));
     this.sums = new Float64Array(classCount);
-    const conceptKeys = readU32(section.conceptKeys);
-    this.concepts = conceptKeys.length === 0 ? null : new ConceptTable(conceptKeys, readU32(section.conceptOffsets), readU32(section.conceptFeatures));
+    const { conceptKeys, conceptOffsets, conceptFeatures } = section;
+    this.concepts = conceptKeys.length === 0 ? null : new ConceptTable(conceptKeys, conceptOffsets, conceptFeatures);
     const features = this.hashes.length;
     this.place = new Int32Array(features);
     let size = 2;

@@ -12,7 +12,6 @@
 // shares a child under many parents, or a cycle, runs out of budget instead of taking forever.
 
 import { QUOTE_CONTEXTS, type BundleState } from "./bundle-types.js";
-import { readU32 } from "./fuzzy.js";
 
 class ShapeError extends Error {}
 
@@ -84,7 +83,8 @@ const isIndex = (value: unknown, length: number) => typeof value === "number" &&
 const STR = leaf((v) => typeof v === "string", () => "expected a string");
 const NUM = leaf((v) => typeof v === "number" && Number.isFinite(v), () => "expected a finite number");
 const BOOL = leaf((v) => typeof v === "boolean", () => "expected a boolean");
-const U32_BYTES = leaf((v) => v instanceof Uint8Array && v.length % 4 === 0, () => "expected bytes (u32 array)");
+const U32 = leaf((v) => v instanceof Uint32Array, () => "expected a Uint32Array section");
+const U16 = leaf((v) => v instanceof Uint16Array, () => "expected a Uint16Array section");
 const PERMISSION = leaf((v) => v === "ask" || v === "yolo" || v === "auto", () => "expected ask, yolo or auto");
 
 /** Limits of the index checks into BOUNDS arrays, set before each walk (read per element, so kept in a plain field). */
@@ -258,13 +258,13 @@ function typeProgram(t: Record<string, unknown>, path: Path): void {
 
 const BYTES = leaf((v) => v instanceof Uint8Array, () => "expected bytes");
 // The concept table's structure is checked where it is read (ConceptTable, in the learned stage's chunk).
-const LEARNED = { intents: list(INTENT), hashes: U32_BYTES, idf: BYTES, offsets: U32_BYTES, classes: BYTES, weights: BYTES, scale: list(NUM), bias: list(NUM), conceptKeys: U32_BYTES, conceptOffsets: U32_BYTES, conceptFeatures: U32_BYTES };
+const LEARNED = { intents: list(INTENT), hashes: U32, idf: BYTES, offsets: U32, classes: U16, weights: BYTES, scale: list(NUM), bias: list(NUM), conceptKeys: U32, conceptOffsets: U32, conceptFeatures: U32 };
 
 /** The learned model's arrays fit together: one IDF per feature, hashes ascending, offsets ascending to the weights' end, classes in range. */
 function learnedSection(o: Record<string, unknown>, path: Path): void {
-  const hashes = readU32(o.hashes as Uint8Array);
-  const offsets = readU32(o.offsets as Uint8Array);
-  const classes = o.classes as Uint8Array;
+  const hashes = o.hashes as Uint32Array;
+  const offsets = o.offsets as Uint32Array;
+  const classes = o.classes as Uint16Array;
   const weights = (o.weights as Uint8Array).length;
   const features = hashes.length;
   const classCount = (o.bias as unknown[]).length;
@@ -274,10 +274,10 @@ function learnedSection(o: Record<string, unknown>, path: Path): void {
   check((o.idf as Uint8Array).length === features, "idf", "not one per feature");
   for (let i = 1; i < features; i++) if (hashes[i - 1]! >= hashes[i]!) fail(join(path, "hashes"), `not ascending at ${i}`);
   check(offsets.length === features + 1, "offsets", "not one per feature, and one more");
-  check(classes.length === 2 * weights, "classes", "not one u16 per weight");
+  check(classes.length === weights, "classes", "not one u16 per weight");
   check(offsets[0] === 0 && offsets[features] === weights, "offsets", "not from 0 to the number of weights");
   for (let i = 1; i <= features; i++) if (offsets[i - 1]! > offsets[i]!) fail(join(path, "offsets"), `not ascending at ${i}`);
-  for (let p = 0; p < weights; p++) if ((classes[2 * p]! | (classes[2 * p + 1]! << 8)) >= classCount) fail(join(path, "classes"), `weight ${p}'s class is not below ${classCount}`);
+  for (let p = 0; p < weights; p++) if (classes[p]! >= classCount) fail(join(path, "classes"), `weight ${p}'s class is not below ${classCount}`);
 }
 
 /** Each intent's run of inputs: one start per intent and one more, ascending from 0 to the end of the list. */

@@ -19,7 +19,6 @@
 
 import type { BundleLearned } from "../../runtime/bundle-types.js";
 import type { ConceptTable } from "../../runtime/learned-features.js";
-import { u16Bytes, u32Bytes } from "../emit/little-endian.js";
 import { keyOf, tokenize, type Token } from "../../runtime/normalize.js";
 import type { NpcConfig } from "../ir/types.js";
 import { compareStrings } from "../diagnostics.js";
@@ -202,16 +201,16 @@ function bundleModel(model: OneVsRestModel, space: FeatureSpace, classes: readon
   const kept = concepts && keptConcepts(concepts, (feature) => hasFeature(space.hashes, feature));
   return {
     intents: classes.map((o) => o.index),
-    hashes: u32Bytes(space.hashes),
+    hashes: space.hashes,
     idf: space.idf,
-    offsets: u32Bytes(offsets),
-    classes: u16Bytes(postingClass),
+    offsets,
+    classes: postingClass,
     weights: new Uint8Array(postingWeight.buffer),
     scale,
     bias,
-    conceptKeys: u32Bytes(kept?.keys ?? []),
-    conceptOffsets: u32Bytes(kept?.offsets ?? [0]),
-    conceptFeatures: u32Bytes(kept?.features ?? []),
+    conceptKeys: kept?.keys ?? new Uint32Array(0),
+    conceptOffsets: kept?.offsets ?? Uint32Array.of(0),
+    conceptFeatures: kept?.features ?? new Uint32Array(0),
   };
 }
 
