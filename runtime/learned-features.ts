@@ -120,6 +120,11 @@ export function forEachFeature(
   }
 }
 
+/** The first slot of a feature hash in an open-addressing table of `mask + 1` slots (the high bits folded into the low ones the mask keeps). */
+export function slotOf(hash: number, mask: number): number {
+  return (hash ^ (hash >>> 15)) & mask;
+}
+
 /**
  * A message's distinct features and their counts, in the order first seen. Reused from message to
  * message (an open-addressing table over typed arrays): counting allocates nothing.
@@ -132,7 +137,7 @@ export class FeatureCounts {
   private readonly mask = MAX_FEATURES * 2 - 1;
   /** Bound once: forEachFeature calls it per occurrence. */
   readonly add = (hash: number): void => {
-    let slot = (hash ^ (hash >>> 15)) & this.mask;
+    let slot = slotOf(hash, this.mask);
     for (;;) {
       const at = this.slots[slot]!;
       if (at === 0) break;
@@ -157,7 +162,7 @@ export class FeatureCounts {
 
   clear(): void {
     for (let i = 0; i < this.size; i++) {
-      let slot = (this.hashes[i]! ^ (this.hashes[i]! >>> 15)) & this.mask;
+      let slot = slotOf(this.hashes[i]!, this.mask);
       while (this.slots[slot] !== 0) {
         this.slots[slot] = 0;
         slot = (slot + 1) & this.mask;

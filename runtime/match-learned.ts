@@ -10,7 +10,7 @@
 // LearnedIndex: scoring allocates only the stems of the message's words (and their list).
 
 import type { BundleLearned } from "./bundle-types.js";
-import { ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks } from "./learned-features.js";
+import { ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks, slotOf } from "./learned-features.js";
 import type { Token } from "./normalize.js";
 import { stem } from "./stem.js";
 
@@ -29,10 +29,6 @@ export interface LearnedScores {
   accepted: boolean;
   /** Distinct features of the message the model knows. */
   known: number;
-}
-
-function slotOf(hash: number, mask: number): number {
-  return (hash ^ (hash >>> 15)) & mask;
 }
 
 /** Words whose stems are remembered; past that the memory starts over (a message has at most a few hundred). */
