@@ -3,6 +3,8 @@
 // misspelt word generates its own variants, looks their hashes up (binary search) and verifies
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
 
+import { lowerBound } from "./sorted.js";
+
 /**
  * Longest word (in characters) that typo correction considers. Its cost grows with the cube of
  * the length (every two-deletion variant, each hashed), and a real word is rarely longer: a
@@ -188,7 +190,7 @@ export class FuzzyIndex {
 
   /** Adds to `hits` the words stored under `hash` that are within the edit budget of `token` (each word verified once per lookup). */
   private verify(hash: number, token: string, tokenLength: number, budget: number, hits: FuzzyHit[]): void {
-    for (let i = this.lowerBound(hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
+    for (let i = lowerBound(this.hashes, hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
       const word = this.wordIds[i]!;
       if (word >= this.words.length || this.seen[word] !== 0) continue;
       this.seen[word] = 1;
@@ -199,16 +201,5 @@ export class FuzzyIndex {
       const distance = osaDistance(token, target, limit);
       if (distance > 0 && distance <= limit) hits.push({ word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) });
     }
-  }
-
-  private lowerBound(hash: number): number {
-    let lo = 0;
-    let hi = this.hashes.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (this.hashes[mid]! < hash) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
   }
 }

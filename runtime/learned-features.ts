@@ -11,6 +11,7 @@
 
 import type { Token } from "./normalize.js";
 import { FNV_OFFSET, FNV_PRIME, fnv1a, hashString } from "./fuzzy.js";
+import { lowerBound } from "./sorted.js";
 import { stem } from "./stem.js";
 
 export const WORD_BLOCK = 0;
@@ -68,19 +69,9 @@ export class ConceptTable {
 
   /** Calls `add(feature, token, CONCEPT_START, 1)` for each concept of the word keyed `key`. */
   forEach(key: number, token: number, add: (hash: number, token: number, start: number, length: number) => void): void {
-    const { keys } = this;
-    let lo = 0;
-    let hi = keys.length - 1;
-    while (lo <= hi) {
-      const mid = (lo + hi) >>> 1;
-      const k = keys[mid]!;
-      if (k < key) lo = mid + 1;
-      else if (k > key) hi = mid - 1;
-      else {
-        for (let p = this.offsets[mid]!; p < this.offsets[mid + 1]!; p++) add(this.features[p]!, token, CONCEPT_START, 1);
-        return;
-      }
-    }
+    const at = lowerBound(this.keys, key);
+    if (at === this.keys.length || this.keys[at] !== key) return;
+    for (let p = this.offsets[at]!; p < this.offsets[at + 1]!; p++) add(this.features[p]!, token, CONCEPT_START, 1);
   }
 }
 

@@ -25,6 +25,7 @@ import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import { KIND_FUZZY, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
 import type { WitnessItem } from "./response.js";
+import { includesSorted } from "./sorted.js";
 import { stem } from "./stem.js";
 import type { WordResolver } from "./word-resolver.js";
 
@@ -351,7 +352,7 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWe
       const s = candidateStem[c]!;
       const word = candidateWord[c]!;
       // "user" meets "users" through their stem, a little below the very word the input uses.
-      const sameWord = word < 0 || index.stemForms[s]! < 2 || input >= firstDescription || includesSorted(inputWords, input, word);
+      const sameWord = word < 0 || index.stemForms[s]! < 2 || input >= firstDescription || rowIncludes(inputWords, input, word);
       const sim = sameWord ? candidateSim[c]! : candidateSim[c]! * OTHER_FORM;
       if (sim * scale > termBest[t]!) termBest[t] = sim * scale;
       if (stemBest[s] === 0) stemsHit[stemCount++] = s;
@@ -401,7 +402,7 @@ function witness(model: NpcModel, tokens: readonly Token[], terms: number, input
     const word = tokens[scratch.termToken[t]!]!.text;
     let chosen = -1;
     for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
-      if ((chosen === -1 || scratch.candidateSim[c]! > scratch.candidateSim[chosen]!) && includesSorted(inputStems, input, scratch.candidateStem[c]!)) chosen = c;
+      if ((chosen === -1 || scratch.candidateSim[c]! > scratch.candidateSim[chosen]!) && rowIncludes(inputStems, input, scratch.candidateStem[c]!)) chosen = c;
     }
     if (chosen !== -1) items.push({ word, kind: KIND_NAMES[scratch.candidateKind[chosen]!]!, matched: stems[scratch.candidateStem[chosen]!]! });
     else items.push({ word, kind: scratch.termWeight[t]! < weak ? "stop word" : "unknown", matched: "" });
@@ -409,15 +410,7 @@ function witness(model: NpcModel, tokens: readonly Token[], terms: number, input
   return items;
 }
 
-/** Whether row `row` of `rows` (ascending) holds `value`. */
-function includesSorted({ starts, items }: BundleRows, row: number, value: number): boolean {
-  let lo = starts[row]!;
-  const end = starts[row + 1]!;
-  let hi = end;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (items[mid]! < value) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo < end && items[lo] === value;
+/** Whether row `row` of `rows` (each row ascending) holds `value`. */
+function rowIncludes({ starts, items }: BundleRows, row: number, value: number): boolean {
+  return includesSorted(items, value, starts[row]!, starts[row + 1]!);
 }

@@ -20,6 +20,7 @@
 import type { BundleLearned } from "../../runtime/bundle-types.js";
 import type { ConceptTable } from "../../runtime/learned-features.js";
 import { keyOf, tokenize, type Token } from "../../runtime/normalize.js";
+import { includesSorted } from "../../runtime/sorted.js";
 import type { NpcConfig } from "../ir/types.js";
 import { compareStrings } from "../diagnostics.js";
 import { calibrate, type Calibration } from "../learn/calibrate.js";
@@ -198,7 +199,7 @@ function bundleModel(model: OneVsRestModel, space: FeatureSpace, classes: readon
     }
   }
   // Only the concept features the model kept are worth looking up at run time.
-  const kept = concepts && keptConcepts(concepts, (feature) => hasFeature(space.hashes, feature));
+  const kept = concepts && keptConcepts(concepts, (feature) => includesSorted(space.hashes, feature));
   return {
     intents: classes.map((o) => o.index),
     hashes: space.hashes,
@@ -212,16 +213,4 @@ function bundleModel(model: OneVsRestModel, space: FeatureSpace, classes: readon
     conceptOffsets: kept?.offsets ?? Uint32Array.of(0),
     conceptFeatures: kept?.features ?? new Uint32Array(0),
   };
-}
-
-function hasFeature(hashes: Uint32Array, feature: number): boolean {
-  let lo = 0;
-  let hi = hashes.length - 1;
-  while (lo <= hi) {
-    const mid = (lo + hi) >>> 1;
-    if (hashes[mid]! === feature) return true;
-    if (hashes[mid]! < feature) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return false;
 }
