@@ -189,6 +189,41 @@ describe("matching", () => {
   });
 });
 
+describe("a suffix glued to a list slot, :name['s]", () => {
+  const GLUED = `list :area, "kitchen", "living room" => "living_room"\nrule("turn on the :area['s] lights") { intent :on }`;
+
+  test("the last word of any value may carry the suffix; the value is the list's, the text as typed", async () => {
+    const session = (await loadNpc(build({ "g.rules": GLUED }).bytes)).session();
+    expect(session.process("turn on the Living Room's lights")).toMatchObject({ intent: "on", slots: { area: "living_room" }, captures: { area: { text: "Living Room's" } } });
+    expect(session.process("turn on the kitchen's lights").slots).toEqual({ area: "kitchen" });
+    expect(session.process("turn on the kitchen lights").slots).toEqual({ area: "kitchen" });
+    expect(session.process("turn on the kitchens lights").status).not.toBe("template match");
+  });
+
+  test("NDF names the glued list the same way and gets the same answers", async () => {
+    const node = (tag: string, extra: object) => ({ tag, required: true, ...extra });
+    const template = [{ intent: "on", type: "template", structure: [[node("<||on||>", { type: "vocab" }), node("<||area||>", { type: "list", list: "area['s]" }), node("<||lights||>", { type: "vocab" })]] }];
+    const { lint, bytes } = build({
+      "config.json": JSON.stringify({ npc_name: "g" }),
+      "dataset/templates_g.json": JSON.stringify(template),
+      "dataset/vocabulary/templates.json": JSON.stringify({ "<||on||>": ["on"], "<||lights||>": ["lights"] }),
+      "dataset/vocabulary/lists.json": JSON.stringify({ area: { kitchen: "kitchen", "living room": "living_room" } }),
+    });
+    expect(lint.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const session = (await loadNpc(bytes)).session();
+    expect(session.process("on living room's lights").slots).toEqual({ area: "living_room" });
+    expect(session.process("on kitchen lights").slots).toEqual({ area: "kitchen" });
+  });
+
+  test("lint: a suffix on a number or typed slot is an error; a glued form another value speaks is CON005", () => {
+    expect(diagnosticsOf(`rule("dim to :n(0..10)['s]") {}`)).toEqual([expect.stringMatching(/^DSL108 a number slot takes its unit glued after the range/)]);
+    expect(diagnosticsOf(`types n: /\\d+/\nrule("dim to :n[s]") {}`)).toEqual([expect.stringMatching(/^DSL108 :n\[s\] glues a suffix to a typed slot; only a list slot can take one/)]);
+    expect(diagnosticsOf(`list :pet, "cat", "cats" => "many"\nrule("feed the :pet[s]") {}`)).toEqual([expect.stringMatching(/^CON005 "cats" is in list :pet\[s\] with the value "many" already, so "cat" is never captured/)]);
+    expect(diagnosticsOf(`rule("feed the :pet['s]") {}`)).toEqual([expect.stringMatching(/^REF004 list "pet" is not defined/)]);
+    expect(diagnosticsOf(GLUED)).toEqual([]);
+  });
+});
+
 describe("size of the automaton", () => {
   test("a 5,000-value list adds no template path and no state over a 2-value one", () => {
     const withValues = (n: number) => {
