@@ -189,6 +189,59 @@ describe("matching", () => {
   });
 });
 
+describe("list typos and decimal numbers", () => {
+  const TYPOS = `list :area, "kitchen", "living room" => "living_room", "garage", "garden", "hall"
+list :state, closed: ["shut"], shot: ["shot"]
+rule("lights on in the :area") { intent :on }
+rule("is it :state") { intent :state }
+rule("set heat to :t(5..35)° [degrees]") { intent :heat }`;
+  let session: NpcSession;
+  beforeAll(async () => {
+    session = (await loadNpc(build({ "t.rules": TYPOS }).bytes)).session();
+  });
+
+  test("a list word gets the strict typo budget of a vocab word: one edit up to 7 letters, none up to 3", () => {
+    expect(session.process("lights on in the kitchn")).toMatchObject({ slots: { area: "kitchen" }, captures: { area: { text: "kitchn" } } });
+    expect(session.process("lights on in the livng room").slots).toEqual({ area: "living_room" });
+    expect(session.process("lights on in the kitchenxx").status).not.toBe("template match");
+    expect(session.process("lights on in the hal").status).not.toBe("template match");
+  });
+
+  test("a typo equally close to two values reads as neither; a word the NPC knows is never corrected", () => {
+    // "shat" is one edit from "shut" and from "shot"
+    expect(session.process("is it shut").slots).toEqual({ state: "closed" });
+    expect(session.process("is it shat").status).not.toBe("template match");
+    expect(session.process("lights on in the lights").status).not.toBe("template match");
+  });
+
+  test("ranges read decimals, in digits and as 'point' words; out of range still never matches", () => {
+    expect(session.process("set heat to 21.5").slots).toEqual({ t: "21.5" });
+    expect(session.process("set heat to 21.5° degrees").slots).toEqual({ t: "21.5" });
+    expect(session.process("set heat to twenty two point five")).toMatchObject({ slots: { t: "22.5" }, captures: { t: { text: "twenty two point five" } } });
+    expect(session.process("set heat to nineteen point zero five").slots).toEqual({ t: "19.05" });
+    expect(session.process("set heat to 35.5").status).not.toBe("template match");
+    expect(session.process("set heat to twenty point").status).not.toBe("template match");
+  });
+
+  test("lint notes two values of one list a typo apart (CON006), not one value's spellings, not digits", () => {
+    // garage / garden are two edits apart, beyond a 6-letter word's one
+    expect(diagnosticsOf(TYPOS)).toEqual([
+      expect.stringMatching(/^CON006 "shot" \(value "shot"\) and "shut" \(value "closed"\) in list :state are a typo apart/),
+    ]);
+    expect(diagnosticsOf(`list :cover, blinds: ["blind", "blinds"], "item 1000", "item 1001"\nrule("open :cover") {}`)).toEqual([]);
+  });
+
+  test("list reading never throws and gives the same answer twice for any message (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("lights", "on", "in", "the", "kitchn", "shat", "living", "rom", "21.5", "point", "five", "x"), { maxLength: 8 }), (words) => {
+        const message = words.join(" ");
+        expect(session.process(message)).toEqual(session.process(message));
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
+
 describe("a suffix glued to a list slot, :name['s]", () => {
   const GLUED = `list :area, "kitchen", "living room" => "living_room"\nrule("turn on the :area['s] lights") { intent :on }`;
 

@@ -98,7 +98,7 @@ function tokenizePattern(text: string, problems: PatternProblem[]): PatternToken
         const glued = sticky(GLUED_SUFFIX);
         if (glued !== null) {
           i += glued[0].length;
-          if (item.range) problems.push({ offset: start, length: i - start, message: `a number slot takes its unit glued after the range (:${item.name}(${item.range.min}..${item.range.max})%), not a [suffix]` });
+          if (item.range) problems.push({ offset: start, length: i - start, message: `a number slot takes its unit glued after the range (:${item.name}(${item.range.min}..${item.range.max})${item.range.unit || "%"}), not a [suffix]` });
           else item.suffix = glued[1]!.toLowerCase();
         }
         item.length = i - start;
