@@ -18,14 +18,15 @@ export function typeDslSlots(intents: readonly Intent[], types: readonly TypeDef
     const dsl = isDslFile(intent.loc.file);
     for (const path of intent.paths) {
       for (const node of path.nodes) {
-        const [name] = node.tags;
-        const gluing = node.type === "list" && node.list !== undefined ? GLUED_LIST.exec(node.list) : null;
-        if (gluing !== null) {
+        if (node.type === "list") {
+          const gluing = GLUED_LIST.exec(node.list ?? "");
+          if (gluing === null) continue;
           const base = gluing[1]!;
           // without its base list the slot is reported as an undefined list of the name written
           if (!listNames.has(base)) node.list = base;
           else if (!glued.has(node.list!)) glued.set(node.list!, gluedList(lists, base, gluing[2]!));
-        } else if (dsl && node.type === "string" && node.tags.length === 1 && name !== undefined) {
+        } else if (dsl && node.type === "string" && node.tags.length === 1) {
+          const name = node.tags[0]!;
           if (typeNames.has(name)) node.type = name;
           else if (listNames.has(name)) Object.assign(node, { type: "list", list: name });
         }
