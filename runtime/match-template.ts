@@ -298,16 +298,20 @@ export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: numbe
   return found;
 }
 
+/** Above this many words to choose from at one point of a list, a word is read exactly (the scan stays bounded). */
+const MAX_CORRECTED_CHOICES = 64;
+
 /**
  * The one next word of `node` a typo `word` stands for, within the strict edit budget of both (as
  * vocab words are corrected); none when two are equally close. Only words the NPC does not know
- * are corrected, so the cost is paid for unknown words alone.
+ * are corrected, so the cost is paid for unknown words alone, and at most MAX_CORRECTED_CHOICES
+ * comparisons each.
  */
 function correctedChild(node: ListTrie, word: string): ListTrie | undefined {
   const budget = wordEditBudget(word.length);
   let best: ListTrie | undefined;
   let bestDistance = budget + 1;
-  for (const [key, child] of budget === 0 ? [] : node.next) {
+  for (const [key, child] of budget === 0 || node.next.size > MAX_CORRECTED_CHOICES ? [] : node.next) {
     const limit = Math.min(budget, wordEditBudget(key.length));
     const distance = osaDistance(word, key, limit);
     if (distance > limit) continue;

@@ -207,6 +207,13 @@ rule("set heat to :t(5..35)° [degrees]") { intent :heat }`;
     expect(session.process("lights on in the hal").status).not.toBe("template match");
   });
 
+  test("where more than 64 words could come next in a list, a word is read exactly (a bounded scan)", async () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `"kitchen${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}"`).join(", ");
+    const answer = async (n: number) => (await loadNpc(build({ "w.rules": `list :area, "pantry", ${words(n)}\nrule("lights on in the :area") {}` }).bytes)).session().process("lights on in the pantri").slots;
+    expect(await answer(63)).toEqual({ area: "pantry" });
+    expect(await answer(64)).toEqual({});
+  });
+
   test("a typo equally close to two values reads as neither; a word the NPC knows is never corrected", () => {
     // "shat" is one edit from "shut" and from "shot"
     expect(session.process("is it shut").slots).toEqual({ state: "closed" });
