@@ -272,7 +272,7 @@ function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], 
     } else if (spec.kind === "list") {
       for (const [, end] of listValuesAt(model, tokens, tok, spec.id)) visit(node + 1, end);
     } else if (spec.kind === "range") {
-      for (const [, length] of numbersAt(model, tokens, tok, spec.id)) visit(node + 1, tok + length);
+      for (const [, end] of numbersAt(model, tokens, tok, spec.id)) visit(node + 1, end);
     } else for (let end = tok + 1; end <= t; end++) visit(node + 1, end);
   }
   const [node, tok] = deepest;

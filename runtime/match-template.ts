@@ -11,6 +11,7 @@
 //   3. source order (intent index, then path index).
 // A path matches only when it consumes every word; stop words may be skipped between nodes.
 
+import { osaDistance, wordEditBudget } from "./fuzzy.js";
 import { phraseAt, type ListTrie, type NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
 import type { SlotCapture, WitnessItem } from "./response.js";
@@ -105,9 +106,10 @@ export function spanText(clean: string, tokens: readonly Token[], from: number, 
 class TemplateRun {
   /** Per position, the vocab tags its words stand for (read once). */
   private readonly tagCache: (TagHit[] | undefined)[] = [];
-  /** Type tests and list/number readings, made when a typed, list or range node is first tried. */
-  private typeCache: Map<number, boolean> | null = null;
-  /** List readings (even keys) and number readings (odd keys) per (id, position): many states share them. */
+  /**
+   * List, number and type readings per (kind, id, position), made when such a node is first tried
+   * (many states share them).
+   */
   private readingCache: Map<number, [number, number][]> | null = null;
   /**
    * Per position: normal threads by state id, open free-string threads by -(child + 1); made when
@@ -211,25 +213,21 @@ class TemplateRun {
         for (let c = 0; c < children.length; c++) this.offer(p + hit.length, children[c]!, { ...thread, literals: thread.literals + 1, items: push(thread.items, hit) });
       }
     }
-    for (const [typeId, slot, child] of state.typed) {
-      if (!this.typeMatches(typeId, p)) continue;
-      this.offer(p + 1, child, this.capture(thread, slot, token.text, token.text, p, p + 1));
-    }
-    for (const [listId, slot, child] of state.lists) {
-      // a list value is literal evidence, as a vocab word is
-      for (const [valueId, to] of this.readings(listId, p, 0)) {
-        const value = this.model.payload.lists[listId]!.values[valueId]!;
-        this.offer(to, child, this.capture(thread, slot, value, this.clean.slice(token.start, this.tokens[to - 1]!.end), p, to, 1));
-      }
-    }
-    for (const [rangeId, slot, child] of state.ranges) {
-      for (const [value, length] of this.readings(rangeId, p, 1)) {
-        const to = p + length;
-        this.offer(to, child, this.capture(thread, slot, String(value), this.clean.slice(token.start, this.tokens[to - 1]!.end), p, to));
-      }
-    }
+    for (const [typeId, slot, child] of state.typed) this.values(p, typeId, TYPED, slot, child, thread);
+    for (const [listId, slot, child] of state.lists) this.values(p, listId, LIST, slot, child, thread);
+    for (const [rangeId, slot, child] of state.ranges) this.values(p, rangeId, RANGE, slot, child, thread);
     for (const [slot, child] of state.strings) {
       this.offer(p + 1, -child - 1, { ...thread, strings: thread.strings + 1, openStart: p, openSlot: slot });
+    }
+  }
+
+  /** Offers each reading of node `kind` `id` at `p` as slot `slot` into `child`; a list value is literal evidence, as a vocab word is. */
+  private values(p: number, id: number, kind: ReadingKind, slot: string, child: number, thread: Thread): void {
+    const token = this.tokens[p]!;
+    for (const [reading, to] of this.readings(id, p, kind)) {
+      const text = kind === TYPED ? token.text : this.clean.slice(token.start, this.tokens[to - 1]!.end);
+      const value = kind === LIST ? this.model.payload.lists[id]!.values[reading]! : kind === RANGE ? String(reading) : text;
+      this.offer(to, child, this.capture(thread, slot, value, text, p, to, kind === LIST ? 1 : 0));
     }
   }
 
@@ -240,24 +238,13 @@ class TemplateRun {
     if (!existing || better(thread, existing)) threads.set(key, thread);
   }
 
-  private typeMatches(typeId: number, p: number): boolean {
-    const key = typeId * (this.tokens.length + 1) + p;
-    this.typeCache ??= new Map();
-    let hit = this.typeCache.get(key);
-    if (hit === undefined) {
-      hit = this.model.types[typeId]!.test(this.tokens[p]!.text);
-      this.typeCache.set(key, hit);
-    }
-    return hit;
-  }
-
-  /** listValuesAt (kind 0) or numbersAt (kind 1) of `id` at `p`, once per message. */
-  private readings(id: number, p: number, kind: 0 | 1): [number, number][] {
-    const key = (id * (this.tokens.length + 1) + p) * 2 + kind;
+  /** The readings of node `kind` `id` at `p`, as [reading, end position], once per message. */
+  private readings(id: number, p: number, kind: ReadingKind): [number, number][] {
+    const key = (id * (this.tokens.length + 1) + p) * 3 + kind;
     this.readingCache ??= new Map();
     let found = this.readingCache.get(key);
     if (!found) {
-      found = (kind === 0 ? listValuesAt : numbersAt)(this.model, this.tokens, p, id);
+      found = READERS[kind](this.model, this.tokens, p, id);
       this.readingCache.set(key, found);
     }
     return found;
@@ -267,6 +254,16 @@ class TemplateRun {
   private tagHits(p: number): TagHit[] {
     return (this.tagCache[p] ??= tagHitsAt(this.model, this.tokens, p, this.words));
   }
+}
+
+const TYPED = 0;
+const LIST = 1;
+const RANGE = 2;
+type ReadingKind = typeof TYPED | typeof LIST | typeof RANGE;
+
+/** A typed slot's reading: the token, when the type accepts it. */
+function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: number): [number, number][] {
+  return model.types[typeId]!.test(tokens[p]!.text) ? [[0, p + 1]] : [];
 }
 
 /** Vocab tags the words at `p` stand for: one-word synonyms, typo-corrected words, phrases. */
@@ -294,36 +291,71 @@ export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: numbe
   const found: [number, number][] = [];
   let node: ListTrie | undefined = model.lists[listId];
   for (let k = p; node && k < tokens.length && tokens[k]!.kind !== "quoted"; k++) {
-    node = node.next.get(tokens[k]!.norm);
+    const { norm, kind } = tokens[k]!;
+    node = node.next.get(norm) ?? (kind === "word" && !model.wordId.has(norm) && !model.valueWords.has(norm) ? correctedChild(node, norm) : undefined);
     if (node && node.value !== -1) found.push([node.value, k + 1]);
   }
   return found;
 }
 
+/** Above this many words to choose from at one point of a list, a word is read exactly (the scan stays bounded). */
+const MAX_CORRECTED_CHOICES = 64;
+
 /**
- * Numbers of range `rangeId` written at `p`, as [value, tokens read]: digits (with the range's
- * unit glued, or none), or number words, where units and tens add and `hundred` multiplies ("two
- * hundred fifty" is 250, "twenty-five" 25); every prefix of a run of number words is a reading,
- * and the automaton keeps the one that fits.
+ * The one next word of `node` a typo `word` stands for, within the strict edit budget of both (as
+ * vocab words are corrected); none when two are equally close. Only words the NPC does not know
+ * are corrected, so the cost is paid for unknown words alone, and at most MAX_CORRECTED_CHOICES
+ * comparisons each.
+ */
+function correctedChild(node: ListTrie, word: string): ListTrie | undefined {
+  const budget = wordEditBudget(word.length);
+  let best: ListTrie | undefined;
+  let bestDistance = budget + 1;
+  for (const [key, child] of budget === 0 || node.next.size > MAX_CORRECTED_CHOICES ? [] : node.next) {
+    const limit = Math.min(budget, wordEditBudget(key.length));
+    const distance = osaDistance(word, key, limit);
+    if (distance > limit) continue;
+    if (distance < bestDistance) [best, bestDistance] = [child, distance];
+    else if (distance === bestDistance) best = undefined;
+  }
+  return best;
+}
+
+/**
+ * Numbers of range `rangeId` written at `p`, as [value, end position]: digits, decimals too ("2.5",
+ * with the range's unit glued, or none), or number words, where units and tens add and `hundred`
+ * multiplies ("two hundred fifty" is 250, "twenty-five" 25, "two point five" 2.5); every prefix of
+ * a run of number words is a reading, and the automaton keeps the one that fits.
  */
 export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, rangeId: number): [number, number][] {
   const { min, max, unit } = model.payload.ranges[rangeId]!;
-  const digits = /^(-?\d+)(\D*)$/.exec(tokens[p]!.text);
+  const digits = /^(-?\d+(?:\.\d+)?)(\D*)$/.exec(tokens[p]!.text);
   const readings: [number, number][] = [];
   if (digits) {
-    if (digits[2] === "" || digits[2] === unit) readings.push([Number(digits[1]), 1]);
+    if (digits[2] === "" || digits[2] === unit) readings.push([Number(digits[1]), p + 1]);
   } else {
     let total = 0;
+    // after "point", digit words ("a" is none) are decimals
+    let decimals: string | undefined;
     for (let k = p; k < tokens.length; k++) {
+      const { norm } = tokens[k]!;
+      if (norm === "point" && k > p && decimals === undefined) {
+        decimals = "";
+        continue;
+      }
       let word = 0;
-      for (const part of tokens[k]!.norm.split("-")) word += model.numberWords.get(part) ?? NaN;
-      if (Number.isNaN(word)) break;
-      total = word === 100 ? (total || 1) * 100 : total + word;
-      readings.push([total, k - p + 1]);
+      for (const part of norm.split("-")) word += model.numberWords.get(part) ?? NaN;
+      if (Number.isNaN(word) || (decimals !== undefined && (word > 9 || norm === "a"))) break;
+      if (decimals === undefined) total = word === 100 ? (total || 1) * 100 : total + word;
+      else decimals += word;
+      readings.push([decimals ? Number(`${total}.${decimals}`) : total, k + 1]);
     }
   }
   return readings.filter(([value]) => value >= min && value <= max);
 }
+
+/** What a typed, list or range node reads at a position, by kind. */
+const READERS = [typedAt, listValuesAt, numbersAt];
 
 function ascending(a: number, b: number): number {
   return a - b;

@@ -77,7 +77,8 @@ export function computeAutomaton(
         let label: string;
         let ids: number[] = [];
         if (node.type === "vocab") {
-          ids = [...new Set(node.tags.map((tag) => vocab.tagId.get(tag)!))].sort((a, b) => a - b);
+          // most nodes have one tag: no set, no sort
+          ids = node.tags.length === 1 ? [vocab.tagId.get(node.tags[0]!)!] : [...new Set(node.tags.map((tag) => vocab.tagId.get(tag)!))].sort((a, b) => a - b);
           label = `v:${ids.join(",")}`;
         } else if (node.type === FREE_STRING_TYPE) label = `s:${slot}`;
         else if (node.type === "list") label = `l:${listIds.get(node.list ?? "") ?? -1}:${slot}`;

@@ -189,6 +189,101 @@ describe("matching", () => {
   });
 });
 
+describe("list typos and decimal numbers", () => {
+  const TYPOS = `list :area, "kitchen", "living room" => "living_room", "garage", "garden", "hall"
+list :state, closed: ["shut"], shot: ["shot"]
+rule("lights on in the :area") { intent :on }
+rule("is it :state") { intent :state }
+rule("set heat to :t(5..35)° [degrees]") { intent :heat }`;
+  let session: NpcSession;
+  beforeAll(async () => {
+    session = (await loadNpc(build({ "t.rules": TYPOS }).bytes)).session();
+  });
+
+  test("a list word gets the strict typo budget of a vocab word: one edit up to 7 letters, none up to 3", () => {
+    expect(session.process("lights on in the kitchn")).toMatchObject({ slots: { area: "kitchen" }, captures: { area: { text: "kitchn" } } });
+    expect(session.process("lights on in the livng room").slots).toEqual({ area: "living_room" });
+    expect(session.process("lights on in the kitchenxx").status).not.toBe("template match");
+    expect(session.process("lights on in the hal").status).not.toBe("template match");
+  });
+
+  test("where more than 64 words could come next in a list, a word is read exactly (a bounded scan)", async () => {
+    const words = (n: number) => Array.from({ length: n }, (_, i) => `"kitchen${String.fromCharCode(97 + (i % 26))}${String.fromCharCode(97 + Math.floor(i / 26))}"`).join(", ");
+    const answer = async (n: number) => (await loadNpc(build({ "w.rules": `list :area, "pantry", ${words(n)}\nrule("lights on in the :area") {}` }).bytes)).session().process("lights on in the pantri").slots;
+    expect(await answer(63)).toEqual({ area: "pantry" });
+    expect(await answer(64)).toEqual({});
+  });
+
+  test("a typo equally close to two values reads as neither; a word the NPC knows is never corrected", () => {
+    // "shat" is one edit from "shut" and from "shot"
+    expect(session.process("is it shut").slots).toEqual({ state: "closed" });
+    expect(session.process("is it shat").status).not.toBe("template match");
+    expect(session.process("lights on in the lights").status).not.toBe("template match");
+  });
+
+  test("ranges read decimals, in digits and as 'point' words; out of range still never matches", () => {
+    expect(session.process("set heat to 21.5").slots).toEqual({ t: "21.5" });
+    expect(session.process("set heat to 21.5° degrees").slots).toEqual({ t: "21.5" });
+    expect(session.process("set heat to twenty two point five")).toMatchObject({ slots: { t: "22.5" }, captures: { t: { text: "twenty two point five" } } });
+    expect(session.process("set heat to nineteen point zero five").slots).toEqual({ t: "19.05" });
+    expect(session.process("set heat to 35.5").status).not.toBe("template match");
+    expect(session.process("set heat to twenty point").status).not.toBe("template match");
+  });
+
+  test("lint notes two values of one list a typo apart (CON006), not one value's spellings, not digits", () => {
+    // garage / garden are two edits apart, beyond a 6-letter word's one
+    expect(diagnosticsOf(TYPOS)).toEqual([
+      expect.stringMatching(/^CON006 "shot" \(value "shot"\) and "shut" \(value "closed"\) in list :state are a typo apart/),
+    ]);
+    expect(diagnosticsOf(`list :cover, blinds: ["blind", "blinds"], "item 1000", "item 1001"\nrule("open :cover") {}`)).toEqual([]);
+  });
+
+  test("list reading never throws and gives the same answer twice for any message (property)", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom("lights", "on", "in", "the", "kitchn", "shat", "living", "rom", "21.5", "point", "five", "x"), { maxLength: 8 }), (words) => {
+        const message = words.join(" ");
+        expect(session.process(message)).toEqual(session.process(message));
+      }),
+      { numRuns: 80 },
+    );
+  });
+});
+
+describe("a suffix glued to a list slot, :name['s]", () => {
+  const GLUED = `list :area, "kitchen", "living room" => "living_room"\nrule("turn on the :area['s] lights") { intent :on }`;
+
+  test("the last word of any value may carry the suffix; the value is the list's, the text as typed", async () => {
+    const session = (await loadNpc(build({ "g.rules": GLUED }).bytes)).session();
+    expect(session.process("turn on the Living Room's lights")).toMatchObject({ intent: "on", slots: { area: "living_room" }, captures: { area: { text: "Living Room's" } } });
+    expect(session.process("turn on the kitchen's lights").slots).toEqual({ area: "kitchen" });
+    expect(session.process("turn on the kitchen lights").slots).toEqual({ area: "kitchen" });
+    expect(session.process("turn on the kitchens lights").status).not.toBe("template match");
+  });
+
+  test("NDF names the glued list the same way and gets the same answers", async () => {
+    const node = (tag: string, extra: object) => ({ tag, required: true, ...extra });
+    const template = [{ intent: "on", type: "template", structure: [[node("<||on||>", { type: "vocab" }), node("<||area||>", { type: "list", list: "area['s]" }), node("<||lights||>", { type: "vocab" })]] }];
+    const { lint, bytes } = build({
+      "config.json": JSON.stringify({ npc_name: "g" }),
+      "dataset/templates_g.json": JSON.stringify(template),
+      "dataset/vocabulary/templates.json": JSON.stringify({ "<||on||>": ["on"], "<||lights||>": ["lights"] }),
+      "dataset/vocabulary/lists.json": JSON.stringify({ area: { kitchen: "kitchen", "living room": "living_room" } }),
+    });
+    expect(lint.diagnostics.filter((d) => d.severity === "error")).toEqual([]);
+    const session = (await loadNpc(bytes)).session();
+    expect(session.process("on living room's lights").slots).toEqual({ area: "living_room" });
+    expect(session.process("on kitchen lights").slots).toEqual({ area: "kitchen" });
+  });
+
+  test("lint: a suffix on a number or typed slot is an error; a glued form another value speaks is CON005", () => {
+    expect(diagnosticsOf(`rule("dim to :n(0..10)['s]") {}`)).toEqual([expect.stringMatching(/^DSL108 a number slot takes its unit glued after the range/)]);
+    expect(diagnosticsOf(`types n: /\\d+/\nrule("dim to :n[s]") {}`)).toEqual([expect.stringMatching(/^DSL108 :n\[s\] glues a suffix to a typed slot; only a list slot can take one/)]);
+    expect(diagnosticsOf(`list :pet, "cat", "cats" => "many"\nrule("feed the :pet[s]") {}`)).toEqual([expect.stringMatching(/^CON005 "cats" is in list :pet\[s\] with the value "many" already, so "cat" is never captured/)]);
+    expect(diagnosticsOf(`rule("feed the :pet['s]") {}`)).toEqual([expect.stringMatching(/^REF004 list "pet" is not defined/)]);
+    expect(diagnosticsOf(GLUED)).toEqual([]);
+  });
+});
+
 describe("size of the automaton", () => {
   test("a 5,000-value list adds no template path and no state over a 2-value one", () => {
     const withValues = (n: number) => {

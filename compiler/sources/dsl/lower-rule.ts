@@ -4,6 +4,7 @@ import { PERMISSIONS, type Intent, type LocatedText, type Permission, type Sourc
 import type { CallNode, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
 import type { LineMap } from "../location.js";
+import { gluedListName } from "./slot-types.js";
 import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf, type ExpansionLookup, type PathNode, type PatternItem } from "./pattern.js";
 import { ArgumentLowering, describeExpr, locInString, locatedText, nameOf, stringsOf, type SlotScope } from "./values.js";
 import { wordTag, type WordTable } from "./words.js";
@@ -144,6 +145,11 @@ export class RuleLowering {
   private slotNode({ slot, required }: PathNode & { kind: "slot" }, loc: SourceLocation): TemplateNode {
     const { name } = slot;
     if (slot.range) return { tags: [name], type: "range", range: slot.range, required, loc };
+    if (slot.suffix !== undefined) {
+      // gluing reads list values only: slot-types.ts derives the list with the glued forms
+      if (slot.list === undefined && this.env.typeNames.has(name)) this.env.bag.error(DSL_CODES.badPattern, `:${name}[${slot.suffix}] glues a suffix to a typed slot; only a list slot can take one: drop [${slot.suffix}] or make :${name} a list`, loc);
+      else return { tags: [name], type: "list", list: gluedListName(slot.list ?? name, slot.suffix), required, loc };
+    }
     const list = slot.list ?? (this.env.typeNames.has(name) || !this.env.listNames.has(name) ? undefined : name);
     if (list !== undefined) return { tags: [name], type: "list", list, required, loc };
     return { tags: [name], type: this.env.typeNames.has(name) ? name : "string", required, loc };

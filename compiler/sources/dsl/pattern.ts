@@ -1,6 +1,7 @@
 // Rule patterns: `"[please] (show|display) disk space on :path"`.
 //   word        a literal word, matched through its synonyms (lowercased; trailing ? ! , dropped)
 //   word[s]     sub-word gluing: `light[s]` is (light|lights)
+//   :slot['s]   a list slot whose last word may carry the suffix glued ("the kitchen's lights")
 //   :slot       a captured value (a list slot when a list of that name exists, see slot-types.ts)
 //   :slot(list) a slot restricted to the values of a named list
 //   :slot(0..100)%  a number in a range, in digits or words, optionally with a glued unit
@@ -19,6 +20,8 @@ export interface SlotItem {
   list?: string;
   /** `:name(0..100)`: the numbers it accepts. */
   range?: NumberRange;
+  /** `:name['s]`: a suffix the list value's last word may carry glued. */
+  suffix?: string;
   /** Characters of `:name(…)` as written, for locations. */
   length: number;
 }
@@ -91,6 +94,12 @@ function tokenizePattern(text: string, problems: PatternProblem[]): PatternToken
             item.range = { min: Number(spec[2]), max: Number(spec[3]), unit: spec[4]! };
             if (item.range.min > item.range.max) problems.push({ offset: start, length: i - start, message: `the range ${spec[2]}..${spec[3]} is inverted: write the smaller number first` });
           }
+        }
+        const glued = sticky(GLUED_SUFFIX);
+        if (glued !== null) {
+          i += glued[0].length;
+          if (item.range) problems.push({ offset: start, length: i - start, message: `a number slot takes its unit glued after the range (:${item.name}(${item.range.min}..${item.range.max})${item.range.unit || "%"}), not a [suffix]` });
+          else item.suffix = glued[1]!.toLowerCase();
         }
         item.length = i - start;
         tokens.push({ kind: "slot", item, offset: start });
@@ -390,7 +399,7 @@ export function canonicalPattern(items: PatternItem[]): string {
         case "word":
           return item.word;
         case "slot":
-          return `:${item.name}${item.list !== undefined ? `(${item.list})` : item.range ? `(${item.range.min}..${item.range.max})${item.range.unit}` : ""}`;
+          return `:${item.name}${item.list !== undefined ? `(${item.list})` : item.range ? `(${item.range.min}..${item.range.max})${item.range.unit}` : ""}${item.suffix !== undefined ? `[${item.suffix}]` : ""}`;
         case "optional":
           return `[${canonicalPattern(item.items)}]`;
         case "choice":
