@@ -187,24 +187,3 @@ function scoreAll(features: Int32Array, values: Float64Array, start: number, end
     scores[c] = sum;
   }
 }
-
-/**
- * Pruning: an int8 weight of smaller magnitude than this (of the class's 127) is dropped. Chosen by
- * 3-fold cross-validation on Banking77's train.csv: held-out phrasings answered correctly at the
- * calibrated threshold 84.5 % unpruned, 84.6 % below 3, 84.4 % below 6, 82.1 % below 10, 76.9 %
- * below 16. Below 6 (bundle 3.99 MB to 3.15 MB) already costs test.csv its 95 % precision
- * (94.8 %); below 3 keeps it (88.80 % correct at 95.03 %, forced 91.59 %), bundle 3.47 MB.
- */
-export const PRUNE_BELOW = 3;
-
-/** int8 weights of one class: weight ≈ q · scale, |q| ≤ 127 (scale 0 when every weight is 0). */
-export function quantize(w: Float64Array, dims: number, out: Int8Array): number {
-  let max = 0;
-  for (let f = 0; f < dims; f++) max = Math.max(max, Math.abs(w[f]!));
-  const scale = max / 127;
-  for (let f = 0; f < dims; f++) {
-    const q = scale > 0 ? Math.round(w[f]! / scale) : 0;
-    out[f] = Math.abs(q) < PRUNE_BELOW ? 0 : q;
-  }
-  return scale;
-}
