@@ -7,7 +7,7 @@
 // the weights it would ship.
 
 import { addFeatureWeights } from "../../runtime/learned-features.js";
-import { int8Rows, packedRows } from "./int8-model.js";
+import { packedRows } from "./int8-model.js";
 import { trainOneVsRest, type OneVsRestModel, type SparseSamples, type SvmOptions } from "./svm.js";
 
 export interface HeldOutPrediction {
@@ -44,7 +44,7 @@ export function foldScores(samples: SparseSamples, classCount: number, folds: nu
  */
 function heldOutScores(model: OneVsRestModel, samples: SparseSamples, held: Int32Array, K: number, pruneLevels: readonly number[]): Float64Array[] {
   const { offsets, features, values, dims } = samples;
-  const { rows, scale, bias } = int8Rows(model, dims, K);
+  const { rows, scale, bias } = model.int8();
   const sums = new Float64Array(K);
   return pruneLevels.map((level) => {
     const kept = packedRows(rows, dims, K, level);

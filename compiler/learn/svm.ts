@@ -62,6 +62,27 @@ export class OneVsRestModel {
     out[this.dims] = this.bias[c]!;
     return out;
   }
+
+  /**
+   * The weights int8-quantized per class, unpruned: rows[f · K + c] ≈ weight / scale[c], |q| ≤ 127
+   * (scale 0 when all of a class's weights are 0), with each class's bias. Two passes over the
+   * feature-major weights, not one strided pass per class.
+   */
+  int8(): { rows: Int8Array; scale: Float64Array; bias: Float64Array } {
+    const { dims, classCount: K, rowOf, weights } = this;
+    const max = new Float64Array(K);
+    for (let f = 0; f < dims; f++) {
+      const row = rowOf[f]! * K;
+      for (let c = 0; c < K; c++) max[c] = Math.max(max[c]!, Math.abs(weights[row + c]!));
+    }
+    const scale = max.map((m) => m / 127);
+    const rows = new Int8Array(dims * K);
+    for (let f = 0; f < dims; f++) {
+      const row = rowOf[f]! * K;
+      for (let c = 0; c < K; c++) rows[f * K + c] = scale[c]! > 0 ? Math.round(weights[row + c]! / scale[c]!) : 0;
+    }
+    return { rows, scale, bias: Float64Array.from(this.bias) };
+  }
 }
 
 /** Trains every class against the rest over the samples in `rows` (ascending sample indices). */

@@ -27,7 +27,7 @@ import { calibrate, type Calibration } from "../learn/calibrate.js";
 import { conceptTable, keptConcepts } from "../learn/concept-table.js";
 import { genericSentences } from "../learn/generic-sentences.js";
 import { featurize, type FeatureSpace, type LabelledTokens } from "../learn/samples.js";
-import { int8Rows, packedRows, PRUNE_LEVELS } from "../learn/int8-model.js";
+import { packedRows, PRUNE_LEVELS } from "../learn/int8-model.js";
 import type { OneVsRestModel, SvmOptions } from "../learn/svm.js";
 import { trainAndCrossValidate, type FirstFold } from "../learn/train.js";
 import type { Concept } from "./compute-concepts.js";
@@ -199,7 +199,7 @@ function chosenPruning(byLevel: readonly Calibration[]): { level: number; calibr
 /** The model over all samples, int8-quantized, pruned below `pruneBelow` and grouped by feature (classes: the intents, then none-of-these). */
 function bundleModel(model: OneVsRestModel, space: FeatureSpace, classes: readonly OrderedIntent[], concepts: ConceptTable | null, pruneBelow: number): BundleLearned {
   const dims = space.hashes.length;
-  const { rows, scale, bias } = int8Rows(model, dims, classes.length + 1);
+  const { rows, scale, bias } = model.int8();
   const packed = packedRows(rows, dims, classes.length + 1, pruneBelow);
   const weights = Int8Array.from(packed.weights, (w) => (w << 24) >> 24);
   // Only the concept features the model kept are worth looking up at run time.

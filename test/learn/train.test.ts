@@ -65,6 +65,21 @@ describe("the one-vs-rest trainer", () => {
     expect(right / 120).toBeGreaterThan(0.9);
   });
 
+  it("quantizes each class's weights to int8 by its largest weight (127), feature-major", () => {
+    const samples = syntheticSamples(5, 90, 3, 30);
+    const model = trainOneVsRest(samples, allRows(samples), 3, OPTIONS);
+    const { rows, scale, bias } = model.int8();
+    allWeights(model, 3, 30).forEach((w, c) => {
+      const largest = Math.max(...w.slice(0, 30).map(Math.abs));
+      expect(scale[c]).toBe(largest / 127);
+      expect(bias[c]).toBe(w[30]);
+      for (let f = 0; f < 30; f++) {
+        expect(Math.abs(rows[f * 3 + c]!)).toBeLessThanOrEqual(127);
+        expect(Math.abs(rows[f * 3 + c]! * scale[c]! - w[f]!)).toBeLessThanOrEqual(scale[c]! / 2 + 1e-12);
+      }
+    });
+  });
+
   it("gives the same weights, feature for feature, whatever the features are numbered (its row order is its own)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
