@@ -163,9 +163,39 @@ export class FeatureCounts {
   }
 }
 
+/** A weight as the scoring loop reads it: its class << 8 | its int8 value (given as int8 or as its byte). */
+export function packedWeight(classIndex: number, q: number): number {
+  return (classIndex << 8) | (q & 0xff);
+}
+
+/**
+ * Adds `value` times each weight of `feature` to its class's sum. Weights are packed per feature
+ * (offsets[f] .. offsets[f + 1]), each a packedWeight: the runtime's scoring
+ * loop, and the calibration's (compiler/learn/calibrate.ts), so both sum alike.
+ */
+export function addFeatureWeights(sums: Float64Array, offsets: Uint32Array | Int32Array, weights: Int32Array, feature: number, value: number): void {
+  const end = offsets[feature + 1]!;
+  let p = offsets[feature]!;
+  // Four weights a step: a feature's classes are distinct, so the four sums are independent
+  // (CPU time a message on Banking77 at load 11: 47–53 µs one at a time, 25–32 µs four at a
+  // time) and each class still adds its features in the same order: the same scores.
+  for (; p + 3 < end; p += 4) {
+    const a = weights[p]!;
+    const b = weights[p + 1]!;
+    const c = weights[p + 2]!;
+    const d = weights[p + 3]!;
+    sums[a >>> 8]! += ((a << 24) >> 24) * value;
+    sums[b >>> 8]! += ((b << 24) >> 24) * value;
+    sums[c >>> 8]! += ((c << 24) >> 24) * value;
+    sums[d >>> 8]! += ((d << 24) >> 24) * value;
+  }
+  for (; p < end; p++) sums[weights[p]! >>> 8]! += ((weights[p]! << 24) >> 24) * value;
+}
+
 /** A feature's weight before normalization: sublinear term frequency times its (stored) IDF byte. */
 export function featureWeight(count: number, idfByte: number): number {
-  return (1 + Math.log(count)) * (idfByte / IDF_STEPS);
+  // Most features occur once, and 1 + ln 1 is exactly 1: no logarithm for them.
+  return (count === 1 ? 1 : 1 + Math.log(count)) * (idfByte / IDF_STEPS);
 }
 
 /** The IDF byte of a feature seen in `df` of `n` training phrasings: ln((1 + n) / (1 + df)) + 1 in 1/16 steps. */

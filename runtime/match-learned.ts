@@ -10,7 +10,7 @@
 // LearnedIndex: scoring allocates only the stems of the message's words (and their list).
 
 import type { BundleLearned } from "./bundle-types.js";
-import { ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks, slotOf } from "./learned-features.js";
+import { addFeatureWeights, ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks, packedWeight, slotOf } from "./learned-features.js";
 import type { Token } from "./normalize.js";
 import { stem } from "./stem.js";
 
@@ -71,7 +71,7 @@ export class LearnedIndex {
     this.idf = section.idf;
     this.offsets = section.offsets;
     const { classes, weights } = section;
-    this.weights = Int32Array.from(weights, (w, p) => (classes[p]! << 8) | w);
+    this.weights = Int32Array.from(weights, (w, p) => packedWeight(classes[p]!, w));
     this.scale = Float64Array.from(section.scale);
     this.bias = Float64Array.from(section.bias);
     const classCount = section.bias.length;
@@ -148,11 +148,7 @@ export class LearnedIndex {
     const n = this.weigh(tokens, this.wordsOf(tokens));
     const { found, values, offsets, weights, sums, bias, scale } = this;
     sums.fill(0);
-    for (let i = 0; i < n; i++) {
-      const v = values[i]!;
-      const end = offsets[found[i]! + 1]!;
-      for (let p = offsets[found[i]!]!; p < end; p++) sums[weights[p]! >>> 8]! += ((weights[p]! << 24) >> 24) * v;
-    }
+    for (let i = 0; i < n; i++) addFeatureWeights(sums, offsets, weights, found[i]!, values[i]!);
     // The best two classes, ties to the lower class.
     let top = -1;
     let topScore = -Infinity;

@@ -3,9 +3,12 @@
 // acceptance threshold is the smallest winner-over-runner-up margin at which those predictions
 // still reach the target precision. Fold f holds out the samples whose index is f modulo k (the
 // samples are sorted, so the folds do not depend on file order). Scores use the int8 weights the
-// bundle will hold.
+// bundle will hold, once per pruning level (int8-model.ts PRUNE_LEVELS): each level is calibrated on
+// the weights it would ship.
 
-import { quantize, trainOneVsRest, type OneVsRestModel, type SparseSamples, type SvmOptions } from "./svm.js";
+import { addFeatureWeights } from "../../runtime/learned-features.js";
+import { packedRows } from "./int8-model.js";
+import { trainOneVsRest, type OneVsRestModel, type SparseSamples, type SvmOptions } from "./svm.js";
 
 export interface HeldOutPrediction {
   top: number;
@@ -25,32 +28,35 @@ function foldRows(n: number, folds: number, fold: number, held: boolean): Int32A
 
 /**
  * Fold `fold` of `folds`: the model trained without its samples scores each of them for every
- * class (held-out sample h, class c at h · classCount + c). The job a worker thread may run.
+ * class (held-out sample h, class c at h · classCount + c), once per pruning level (in the
+ * order of `pruneLevels`). The job a worker thread may run.
  */
-export function foldScores(samples: SparseSamples, classCount: number, folds: number, fold: number, options: SvmOptions): Float64Array {
+export function foldScores(samples: SparseSamples, classCount: number, folds: number, fold: number, options: SvmOptions, pruneLevels: readonly number[]): Float64Array[] {
   const n = samples.labels.length;
   const model = trainOneVsRest(samples, foldRows(n, folds, fold, false), classCount, options);
-  return heldOutScores(model, samples, foldRows(n, folds, fold, true), classCount);
+  return heldOutScores(model, samples, foldRows(n, folds, fold, true), classCount, pruneLevels);
 }
 
-/** Per held-out sample, every class's score by the model's int8 weights (as the bundle holds them). */
-function heldOutScores(model: OneVsRestModel, samples: SparseSamples, held: Int32Array, K: number): Float64Array {
+/**
+ * Per pruning level, per held-out sample, every class's score by the model's int8 weights that
+ * survive the level, packed and summed as the runtime does (runtime/learned-features.ts
+ * addFeatureWeights): the scores the bundle would give.
+ */
+function heldOutScores(model: OneVsRestModel, samples: SparseSamples, held: Int32Array, K: number, pruneLevels: readonly number[]): Float64Array[] {
   const { offsets, features, values, dims } = samples;
-  const scores = new Float64Array(held.length * K);
-  const w = new Float64Array(dims + 1);
-  // One class at a time: its int8 weights (a byte per feature) stay in the first-level cache.
-  const q = new Int8Array(dims);
-  for (let c = 0; c < K; c++) {
-    const scale = quantize(model.classWeights(c, w), dims, q);
-    const bias = w[dims]!;
+  const { rows, scale, bias } = model.int8();
+  const sums = new Float64Array(K);
+  return pruneLevels.map((level) => {
+    const kept = packedRows(rows, dims, K, level);
+    const scores = new Float64Array(held.length * K);
     for (let h = 0; h < held.length; h++) {
       const i = held[h]!;
-      let sum = 0;
-      for (let k = offsets[i]!; k < offsets[i + 1]!; k++) sum += q[features[k]!]! * values[k]!;
-      scores[h * K + c] = bias + scale * sum;
+      sums.fill(0);
+      for (let k = offsets[i]!; k < offsets[i + 1]!; k++) addFeatureWeights(sums, kept.offsets, kept.weights, features[k]!, values[k]!);
+      for (let c = 0; c < K; c++) scores[h * K + c] = bias[c]! + scale[c]! * sums[c]!;
     }
-  }
-  return scores;
+    return scores;
+  });
 }
 
 /** Fold 0's held-out samples (every `folds`-th from the first), their predictions from its foldScores, and their labels. */

@@ -5,14 +5,14 @@
 import { workerData } from "node:worker_threads";
 import type { FoldAnswer, FoldJob } from "./train.js";
 
-const { samples, classCount, folds, jobs, options, done, port } = workerData as FoldJob;
+const { samples, classCount, folds, jobs, options, pruneLevels, done, port } = workerData as FoldJob;
 let answer: FoldAnswer;
 try {
   const { foldScores } = await import("./calibrate.js");
-  answer = { scores: jobs.map((fold) => foldScores(samples, classCount, folds, fold, options)) };
+  answer = { scores: jobs.map((fold) => foldScores(samples, classCount, folds, fold, options, pruneLevels)) };
 } catch (error) {
   answer = { error: error instanceof Error ? error.message : String(error) };
 }
-port.postMessage(answer, "scores" in answer ? answer.scores.map((s) => s.buffer as ArrayBuffer) : []);
+port.postMessage(answer, "scores" in answer ? answer.scores.flat().map((s) => s.buffer as ArrayBuffer) : []);
 Atomics.store(done, 0, 1);
 Atomics.notify(done, 0);

@@ -33,15 +33,16 @@ export interface FoldJob {
   /** The folds it trains. */
   jobs: number[];
   options: SvmOptions;
+  pruneLevels: readonly number[];
   /** Set to 1 (and notified) once the answer is on `port`. */
   done: Int32Array;
   port: MessagePort;
 }
 
-/** The worker's answer: each job's foldScores, in job order, or why it failed. */
-export type FoldAnswer = { scores: Float64Array[] } | { error: string };
+/** The worker's answer: each job's foldScores (one array per pruning level), in job order, or why it failed. */
+export type FoldAnswer = { scores: Float64Array[][] } | { error: string };
 
-/** Fold 0's held-out samples: their predictions, and their labels. */
+/** Fold 0's held-out samples: their predictions at the first pruning level, and their labels. */
 export interface FirstFold {
   predictions: HeldOutPrediction[];
   labels: Int32Array;
@@ -60,30 +61,32 @@ export interface TrainingOptions {
 export interface TrainedAndValidated {
   /** The model over all samples. */
   model: OneVsRestModel;
-  /** Every sample's prediction by the fold model that held it out. */
-  predictions: HeldOutPrediction[];
+  /** Per pruning level (in the order asked): every sample's prediction by the fold model that held it out. */
+  predictions: HeldOutPrediction[][];
   /** Whether a worker thread trained some of the folds. */
   parallel: boolean;
 }
 
 /** The model and every fold's predictions; null only when `keepGoing` stopped after fold 0. */
-export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, training?: Omit<TrainingOptions, "keepGoing">): TrainedAndValidated;
-export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, training: TrainingOptions): TrainedAndValidated | null;
-export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, training: TrainingOptions = {}): TrainedAndValidated | null {
+/** `pruneLevels`: the pruning levels the folds' predictions are made at (int8-model.ts PRUNE_LEVELS). */
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, pruneLevels: readonly number[], training?: Omit<TrainingOptions, "keepGoing">): TrainedAndValidated;
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, pruneLevels: readonly number[], training: TrainingOptions): TrainedAndValidated | null;
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, pruneLevels: readonly number[], training: TrainingOptions = {}): TrainedAndValidated | null {
   const n = samples.labels.length;
   const parallel = training.parallel ?? (n * classCount >= PARALLEL_MIN_PAIRS && availableParallelism() > 1);
   const rest = Array.from({ length: folds - 1 }, (_, k) => k + 1);
-  const worker = parallel && rest.length > 0 ? startWorker(samples, classCount, folds, rest, options) : null;
-  const scores = [foldScores(samples, classCount, folds, 0, options)];
-  if (training.keepGoing && !training.keepGoing(firstFoldPredictions(scores[0]!, samples.labels, folds, classCount))) {
+  const worker = parallel && rest.length > 0 ? startWorker({ samples, classCount, folds, jobs: rest, options, pruneLevels }) : null;
+  const scores = [foldScores(samples, classCount, folds, 0, options, pruneLevels)];
+  if (training.keepGoing && !training.keepGoing(firstFoldPredictions(scores[0]![0]!, samples.labels, folds, classCount))) {
     if (worker) stopWorker(worker);
     return null;
   }
   const model = trainOneVsRest(samples, Int32Array.from({ length: n }, (_, i) => i), classCount, options);
   const fromWorker = worker ? awaitWorker(worker) : null;
   if (fromWorker) scores.push(...fromWorker);
-  else for (const fold of rest) scores.push(foldScores(samples, classCount, folds, fold, options));
-  return { model, predictions: heldOutPredictions(scores, n, classCount), parallel: fromWorker !== null };
+  else for (const fold of rest) scores.push(foldScores(samples, classCount, folds, fold, options, pruneLevels));
+  const predictions = pruneLevels.map((_, level) => heldOutPredictions(scores.map((byLevel) => byLevel[level]!), n, classCount));
+  return { model, predictions, parallel: fromWorker !== null };
 }
 
 interface RunningWorker {
@@ -93,11 +96,11 @@ interface RunningWorker {
 }
 
 /** The worker training `jobs`, or null when it cannot start (then this thread trains them). */
-function startWorker(samples: SparseSamples, classCount: number, folds: number, jobs: number[], options: SvmOptions): RunningWorker | null {
+function startWorker(work: Omit<FoldJob, "done" | "port">): RunningWorker | null {
   if (!existsSync(fileURLToPath(WORKER_URL))) return null;
   const done = new Int32Array(new SharedArrayBuffer(4));
   const { port1, port2 } = new MessageChannel();
-  const job: FoldJob = { samples, classCount, folds, jobs, options, done, port: port2 };
+  const job: FoldJob = { ...work, done, port: port2 };
   try {
     const worker = new Worker(WORKER_URL, { workerData: job, transferList: [port2] });
     return { worker, done, port: port1 };
@@ -114,7 +117,7 @@ function stopWorker({ worker, port }: RunningWorker): void {
 }
 
 /** Blocks until the worker answers: its fold scores, or null when it failed (then this thread trains them). */
-function awaitWorker({ worker, done, port }: RunningWorker): Float64Array[] | null {
+function awaitWorker({ worker, done, port }: RunningWorker): Float64Array[][] | null {
   while (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0);
   const answer = receiveMessageOnPort(port)?.message as FoldAnswer | undefined;
   port.close();

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { featureText } from "../../runtime/learned-evidence.js";
-import { CHAR_BLOCK, FeatureCounts, featureWords, forEachFeature, normalizeBlocks, WORD_BLOCK } from "../../runtime/learned-features.js";
+import { addFeatureWeights, CHAR_BLOCK, FeatureCounts, featureWeight, featureWords, forEachFeature, normalizeBlocks, packedWeight, WORD_BLOCK } from "../../runtime/learned-features.js";
 import { tokenize } from "../../runtime/normalize.js";
 
 function naive(message: string): Map<number, number> {
@@ -14,6 +14,37 @@ function naive(message: string): Map<number, number> {
 }
 
 describe("learned features", () => {
+  it("adds a feature's packed weights to each class's sum exactly as one weight at a time does", () => {
+    // A feature's weights: distinct classes (as the bundle has them), int8 values, any count.
+    const feature = fc.uniqueArray(fc.integer({ min: 0, max: 299 }), { maxLength: 40 }).chain((classes) =>
+      fc.tuple(fc.constant(classes), fc.array(fc.integer({ min: -127, max: 127 }), { minLength: classes.length, maxLength: classes.length }), fc.double({ min: 0, max: 1, noNaN: true })),
+    );
+    fc.assert(
+      fc.property(fc.array(feature, { minLength: 1, maxLength: 6 }), (features) => {
+        const offsets = new Int32Array(features.length + 1);
+        features.forEach(([classes], f) => (offsets[f + 1] = offsets[f]! + classes.length));
+        const weights = Int32Array.from(features.flatMap(([classes, qs]) => classes.map((c, j) => packedWeight(c, qs[j]!))));
+        const got = new Float64Array(300);
+        const want = new Float64Array(300);
+        features.forEach(([classes, qs, value], f) => {
+          addFeatureWeights(got, offsets, weights, f, value);
+          classes.forEach((c, j) => (want[c]! += qs[j]! * value));
+        });
+        expect(got).toEqual(want);
+      }),
+      { numRuns: 300, seed: 14 },
+    );
+  });
+
+  it("weighs a feature seen once by its IDF alone, and more often sublinearly", () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 0xffff }), fc.integer({ min: 1, max: 255 }), (count, idf) => {
+        expect(featureWeight(count, idf)).toBe((1 + Math.log(count)) * (idf / 16));
+      }),
+      { seed: 14 },
+    );
+  });
+
   it("counts each distinct feature once, whatever messages came before (the table is reused)", () => {
     const counts = new FeatureCounts();
     fc.assert(

@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
-import { coverage, MIN_COVERAGE, MIN_MEDIAN_PHRASINGS } from "../../compiler/passes/compute-learned.js";
+import { PRUNE_LEVELS } from "../../compiler/learn/int8-model.js";
+import { coverage, MIN_COVERAGE, MIN_MEDIAN_PHRASINGS, TARGET_PRECISION } from "../../compiler/passes/compute-learned.js";
 import { repoRoot } from "../support/repo-root.js";
 import { runCaptured, tempDir, writeTree } from "../support/cli.js";
 import { writeLearnedNpc } from "./fixture.js";
@@ -36,7 +37,8 @@ describe('config "matcher"', () => {
     // 17 of the 49 phrasings are fold 0's: far enough below two thirds that the other folds and the model are not trained.
     expect(coverage(summary.learned!)).toBeLessThan(MIN_COVERAGE - 0.05);
     expect(summary.learned!.cases).toBe(17);
-    expect(payload.config.learnedNote).toMatch(/^left out: the first of 3 cross-validation folds answered \d+\.\d % of 17 held-out phrasings correctly at 95\.5 % precision \(auto needs 66\.7 %; "matcher": "learned" forces the stage\)$/);
+    const target = (TARGET_PRECISION * 100).toFixed(1).replace(".", "\\.");
+    expect(payload.config.learnedNote).toMatch(new RegExp(`^left out: the first of 3 cross-validation folds answered \\d+\\.\\d % of 17 held-out phrasings correctly at ${target} % precision \\(auto needs 66\\.7 %; "matcher": "learned" forces the stage\\)$`));
     const explicit = build(writeLearnedNpc({ matcher: "auto" }));
     expect({ learned: explicit.payload.learned, note: explicit.payload.config.learnedNote }).toEqual({ learned: null, note: payload.config.learnedNote });
   });
@@ -46,6 +48,12 @@ describe('config "matcher"', () => {
     expect(coverage(summary.learned!)).toBeGreaterThanOrEqual(MIN_COVERAGE);
     expect(payload.learned).not.toBeNull();
     expect(payload.config.learnedNote).toMatch(/^shipped: cross-validation answered \d+\.\d % of \d+ held-out phrasings/);
+    // The pruning level cross-validation chose is named, and no weight under it ships.
+    const level = Number(/weights below (\d+)\/127 pruned/.exec(payload.config.learnedNote)?.[1]);
+    expect(PRUNE_LEVELS).toContain(level);
+    const weights = new Int8Array(payload.learned!.weights.buffer, payload.learned!.weights.byteOffset, payload.learned!.weights.length);
+    expect(weights.length).toBeGreaterThan(0);
+    expect(weights.every((w) => Math.abs(w) >= level)).toBe(true);
   });
 
   it("auto does not train when the intents' median number of phrasings is below the minimum; learned does", () => {

@@ -12,6 +12,8 @@ import { trainOneVsRest, type OneVsRestModel, type SparseSamples } from "../../c
 import { builtCli } from "../support/built-cli.js";
 
 const OPTIONS = { C: 1, epochs: 4 };
+/** Pruning levels for the folds' predictions; 128 keeps no int8 weight at all. */
+const LEVELS = [3, 6, 128];
 
 /** Samples of `classes` classes over `dims` features: each class leans on its own features, with noise shared by all. */
 function syntheticSamples(seed: number, count: number, classes: number, dims: number): SparseSamples {
@@ -63,6 +65,21 @@ describe("the one-vs-rest trainer", () => {
     expect(right / 120).toBeGreaterThan(0.9);
   });
 
+  it("quantizes each class's weights to int8 by its largest weight (127), feature-major", () => {
+    const samples = syntheticSamples(5, 90, 3, 30);
+    const model = trainOneVsRest(samples, allRows(samples), 3, OPTIONS);
+    const { rows, scale, bias } = model.int8();
+    allWeights(model, 3, 30).forEach((w, c) => {
+      const largest = Math.max(...w.slice(0, 30).map(Math.abs));
+      expect(scale[c]).toBe(largest / 127);
+      expect(bias[c]).toBe(w[30]);
+      for (let f = 0; f < 30; f++) {
+        expect(Math.abs(rows[f * 3 + c]!)).toBeLessThanOrEqual(127);
+        expect(Math.abs(rows[f * 3 + c]! * scale[c]! - w[f]!)).toBeLessThanOrEqual(scale[c]! / 2 + 1e-12);
+      }
+    });
+  });
+
   it("gives the same weights, feature for feature, whatever the features are numbered (its row order is its own)", () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), (seed) => {
@@ -84,21 +101,25 @@ describe("the one-vs-rest trainer", () => {
 
 describe("training with cross-validation", () => {
   const samples = syntheticSamples(11, 300, 5, 80);
-  const serial = trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: false });
+  const serial = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: false });
 
   function expectSame(run: TrainedAndValidated): void {
     expect(run.predictions).toEqual(serial.predictions);
     expect(allWeights(run.model, 5, samples.dims)).toEqual(allWeights(serial.model, 5, samples.dims));
   }
 
-  it("predicts every sample by a model that did not see it", () => {
-    expect(serial.predictions).toHaveLength(300);
-    const right = serial.predictions.filter((p, i) => p.top === samples.labels[i]).length;
+  it("predicts every sample by a model that did not see it, at each pruning level", () => {
+    expect(serial.predictions).toHaveLength(LEVELS.length);
+    const [light, , all] = serial.predictions;
+    expect(light).toHaveLength(300);
+    const right = light!.filter((p, i) => p.top === samples.labels[i]).length;
     expect(right / 300).toBeGreaterThan(0.6);
+    // With every weight pruned a fold model is its biases: one answer for all the samples it holds out.
+    expect(new Set(all!.map((p, i) => `${i % 3}:${p.top}`)).size).toBe(3);
   });
 
   it("falls back to this thread when the worker script is not beside it (the sources under vitest)", () => {
-    const run = trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: true });
+    const run = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: true });
     expect(run.parallel).toBe(false);
     expectSame(run);
   });
@@ -106,10 +127,10 @@ describe("training with cross-validation", () => {
   it("gives the same model and predictions when the folds train on a worker thread (the compiled modules)", async () => {
     const compiled = pathToFileURL(join(dirname(dirname(builtCli())), "learn/train.js")).href;
     const built = (await import(compiled)) as typeof import("../../compiler/learn/train.js");
-    const run = built.trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: true });
+    const run = built.trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: true });
     expect(run.parallel).toBe(true);
     expectSame(run);
-    expect(built.trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: false }).parallel).toBe(false);
+    expect(built.trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: false }).parallel).toBe(false);
   });
 });
 
@@ -117,7 +138,7 @@ describe("trainAndCrossValidate's first-fold decision", () => {
   const samples = syntheticSamples(11, 300, 5, 80);
   it("stops after fold 0 when keepGoing says so, and otherwise gives what it gives without being asked", () => {
     const seen: number[] = [];
-    const stopped = trainAndCrossValidate(samples, 5, 3, OPTIONS, {
+    const stopped = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, {
       parallel: false,
       keepGoing: ({ predictions, labels }: FirstFold) => {
         seen.push(predictions.length, labels.length);
@@ -126,8 +147,8 @@ describe("trainAndCrossValidate's first-fold decision", () => {
     });
     expect(stopped).toBeNull();
     expect(seen).toEqual([100, 100]); // every third of the 300 samples, from the first
-    const asked = trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: false, keepGoing: () => true });
-    const plain = trainAndCrossValidate(samples, 5, 3, OPTIONS, { parallel: false });
+    const asked = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: false, keepGoing: () => true });
+    const plain = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: false });
     expect(asked!.predictions).toEqual(plain.predictions);
     expect(allWeights(asked!.model, 5, samples.dims)).toEqual(allWeights(plain.model, 5, samples.dims));
   });
