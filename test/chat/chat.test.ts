@@ -172,6 +172,11 @@ describe("ndfc chat without a terminal", () => {
     expect(answers[0]).toMatchObject({ status: "rejected", related: [{ example: "list files" }] });
     expect(answers[1]).toMatchObject({ status: "exact match", intent: "files_list" });
     expect(answers[2]!.intent).not.toBe("files_list"); // after an answer, "1" is a message again
+    // "No, the other one" after the rejection asks which suggestion, and its number still picks one.
+    const asked = chat(["--no-store", "--json"], "list stuff\nno, the other one\n1\n");
+    const [, which, picked] = asked.stdout.trim().split("\n").map((line) => JSON.parse(line) as { status: string; intent: string | null; response: string });
+    expect(which).toMatchObject({ status: "elicit", response: expect.stringContaining("1. list files") });
+    expect(picked).toMatchObject({ status: "exact match", intent: "files_list" });
   });
 
   it("a word taught in one chat and confirmed in two later chats is trusted, and build --taught folds it", async () => {
