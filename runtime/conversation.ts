@@ -3,11 +3,15 @@
 // (runtime/register.ts) and, before a match stands, asks this module whether the register answers
 // instead, in this order:
 //   1. a slot captured as a pronoun ("delete it") is bound to last_path, or asked about;
-//      a top-level template with "it" among its words ("move it to /tmp") asks when nothing was named;
+//      a top-level template with "it" among its words that asks permission ("move it to /tmp")
+//      asks what "it" is when nothing was named;
 //   (an exact, context or template match stands from here on)
 //   2. a pending slot ("delete" → "Delete what?") is filled by the next message, when the request
 //      with it appended reads whole as the same template: never by guessing;
-//   3. an ellipsis ("and b.log too") or a correction ("no, I meant c.log") redoes last_action;
+//   3. "no, the other one" answers the last guess's runner-up (asks which after a rejection with
+//      several suggestions, and "Which one?" when there is no other candidate); an ellipsis
+//      ("and b.log too") or a correction ("no, I meant c.log") redoes last_action;
+//   (a guess of a non-destructive entry no template reads stands from here on)
 //   4. a slot the template stage lost with a trailing stop word ("create folder a");
 //   5. a template the message starts but stops short of asks for its next slot and holds it;
 //   6. a pronoun or bare request with nothing to bind asks what is meant;
@@ -17,9 +21,10 @@ import { matchTemplate } from "./match-template.js";
 import { openTemplate } from "./open-template.js";
 import { tokenize, type Token } from "./normalize.js";
 import { isPronoun, referentOf } from "./elicit.js";
+import type { ContextRegister } from "./register.js";
 import type { NpcResponse, SlotCapture } from "./response.js";
-import type { Conversation, ConversationTurn } from "./session.js";
-import { actionQuestion, barePronoun, filledText, pendingText, redoTarget, redoText, referentQuestion, slotQuestion, WHICH_ONE } from "./elicit.js";
+import type { Conversation, ConversationTurn, Matched } from "./session.js";
+import { actionQuestion, asksOtherOne, barePronoun, filledText, pendingText, redoTarget, redoText, referentQuestion, slotQuestion, WHICH_ONE, whichOfQuestion, wholeRequestQuestion } from "./elicit.js";
 import { WordResolver } from "./word-resolver.js";
 
 const inCapture = (token: Token, captures: Record<string, SlotCapture> | undefined): boolean =>
@@ -45,6 +50,48 @@ function reread(turn: ConversationTurn, text: string, intent: number | null, str
   return response;
 }
 
+/**
+ * What "the other one" may mean once `matched` stands: a guess's runner-up, or a rejection's
+ * suggestions. Nothing after a refused guess (negated, or naming nothing): what was refused is
+ * never offered as the other one.
+ */
+function candidatesOf(turn: ConversationTurn, matched: Matched): Pick<ContextRegister, "runner_up" | "suggestions"> {
+  const idOf = (intent: number) => turn.model.payload.intents[intent]!.id;
+  if (matched.kind === "rejected") return { runner_up: null, suggestions: matched.notice === undefined ? matched.related.map((r) => idOf(r.intent)) : [] };
+  const { runnerUp } = matched.match;
+  return { runner_up: runnerUp !== undefined && runnerUp >= 0 ? idOf(runnerUp) : null, suggestions: [] };
+}
+
+/** The match stands (null): the register keeps what "the other one" may mean after it. */
+function stands(turn: ConversationTurn, matched: Matched): null {
+  turn.register = { ...turn.register, ...candidatesOf(turn, matched) };
+  return null;
+}
+
+/** Whether a template reads `intent`: its answer needs words (slots) a guess never has. */
+const isTemplate = (turn: ConversationTurn, intent: number): boolean => turn.model.states.some((state) => state.accept.some(([accepted]) => accepted === intent));
+
+/**
+ * "No, the other one": after a guess, its runner-up, answered as a guess is (a destructive entry
+ * asks), or asked for whole when a template reads it (it needs words the guess lacked); after a
+ * rejection, which of its suggestions is meant; with no other candidate, which one. Never a guess
+ * of its own.
+ */
+function otherOne(turn: ConversationTurn, { runner_up, suggestions }: ContextRegister, read: string): NpcResponse {
+  const { intents } = turn.model.payload;
+  const exampleOf = (index: number) => intents[index]!.example ?? intents[index]!.id;
+  const listed = suggestions.map((id) => intentIndex(turn, id)).filter((index) => index >= 0);
+  if (listed.length > 0) return turn.ask("choice", null, whichOfQuestion(listed.map(exampleOf)));
+  const other = runner_up === null ? -1 : intentIndex(turn, runner_up);
+  if (other < 0) return turn.ask("target", null, WHICH_ONE);
+  if (isTemplate(turn, other)) return turn.ask("request", runner_up, wholeRequestQuestion(exampleOf(other)));
+  turn.witness.push({ stage: "probabilistic", items: [], note: `the runner-up of the last guess: ${runner_up}` });
+  const response = turn.answerWith("probabilistic match", other, {}, read);
+  if (!response) return turn.ask("target", null, WHICH_ONE);
+  remember(turn, response, read, 0);
+  return response;
+}
+
 /** Writes an answer into the register: its intent and slots, and the last slot it captured (what "it" is now). */
 function remember(turn: ConversationTurn, response: NpcResponse, read: string, base: number): void {
   const captures = Object.entries(response.captures ?? {}).sort(([, a], [, b]) => b.start - a.start);
@@ -65,7 +112,7 @@ export const conversation: Conversation = {
     const { model } = turn;
     const register = turn.register;
     const pending = register.pending_slot;
-    turn.register = { ...register, pending_slot: null };
+    turn.register = { ...register, pending_slot: null, runner_up: null, suggestions: [] };
     const match = matched.kind === "match" ? matched.match : null;
     const idOf = (intent: number) => model.payload.intents[intent]!.id;
     const pronounSlot = match?.captures && Object.entries(match.slots).find(([, value]) => isPronoun(value.toLowerCase()));
@@ -76,14 +123,20 @@ export const conversation: Conversation = {
       const text = read.slice(0, capture.start - clause.start) + referent + read.slice(capture.end - clause.start);
       return reread(turn, text, match!.intent) ?? turn.ask(pronounSlot[0], null, WHICH_ONE);
     }
-    const loose = match?.status === "template match" && register.last_path === null ? tokens.find((t) => t.kind === "word" && isPronoun(t.norm) && !inCapture(t, match.captures)) : undefined;
+    // Only where the template's own answer asks first ("move it to /tmp": mv): a yolo one's "it" is its phrase ("how hot is it in the attic").
+    const loose = match?.status === "template match" && register.last_path === null && model.payload.intents[match.intent]!.permission === "ask" ? tokens.find((t) => t.kind === "word" && isPronoun(t.norm) && !inCapture(t, match.captures)) : undefined;
     if (loose) return turn.ask("referent", idOf(match!.intent), referentQuestion(loose.norm));
     if (match !== null && match.status !== "probabilistic match") return null;
+    if (asksOtherOne(tokens)) return otherOne(turn, register, read);
     const filled = pending && reread(turn, filledText(pending.text, read), intentIndex(turn, pending.intent));
     if (filled) return filled;
     const redo = register.last_action !== null ? redoTarget(tokens, read, clause.start) : null;
     const redone = redo && redoText(register, redo.value);
     if (redone) return reread(turn, redone, intentIndex(turn, register.last_action!)) ?? turn.ask("target", null, WHICH_ONE);
+    // A guess of a harmless entry no template reads has all it needs: the steps below are for a
+    // request that names too little, and would otherwise ask about "this" in "calendar of this
+    // month". A destructive guess goes on to them ("create folder a then delete" asks "Delete what?").
+    if (match !== null && !isTemplate(turn, match.intent) && !model.payload.intents[match.intent]!.destructive) return stands(turn, matched);
     const whole = reread(turn, read, null, true);
     if (whole) return whole;
     const open = openTemplate(model, tokens, clean, words, turn.activeContext);
@@ -102,6 +155,6 @@ export const conversation: Conversation = {
       return reread(turn, read.slice(0, at.start - clause.start) + referent + read.slice(at.end - clause.start), null) ?? turn.ask("referent", null, WHICH_ONE);
     }
     if (tokens.length === 1 && tokens[0]!.kind !== "word") return turn.ask("action", null, actionQuestion(tokens[0]!.text));
-    return null;
+    return stands(turn, matched);
   },
 };

@@ -12,6 +12,8 @@ import type { ContextRegister } from "./register.js";
 const ELLIPSIS_END = [["too"], ["as", "well"], ["also"]];
 /** Words that open a correction of the last answer ("no, I meant c.log"). */
 const CORRECTION_OPENERS = [["no", "i", "meant"], ["no", "i", "mean"], ["i", "meant"], ["no"]];
+/** What "the other one" is said as, after a correction opener or alone ("no, the other one"). */
+const OTHER_ONE = [["other", "one"], ["other"]];
 /** Words between the opener and the new value that say nothing about it. */
 const LEADING = new Set(["and", "the", "also", "then", "instead", "rather", "please"]);
 
@@ -49,6 +51,26 @@ export function redoTarget(tokens: readonly Token[], read: string, base: number)
   while (from < to && LEADING.has(list[from]!)) from++;
   const value = spanOf(read, tokens, from, to, base);
   return value === "" ? null : { kind, value };
+}
+
+/** Whether the message asks for the other candidate of the last answer: "no, the other one", "the other one", "I meant the other". */
+export function asksOtherOne(tokens: readonly Token[]): boolean {
+  const list = words(tokens);
+  const opener = CORRECTION_OPENERS.find((o) => startsWith(list, o));
+  let from = opener?.length ?? 0;
+  while (from < list.length && LEADING.has(list[from]!)) from++;
+  const rest = list.slice(from);
+  return OTHER_ONE.some((phrase) => phrase.length === rest.length && startsWith(rest, phrase));
+}
+
+/** "Which one do you mean: 1. list files, 2. show disk usage?": the last rejection's suggestions, by number. */
+export function whichOfQuestion(examples: readonly string[]): string {
+  return `Which one do you mean: ${examples.map((example, i) => `${i + 1}. ${example}`).join(", ")}? Say it.`;
+}
+
+/** The other candidate needs words the guess did not have (a template's slots): the NPC asks for the whole request. */
+export function wholeRequestQuestion(example: string): string {
+  return `Did you mean "${example}"? Say the whole request, with what it should act on.`;
 }
 
 /** `text` with the register's last slot replaced by `value`: the last request, redone on a new target. */

@@ -1,5 +1,5 @@
 // The context register (DESIGN §7): what the last turns did, so the next message can say "it",
-// "and b.log too", "no, I meant c.log", or answer a question the NPC asked ("delete" → "delete
+// "and b.log too", "no, I meant c.log", "no, the other one", or answer a question the NPC asked ("delete" → "delete
 // what?" → "old.log"). One buffer behind pronouns, ellipsis, corrections and slot elicitation.
 // It is plain data (strings and records only) so session.snapshot() carries it as it is; it
 // reads empty once `expiry` turns have passed without an answer writing it.
@@ -26,6 +26,10 @@ export interface ContextRegister {
   /** The last matched request as read, and the slot whose span a correction or ellipsis replaces. */
   last_text: string | null;
   last_slot: { name: string; start: number; end: number } | null;
+  /** The last answer's runner-up when it was a guess (intent id): what "no, the other one" answers. */
+  runner_up: string | null;
+  /** The last answer's suggestions when it was a rejection (intent ids): "the other one" then asks which of them. */
+  suggestions: string[];
   /** Turns since an answer last wrote the register. */
   age: number;
 }
@@ -34,7 +38,7 @@ export interface ContextRegister {
 export const REGISTER_TURNS = 3;
 
 export function emptyRegister(): ContextRegister {
-  return { last_action: null, last_args: {}, last_result: null, last_path: null, pending_slot: null, last_text: null, last_slot: null, age: 0 };
+  return { last_action: null, last_args: {}, last_result: null, last_path: null, pending_slot: null, last_text: null, last_slot: null, runner_up: null, suggestions: [], age: 0 };
 }
 
 /** Ages the register by one turn; past `expiry` turns it is emptied. */

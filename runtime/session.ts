@@ -130,6 +130,8 @@ export interface Match {
   confidence: number;
   slots: Record<string, string>;
   captures?: Record<string, SlotCapture>;
+  /** A guess's runner-up intent (none: absent or -1): what "no, the other one" means (runtime/conversation.ts). */
+  runnerUp?: number;
 }
 
 export class NpcSession {
@@ -392,7 +394,7 @@ export class NpcSession {
       if (refusal) return refusal([{ intent: learned!.topIntent, score: learned!.margin, input: -1 }]);
       witness.push(...this.learnedWitness(query, learned!, trace));
       const threshold = this.model.payload.config.learnedThreshold;
-      return { kind: "match", match: { status: "probabilistic match", intent: learned!.topIntent, confidence: round4(learned!.margin / (learned!.margin + threshold)), slots: {} } };
+      return { kind: "match", match: { status: "probabilistic match", intent: learned!.topIntent, confidence: round4(learned!.margin / (learned!.margin + threshold)), slots: {}, runnerUp: learned!.runnerUpIntent } };
     };
     if (learned?.accepted && this.activeContext === null) return learnedGuess();
     // While a context is active its children are tried first, fuzzily too (before top-level
@@ -422,9 +424,13 @@ export class NpcSession {
     const guess = child ?? lexical;
     const refusal = guess ? this.refusesGuess(guess.intent, query) : null;
     if (refusal) return refusal(ranking.slice(0, suggestions));
-    if (guess) return found(child ? "context" : "probabilistic", guess.items, `input ${guess.input}`, "probabilistic match", guess.intent, round4(guess.score));
-    // Suggestions must share real evidence with the message: half the threshold at least.
+    // Suggestions (and a guess's runner-up) must share real evidence with the message: half the threshold at least.
     const floor = this.model.payload.config.sentenceThreshold / 2;
+    if (guess) {
+      const guessed = found(child ? "context" : "probabilistic", guess.items, `input ${guess.input}`, "probabilistic match", guess.intent, round4(guess.score));
+      guessed.match.runnerUp = ranking.find((r) => r.intent !== guess.intent && r.score >= floor)?.intent;
+      return guessed;
+    }
     return { kind: "rejected", related: ranking.filter((r) => r.score >= floor).slice(0, suggestions) };
   }
 

@@ -56,7 +56,7 @@ Escalation (off by default):
   resolve". No answer within --escalate-timeout: "couldn't resolve, and the model is unavailable".
   An answer says status "escalated" and the model; a destructive action always asks. Confirmed
   ("yes", /api/confirm), a slot-less answer is learned as a provisional input of its action,
-  trusted after 3 other confirmers, folded by build --taught. ndfc audit --tier escalated lists them.`;
+  trusted once 2 other confirmers agree (3 with the learner), folded by build --taught. ndfc audit --tier escalated lists them.`;
 
 /** The escalation of each NPC, or undefined without --escalate. Loads the escalation code only then. */
 export async function loadEscalation(options: EscalationCliOptions): Promise<((npc: Npc) => Escalation) | undefined> {

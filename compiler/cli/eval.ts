@@ -39,14 +39,37 @@ folds (by a hash of the seed, intent and phrasing: the same folds in any file or
 compiled without its phrasings, as ndfc build would, and asked them. Intents with a single
 phrasing and context follow-ups are not tested (the report says how many). Progress on stderr.
 
+Each case is asked in a fresh session, as ndfc chat and serve answer it (with the conversation:
+"delete" is answered "Delete what?", status elicit).
+
+The text report, line by line:
+  accuracy         correct cases / all cases
+  precision        correct answers / answers; a rejection or a question (elicit) is no answer
+  rejection rate   rejected cases / all cases
+  asked            questions naming the case's expected intent ("delete" → "Delete what?" for a
+                   case expecting the delete entry): abstentions with the right intent, neither
+                   correct nor failures, left out of precision
+  in scope         cases that expect an answer, and how many were correct
+  off-topic        cases that expect a rejection, and how many were rejected
+  reachable        cases whose expected answer exists in the bundle; precision among their answers
+  suggested        rejected cases that offered the expected answer among their suggestions
+  permission       correct answers with the permission the case states (NDF)
+  statuses         answers per status; latency: time of one answer, p50/p90/p99
+  macro/weighted   per-intent precision, recall and F1, averaged plainly / weighted by support
+Tables: "lowest F1" per intent: support (cases expecting it), answered (answers giving it, right
+or wrong), precision (correct / answered), recall (correct / support), F1. "most confused":
+count, expected → answered, an example. "confidence": answers binned by confidence, counting
+correct, wrong, asked and rejected (rejections and other questions, binned by their best
+suggestion's score). "failures": the cases neither correct nor asked.
+
 --json prints every field (the text report shortens the lists):
-  cases, correct, accuracy, answered, answeredCorrect, precision, rejected, rejectionRate,
+  cases, correct, accuracy, answered, answeredCorrect, precision, asked, rejected, rejectionRate,
   statuses, inScope, offTopic, reachable, suggested, permission, latencyUs {p50, p90, p99}
   intents [{intent, support, answered, correct, precision, recall, f1}]      by intent id
   averages {intents, support, macro {precision, recall, f1}, weighted {…}}   weighted by support
   confusions [{expected, answered, count, example}]   most frequent first; expected null: off-topic
-  confidenceHistogram [{from, to, correct, wrong, rejected}]   10 bins; a rejection counts its
-                                                               best suggestion's score
+  confidenceHistogram [{from, to, correct, wrong, asked, rejected}]   10 bins; an abstention
+                                                               counts its best suggestion's score
   failures [{input, line, file?, expected, status, intent, response}]
   crossValidation {folds, seed, heldOut, intents, skipped {intents, inputs, followUpInputs}}
 

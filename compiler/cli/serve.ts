@@ -112,9 +112,10 @@ Security model:
             field, or OpenAI's "user" field. A session id this client was not given (another
             key's, a dropped one, a guess) is a 404 session_not_found. Each client keeps at most
             --max-sessions sessions per NPC, so one client's sessions never evict another's.
-  Teaching  "teach: WORD means MEANING" applies only in the sessions that taught it until 3
-            other confirmers (other keys when keys are on, other sessions without) teach the same
-            or say "yes" to an answer that used it; its teacher's own "yes" never counts. Negated
+  Teaching  "teach: WORD means MEANING" applies only in the sessions that taught it until it is
+            trusted: 3 distinct confirmers (keys when keys are on, sessions without), the teacher
+            first, then 2 others that teach the same or say "yes" to an answer that used it; each
+            counts once, so the teacher's own "yes" adds nothing. Negated
             phrases and typos of known words are refused, and a taught word never makes a
             destructive command run without asking.
 ${ESCALATION_HELP}

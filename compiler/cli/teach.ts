@@ -3,7 +3,7 @@
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { bundleConcepts } from "../store/bundle-concepts.js";
 import { teachingGuard } from "../store/teach-guards.js";
-import { TRUST_AFTER, type Teaching } from "../store/store.js";
+import { TRUST_AFTER, TRUST_RULE, type Teaching } from "../store/store.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./program.js";
 import { npcKey, openStoreForCli, storePath } from "./store-options.js";
@@ -34,7 +34,7 @@ export const registerTeach: RegisterCommand = (program, io, exitCode) => {
 
   teach
     .command("synonym")
-    .description(`teach that WORD means MEANING for an NPC (provisional until ${TRUST_AFTER} confirmed uses)`)
+    .description(`teach that WORD means MEANING for an NPC (provisional until ${TRUST_AFTER} confirmers, you the first)`)
     .argument("<word>", "the new word (or phrase)")
     .argument("<meaning>", "what it means: a word (or phrase) the NPC knows")
     .option("--npc <name>", "the NPC (default: the --bundle's NPC)")
@@ -43,6 +43,7 @@ export const registerTeach: RegisterCommand = (program, io, exitCode) => {
     .addHelpText(
       "after",
       `
+A teaching is provisional, and ${TRUST_RULE}; here you (the operator) are its teacher.
 A conflicting teaching (the word already taught another meaning, or already a synonym of another
 concept in --bundle) is refused with both sides shown (exit 1), never overwritten. With --bundle, a
 meaning the NPC does not know (no input or synonym of the bundle has its words) is refused too:
@@ -75,11 +76,11 @@ Examples:
 
   teach
     .command("confirm")
-    .description(`confirm a teaching by hand: one confirmation towards trust (${TRUST_AFTER} make it trusted), counted once`)
+    .description(`confirm a teaching by hand: the operator's confirmation towards trust (${TRUST_AFTER} make it trusted), counted once`)
     .argument("<word>", "the taught word (or phrase)")
     .requiredOption("--npc <name>", "the NPC it was taught for")
     .option("--store <file>", "the store (default: the user's data directory)")
-    .addHelpText("after", `\nExample:\n  ndfc teach confirm zap --npc termy      (after "teach: zap means delete" in ndfc chat)`)
+    .addHelpText("after", `\nA teaching is ${TRUST_RULE}; the operator is one confirmer.\n\nExample:\n  ndfc teach confirm zap --npc termy      (after "teach: zap means delete" in ndfc chat)`)
     .action((word: string, options: { npc: string; store?: string }) => {
       const npc = npcKey(options.npc);
       const store = openStoreForCli(storePath(options.store, io.cwd), false);

@@ -12,9 +12,10 @@
 //     that was answered. Cases whose expected intent is unknown, and right intents with wrong
 //     slots or output, are not confusions.
 //   - the confidence histogram: cases by the confidence of their answer in bins of equal width
-//     over [0, 1] (1 falls in the last bin), counting correct answers, wrong answers and
-//     rejections; a rejection has no confidence, so it counts its best suggestion's score (0
-//     without suggestions): how close it came to an answer.
+//     over [0, 1] (1 falls in the last bin), counting correct answers, wrong answers, questions
+//     naming the expected intent (asked) and the other abstentions (rejected: rejections and
+//     other questions); an abstention has no confidence, so it counts its best suggestion's score
+//     (0 without suggestions, as for any question): how close it came to an answer.
 
 import { compareStrings } from "../diagnostics.js";
 import type { CaseOutcome } from "./outcome.js";
@@ -57,6 +58,7 @@ export interface ConfidenceBin {
   to: number;
   correct: number;
   wrong: number;
+  asked: number;
   rejected: number;
 }
 
@@ -129,11 +131,12 @@ function binnedConfidence(o: CaseOutcome): number {
 }
 
 export function confidenceHistogram(outcomes: readonly CaseOutcome[], bins = HISTOGRAM_BINS): ConfidenceBin[] {
-  const histogram = Array.from({ length: bins }, (_, i) => ({ from: i / bins, to: (i + 1) / bins, correct: 0, wrong: 0, rejected: 0 }));
+  const histogram = Array.from({ length: bins }, (_, i) => ({ from: i / bins, to: (i + 1) / bins, correct: 0, wrong: 0, asked: 0, rejected: 0 }));
   for (const o of outcomes) {
     const x = Math.min(1, Math.max(0, binnedConfidence(o)));
     const bin = histogram[Math.min(bins - 1, Math.floor(x * bins))]!;
-    if (!o.answered) bin.rejected++;
+    if (o.asked) bin.asked++;
+    else if (!o.answered) bin.rejected++;
     else if (o.correct) bin.correct++;
     else bin.wrong++;
   }

@@ -1,5 +1,6 @@
 // Asking one evaluation case (compiler/eval/cases.ts) and judging the answer. Each case is asked in
-// a fresh session (seed 0), so cases never influence each other. The outcome keeps everything the
+// a fresh session (seed 0) with ndfc/runtime/conversation, as chat and serve answer, so cases never
+// influence each other and a request missing its slot is asked about, as a user would see it. The outcome keeps everything the
 // report (score.ts, metrics.ts) counts, so the answers of several bundles (the folds of a
 // cross-validation) can be summed into one report.
 //
@@ -11,6 +12,9 @@
 //     among its outputs, its tools' `arguments.command` strings or its tools' `name`s, or the
 //     expected `description` as its description or a tool's `arguments.explanation`; each is
 //     compared both as written in the dataset (template text with `<||tag||>`) and as rendered.
+// A case is asked when the answer is a question (status "elicit") naming the case's expected intent
+// ("delete" → "Delete what?" for a case expecting the delete entry): an abstention with the right
+// intent, neither correct nor an error. A question is never an answer: precision counts answers only.
 // A case is reachable when its expected answer exists somewhere in the bundle at all (its intent
 // exists, or some entry has that output or description as written, before rendering): the others
 // no matcher could get right, only adding the answer to the dataset.
@@ -19,6 +23,7 @@
 // correct; otherwise the intent it names, or for NDF the first entry in bundle order that has the
 // expected output or description; null when it expects a rejection or no entry has its answer.
 
+import { conversation } from "../../runtime/conversation.js";
 import type { Npc, NpcResponse, ToolTree } from "../../runtime/index.js";
 import { joinSegments } from "../ir/walk.js";
 import type { AnswerExpectation, EvalCase, NdfExpectation } from "./cases.js";
@@ -28,8 +33,10 @@ export interface CaseOutcome {
   case: EvalCase;
   response: NpcResponse;
   correct: boolean;
-  /** The answer is not a rejection. */
+  /** The answer is neither a rejection nor a question (elicit). */
   answered: boolean;
+  /** The answer is a question (elicit) naming the expected intent: an abstention, not an error. */
+  asked: boolean;
   expectsRejection: boolean;
   expectedIntent: string | null;
   reachable: boolean;
@@ -108,7 +115,7 @@ function hasExpected(expect: NdfExpectation, texts: EntryTexts): boolean {
 }
 
 function ndfCorrect(expect: NdfExpectation, response: NpcResponse, entries: Map<string, EntryTexts>): boolean {
-  return response.status !== "rejected" && hasExpected(expect, answeredTexts(response, entries));
+  return response.status !== "rejected" && response.status !== "elicit" && hasExpected(expect, answeredTexts(response, entries));
 }
 
 function answerCorrect(expect: AnswerExpectation, response: NpcResponse, entries: Map<string, EntryTexts>): boolean {
@@ -153,22 +160,24 @@ function expectedIntent(c: EvalCase, response: NpcResponse, correct: boolean, en
 
 /** Asks `c` to `npc` in a fresh session and judges the answer (`texts` is bundleTexts(npc)). */
 export function askCase(npc: Npc, texts: BundleTexts, c: EvalCase): CaseOutcome {
-  const session = npc.session({ seed: 0 });
+  const session = npc.session({ seed: 0, conversation });
   const started = process.hrtime.bigint();
   const response = session.process(c.input);
   const latencyUs = Number(process.hrtime.bigint() - started) / 1000;
   const correct = c.expect.format === "ndf" ? ndfCorrect(c.expect, response, texts.entries) : answerCorrect(c.expect, response, texts.entries);
-  const answered = response.status !== "rejected";
+  const answered = response.status !== "rejected" && response.status !== "elicit";
   const rejection = expectsRejection(c);
+  const expected = expectedIntent(c, response, correct, texts.entries);
   return {
     case: c,
     response,
     correct,
     answered,
+    asked: !correct && expected !== null && response.elicit?.intent === expected,
     expectsRejection: rejection,
-    expectedIntent: expectedIntent(c, response, correct, texts.entries),
+    expectedIntent: expected,
     reachable: isReachable(c, texts),
-    offeredExpected: !answered && !rejection && offered(c, response, texts.entries),
+    offeredExpected: response.status === "rejected" && !rejection && offered(c, response, texts.entries),
     latencyUs,
   };
 }

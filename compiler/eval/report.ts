@@ -51,6 +51,7 @@ function summaryLines(report: EvalReport): string[] {
     `precision        ${pct(report.precision)} of answered (${report.answeredCorrect}/${report.answered})`,
     `rejection rate   ${pct(report.rejectionRate)} (${report.rejected}/${report.cases})`,
   ];
+  if (report.asked > 0) lines.push(`asked            ${report.asked}/${report.cases} asked for what the request lacked, naming the expected intent (not errors, not in precision)`);
   if (report.inScope.cases > 0 && report.offTopic.cases > 0) lines.push(`in scope         ${ratio(report.inScope)}`);
   if (report.offTopic.cases > 0) lines.push(`off-topic        ${ratio(report.offTopic)} rejected`);
   if (report.reachable.cases !== report.cases - report.offTopic.cases) {
@@ -106,21 +107,21 @@ function confusionLines(report: EvalReport, limit: number): string[] {
   ];
 }
 
-/** A stacked bar: `#` correct, `x` wrong, `.` rejected, scaled so the fullest bin is BAR_WIDTH long. */
+/** A stacked bar: `#` correct, `x` wrong, `?` asked, `.` rejected, scaled so the fullest bin is BAR_WIDTH long. */
 function bar(bin: ConfidenceBin, fullest: number): string {
   const width = (n: number) => (fullest === 0 ? 0 : Math.round((n * BAR_WIDTH) / fullest));
-  return "#".repeat(width(bin.correct)) + "x".repeat(width(bin.wrong)) + ".".repeat(width(bin.rejected));
+  return "#".repeat(width(bin.correct)) + "x".repeat(width(bin.wrong)) + "?".repeat(width(bin.asked)) + ".".repeat(width(bin.rejected));
 }
 
 function histogramLines(report: EvalReport): string[] {
   const bins = report.confidenceHistogram;
   if (report.cases === 0) return [];
-  const fullest = Math.max(...bins.map((b) => b.correct + b.wrong + b.rejected));
-  const rows = bins.map((b) => [`${b.from.toFixed(1)}–${b.to.toFixed(1)}`, String(b.correct), String(b.wrong), String(b.rejected), bar(b, fullest)]);
+  const fullest = Math.max(...bins.map((b) => b.correct + b.wrong + b.asked + b.rejected));
+  const rows = bins.map((b) => [`${b.from.toFixed(1)}–${b.to.toFixed(1)}`, String(b.correct), String(b.wrong), String(b.asked), String(b.rejected), bar(b, fullest)]);
   return [
     "",
-    "confidence (# correct, x wrong, . rejected; a rejection counts its best suggestion's score):",
-    ...formatTable(["bin", "correct", "wrong", "rejected", ""], rows, ["left", "right", "right", "right", "left"]),
+    "confidence (# correct, x wrong, ? asked, . rejected; an abstention counts its best suggestion's score):",
+    ...formatTable(["bin", "correct", "wrong", "asked", "rejected", ""], rows, ["left", "right", "right", "right", "right", "left"]),
   ];
 }
 

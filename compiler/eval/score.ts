@@ -39,11 +39,13 @@ export interface EvalReport {
   cases: number;
   correct: number;
   accuracy: number;
-  /** Answers that were not rejections, and how many of those were correct. */
+  /** Answers that were neither rejections nor questions, and how many of those were correct. */
   answered: number;
   answeredCorrect: number;
-  /** answeredCorrect / answered: how far an answer can be trusted. */
+  /** answeredCorrect / answered: how far an answer can be trusted (questions are not answers). */
   precision: number;
+  /** Questions (status "elicit") naming the expected intent: abstentions with the right intent, not errors (outcome.ts). */
+  asked: number;
   rejected: number;
   rejectionRate: number;
   /** Answers per status. */
@@ -110,7 +112,7 @@ export function summarize(outcomes: readonly CaseOutcome[]): EvalReport {
   const reachableAnswered = reachable.filter((o) => o.answered);
   const reachableAnsweredCorrect = reachableAnswered.filter((o) => o.correct).length;
   const permissionCases = outcomes.filter((o) => o.correct && o.case.expect.format === "ndf" && o.case.expect.permission !== undefined);
-  const rejectedInScope = outcomes.filter((o) => !o.answered && !o.expectsRejection);
+  const rejectedInScope = outcomes.filter((o) => o.response.status === "rejected" && !o.expectsRejection);
   const latencies = outcomes.map((o) => o.latencyUs).sort((a, b) => a - b);
   const rejected = statuses.rejected ?? 0;
   const cases = outcomes.length;
@@ -123,6 +125,7 @@ export function summarize(outcomes: readonly CaseOutcome[]): EvalReport {
     answered: answered.length,
     answeredCorrect,
     precision: answered.length === 0 ? 0 : answeredCorrect / answered.length,
+    asked: outcomes.filter((o) => o.asked).length,
     rejected,
     rejectionRate: cases === 0 ? 0 : rejected / cases,
     statuses,
@@ -144,7 +147,7 @@ export function summarize(outcomes: readonly CaseOutcome[]): EvalReport {
     averages: intentAverages(intents),
     confusions: confusions(outcomes),
     confidenceHistogram: confidenceHistogram(outcomes),
-    failures: outcomes.filter((o) => !o.correct).map(failure),
+    failures: outcomes.filter((o) => !o.correct && !o.asked).map(failure),
   };
 }
 

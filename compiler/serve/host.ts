@@ -296,7 +296,7 @@ export class NpcHost {
     this.record(client, sessionId, message, "teaching recorded", null, 1, [], controlAudit(started));
     const text =
       outcome.kind === "added"
-        ? `Got it: "${t.word}" means "${t.meaning}" here (for everyone once ${TRUST_AFTER} other users confirm it).`
+        ? `Got it: "${t.word}" means "${t.meaning}" here (${t.confirmations} of ${TRUST_AFTER} confirmations: for everyone once ${TRUST_AFTER - t.confirmations} other conversations confirm it).`
         : outcome.counted
           ? `"${t.word}" means "${t.meaning}" was taught already; yours counts as a confirmation (${t.confirmations} of ${TRUST_AFTER}${t.state === "trusted" ? ": now trusted" : ""}).`
           : `I already know "${t.word}" means "${t.meaning}" (${t.state}).`;
@@ -311,7 +311,7 @@ export class NpcHost {
     const text = correct
       ? first.state === "trusted"
         ? `Thanks: "${first.word}" means "${first.meaning}" is now trusted.`
-        : `Thanks: "${first.word}" means "${first.meaning}" (${first.confirmations} of ${TRUST_AFTER} confirmations from other users).`
+        : `Thanks: "${first.word}" means "${first.meaning}" (${first.confirmations} of ${TRUST_AFTER} confirmations, one per conversation).`
       : `Noted: "${first.word}" did not mean "${first.meaning}" there.`;
     return { ...this.control(sessionId, status, text), teaching: teachingReport(first) };
   }

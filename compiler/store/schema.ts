@@ -100,6 +100,20 @@ const MIGRATIONS: readonly string[] = [
      SELECT id, npc, kind, word, meaning, state, uses, confirmations, source, session, created, updated, client FROM teach;
    DROP TABLE teach;
    ALTER TABLE teach_v3 RENAME TO teach;`,
+  // 4: teaching is a confirmation (TRUST_AFTER, store.ts): the teacher's counts as the first,
+  // so "taught in one chat, confirmed in two later ones" is trusted. Each stored teaching gains
+  // its teacher's confirmation (the operator's, session "cli", for one taught from the CLI) unless
+  // that confirmer already counted, dated when it was taught; then its count and state are
+  // recounted (a count only grows, so nothing trusted goes back).
+  `INSERT INTO teach_confirm (teach_id, audit_id, session, client, confirmer, counted, time)
+     SELECT id, NULL, session, client, confirmer, 1, created FROM (
+       SELECT t.id, COALESCE(t.session, 'cli') AS session, t.client, t.created,
+              CASE WHEN t.client IS NOT NULL THEN 'key:' || t.client ELSE 'session:' || COALESCE(t.session, 'cli') END AS confirmer
+       FROM teach t) AS teacher
+     WHERE NOT EXISTS (SELECT 1 FROM teach_confirm c WHERE c.teach_id = teacher.id AND c.confirmer = teacher.confirmer AND c.counted = 1)
+     ORDER BY id;
+   UPDATE teach SET confirmations = (SELECT COUNT(*) FROM teach_confirm c WHERE c.teach_id = teach.id AND c.counted = 1);
+   UPDATE teach SET state = CASE WHEN confirmations >= 3 THEN 'trusted' ELSE state END;`,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

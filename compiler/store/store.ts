@@ -4,7 +4,7 @@
 //   const store = openStore();                      // default path: defaultStorePath()
 //   const id = store.recordTurn({ npc: "termy", session: "s1", input, status, intent, confidence });
 //   store.confirm(id, true);                        // the user said that answer was right
-//   (a teaching is trusted once TRUST_AFTER distinct confirmers other than its teacher confirmed it)
+//   (a teaching is trusted once TRUST_AFTER distinct confirmers confirmed it, its teacher the first)
 //   store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "chat" });
 //   store.teachings("termy");                       // with their states
 //   store.close();
@@ -26,11 +26,14 @@ import { defaultStorePath } from "./paths.js";
 import { migrate, SCHEMA_VERSION } from "./schema.js";
 
 /**
- * Distinct confirmers, other than the teacher, after which a provisional teaching becomes
- * trusted. A confirmer is an API key when the server has keys, else a session: one client
+ * Distinct confirmers after which a provisional teaching becomes trusted. Teaching it is its
+ * teacher's confirmation, the first; each other confirmer counts once. A confirmer is an API key
+ * when the server has keys, else a session (a chat), and the operator of `ndfc teach`: one client
  * confirming its own teaching, however often, never makes it trusted.
  */
 export const TRUST_AFTER = 3;
+/** The trust rule in one sentence, for help texts and answers. */
+export const TRUST_RULE = `trusted once ${TRUST_AFTER} distinct conversations (API keys, when the server has keys) confirm it: teaching it is the first, and each other one counts once`;
 /** The session a confirmation made with `ndfc teach confirm` is recorded under. */
 const OPERATOR_SESSION = "cli";
 
@@ -118,7 +121,7 @@ export interface Confirmation {
   client: string | null;
   /** "key:<id>" with keys, else "session:<id>": what must differ for confirmations to add up. */
   confirmer: string;
-  /** false for the teacher's own confirmation and a confirmer's repeat. */
+  /** false for a confirmer's repeat (its first counted, the teacher's included). */
   counted: boolean;
   time: string;
 }
@@ -249,7 +252,7 @@ export class Store {
     );
     this.countedBy = db.prepare(`SELECT 1 FROM teach_confirm WHERE teach_id = ? AND confirmer = ? AND counted = 1`);
     this.confirmationRows = db.prepare(
-      `SELECT audit_id AS auditId, session, client, confirmer, counted, time FROM teach_confirm WHERE teach_id = ? ORDER BY id`,
+      `SELECT audit_id AS auditId, session, client, confirmer, counted, time FROM teach_confirm WHERE teach_id = ? ORDER BY time, id`,
     );
   }
 
@@ -286,8 +289,8 @@ export class Store {
   /**
    * Records whether the answer of audit row `auditId` was right. The row's session (its key, when
    * keys are on) is the confirmer: each teaching used in that turn records the confirmation when
-   * `correct` (once per turn), and gains one towards trust only from a confirmer other than its
-   * teacher that has not confirmed it before; at TRUST_AFTER it becomes trusted.
+   * `correct` (once per turn), and gains one towards trust only from a confirmer that has not
+   * confirmed it before (its teacher confirmed it by teaching it); at TRUST_AFTER it becomes trusted.
    * Returns the teachings the confirmation touched, as they are now.
    */
   confirm(auditId: number, correct: boolean): Teaching[] {
@@ -306,12 +309,11 @@ export class Store {
 
   /**
    * Records one confirmation of `teaching` by a session (answer `auditId`, or null: it taught the
-   * same); it counts towards trust when the confirmer is not the teacher and has not counted before.
+   * same); it counts towards trust when the confirmer has not counted before.
    */
   private addConfirmation(teaching: Teaching, auditId: number | null, session: string, client: string | null): boolean {
     const confirmer = confirmerOf(client, session);
-    const teacher = teaching.session === null ? null : confirmerOf(teaching.client, teaching.session);
-    const counted = confirmer !== teacher && this.countedBy.get(teaching.id, confirmer) === undefined;
+    const counted = this.countedBy.get(teaching.id, confirmer) === undefined;
     const time = this.now().toISOString();
     this.insertConfirmation.run(teaching.id, auditId, session, client, confirmer, counted ? 1 : 0, time);
     if (counted) this.confirmTeaching.run(time, TRUST_AFTER, teaching.id);
@@ -360,8 +362,8 @@ export class Store {
   }
 
   /**
-   * Adds a provisional teaching, or confirms it when the same one exists (from `session`, when
-   * given); refused when `word` is taught another meaning, or with `refusal` when it is new.
+   * Adds a provisional teaching, or confirms it when the same one exists (by `session`, or the
+   * operator when none is given); refused when `word` is taught another meaning, or with `refusal` when it is new.
    */
   private addTeaching(
     kind: TeachKind,
@@ -378,7 +380,7 @@ export class Store {
       if (existing) {
         const teaching = toTeaching(existing);
         if (teaching.meaning === meaning && teaching.kind === kind) {
-          const counted = session !== undefined && this.addConfirmation(teaching, null, session, client);
+          const counted = this.addConfirmation(teaching, null, session ?? OPERATOR_SESSION, client);
           return { kind: "exists", teaching: counted ? this.teachingById(teaching.id)! : teaching, counted };
         }
         return {
@@ -392,6 +394,8 @@ export class Store {
       if (refusal) return { kind: "refused", message: refusal };
       const time = this.now().toISOString();
       const id = Number(this.insertTeaching.run(npc, kind, word, meaning, source, session ?? null, client, time, time).lastInsertRowid);
+      // Teaching is the teacher's confirmation (the operator's, from the CLI): the first of TRUST_AFTER.
+      this.addConfirmation(this.teachingById(id)!, null, session ?? OPERATOR_SESSION, client);
       return { kind: "added", teaching: this.teachingById(id)! };
     })();
   }

@@ -172,23 +172,38 @@ describe("ndfc chat without a terminal", () => {
     expect(answers[0]).toMatchObject({ status: "rejected", related: [{ example: "list files" }] });
     expect(answers[1]).toMatchObject({ status: "exact match", intent: "files_list" });
     expect(answers[2]!.intent).not.toBe("files_list"); // after an answer, "1" is a message again
+    // "No, the other one" after the rejection asks which suggestion, and its number still picks one.
+    const asked = chat(["--no-store", "--json"], "list stuff\nno, the other one\n1\n");
+    const [, which, picked] = asked.stdout.trim().split("\n").map((line) => JSON.parse(line) as { status: string; intent: string | null; response: string });
+    expect(which).toMatchObject({ status: "elicit", response: expect.stringContaining("1. list files") });
+    expect(picked).toMatchObject({ status: "exact match", intent: "files_list" });
   });
 
-  it("a word taught in one chat is confirmed in two later chats and by teach confirm, then build --taught folds it", async () => {
+  it("a word taught in one chat and confirmed in two later chats is trusted, and build --taught folds it", async () => {
     const dir = tempDir("chat-teach");
     const db = join(dir, "ndfc.db");
-    const first = chat(["--store", db, "--json"], "teach: zap means delete\n");
-    expect(JSON.parse(first.stdout.trim())).toMatchObject({ status: "teaching recorded", teaching: { state: "provisional", confirmations: 0 } });
-    for (const confirmations of [1, 2]) {
-      // A later chat: the provisional word applies there too, and "yes" confirms the answer it gave.
-      const later = chat(["--store", db, "--json"], "zap old.log\nyes\n");
-      const [used, confirmed] = later.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
-      expect(used).toMatchObject({ intent: "file_delete", slots: { file: "old.log" }, permission: "ask", taught: [{ word: "zap", meaning: "delete" }] });
-      expect(confirmed).toMatchObject({ status: "teaching confirmed", teaching: { word: "zap", confirmations } });
+    const answers = (run: { stdout: string }) => run.stdout.trim().split("\n").map((line) => JSON.parse(line) as Record<string, unknown>);
+    // The teaching chat: teaching is its first confirmation, and its own "yes" adds nothing.
+    const [taught, used, own] = answers(chat(["--store", db, "--json"], "teach: zap means delete\nzap old.log\nyes\n"));
+    expect(taught).toMatchObject({ status: "teaching recorded", teaching: { state: "provisional", confirmations: 1 } });
+    expect(used).toMatchObject({ intent: "file_delete", permission: "ask", taught: [{ word: "zap" }] });
+    expect(own).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: 1, state: "provisional" } });
+    for (const [confirmations, state] of [[2, "provisional"], [3, "trusted"]] as const) {
+      // A later chat: the provisional word applies there too, and "yes" confirms the answer it gave, once per chat.
+      const [use, confirmed, , repeated] = answers(chat(["--store", db, "--json"], "zap old.log\nyes\nzap new.log\nyes\n"));
+      expect(use).toMatchObject({ intent: "file_delete", slots: { file: "old.log" }, permission: "ask", taught: [{ word: "zap", meaning: "delete" }] });
+      expect(confirmed).toMatchObject({ status: "teaching confirmed", teaching: { word: "zap", confirmations, state } });
+      expect(repeated).toMatchObject({ status: "teaching confirmed", teaching: { confirmations, state } }); // the same chat again: no more
     }
-    const byHand = await runCaptured(["teach", "confirm", "zap", "--npc", "shelly", "--store", db], dir);
-    expect(byHand.out).toContain('"zap" means "delete" (trusted, 3/3 confirmations)');
-    const again = await runCaptured(["teach", "confirm", "zap", "--npc", "shelly", "--store", db], dir);
+    const store = openStore(db);
+    const [zap] = store.teachings("shelly");
+    expect(new Set(store.confirmations(zap!.id).filter((c) => c.counted).map((c) => c.session)).size).toBe(3); // three distinct chats
+    store.close();
+    // By hand, the operator is one more confirmer, counted once.
+    chat(["--store", db, "--json"], "teach: yeet means delete\n");
+    const byHand = await runCaptured(["teach", "confirm", "yeet", "--npc", "shelly", "--store", db], dir);
+    expect(byHand.out).toContain('"yeet" means "delete" (provisional, 2/3 confirmations)');
+    const again = await runCaptured(["teach", "confirm", "yeet", "--npc", "shelly", "--store", db], dir);
     expect(again.out).toContain("already confirmed by hand");
     expect((await runCaptured(["teach", "confirm", "zorp", "--npc", "shelly", "--store", db], dir)).code).toBe(1);
     const folded = join(dir, "taught.npc");

@@ -20,6 +20,7 @@ beforeAll(async () => {
 const MESSAGES = [
   "delete", "old.log", "delete it", "create folder foo", "move it to /tmp", "and bar too", "no, I meant baz",
   "copy notes.txt", "backup.txt", "list files", "git status", "thanks", "damn it", "kill", "remove them", "hello",
+  "what is my ip", "update things", "wipe the logs", "no, the other one",
 ];
 const message = fc.oneof(fc.constantFrom(...MESSAGES), fc.string({ maxLength: 30 }));
 /** What a response says, without the witness (its evidence lists are compared by the answer they lead to). */
@@ -65,6 +66,42 @@ describe("the register", () => {
     const s = termy.session({ conversation });
     s.process("copy a.txt to b.txt");
     expect(s.contextRegister).toMatchObject({ last_action: "files_copy", last_args: { source: "a.txt", destination: "b.txt" }, last_path: "b.txt", pending_slot: null });
+  });
+
+  it("holds a guess's runner-up and a rejection's suggestions for the next message only", () => {
+    const s = termy.session({ conversation });
+    const guess = s.process("what is my ip");
+    expect(guess.status).toBe("probabilistic match");
+    const { runner_up: runnerUp } = s.contextRegister;
+    expect(runnerUp).not.toBeNull();
+    expect(runnerUp).not.toBe(guess.intent);
+    expect(s.process("no, the other one")).toMatchObject({ status: "probabilistic match", intent: runnerUp });
+    const rejected = s.process("wipe the logs");
+    expect(s.contextRegister).toMatchObject({ runner_up: null, suggestions: rejected.related.map((r) => r.intent) });
+    s.process("list files");
+    expect(s.contextRegister).toMatchObject({ runner_up: null, suggestions: [] });
+  });
+
+  it("asks for the whole request when the other one is a template (its slots were never said)", () => {
+    const s = termy.session({ conversation });
+    s.process("what is my ip");
+    const snapshot = s.snapshot();
+    s.restore({ ...snapshot, register: { ...snapshot.register, runner_up: "files_delete" } });
+    expect(s.process("no, the other one")).toMatchObject({ status: "elicit", elicit: { slot: "request", intent: "files_delete" }, tools: [] });
+  });
+
+  it("'no, the other one' after any message never runs a destructive tool without asking (property)", () => {
+    const destructive = new Set(termy.payload.intents.filter((intent) => intent.destructive).map((intent) => intent.id));
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 4 }), (before) => {
+        const s = termy.session({ conversation });
+        for (const m of before) s.process(m);
+        const other = s.process("no, the other one");
+        if (other.intent !== null && destructive.has(other.intent)) expect(other.permission).toBe("ask");
+        if (other.status === "elicit") expect(other.tools).toEqual([]);
+      }),
+      { numRuns: 150, seed: 23 },
+    );
   });
 
   it("forgets a referent registerTurns turns after it was named", () => {

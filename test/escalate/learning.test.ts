@@ -1,6 +1,6 @@
 // The NPC learns from its fallback: a confirmed escalated answer becomes a provisional input of
-// its intent (answered here without the model, tier "learned"), trusted after TRUST_AFTER other
-// confirmers, and folded by `ndfc build --taught` into a bundle that answers it exactly.
+// its intent (answered here without the model, tier "learned"), trusted after TRUST_AFTER
+// confirmers (the learner first), and folded by `ndfc build --taught` into a bundle that answers it exactly.
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Database from "better-sqlite3";
@@ -37,7 +37,7 @@ describe("learning confirmed escalated answers", () => {
     model.script(pick("list_files"));
     expect((await talk.say(OVERVIEW, "a")).status).toBe("escalated");
     const confirmed = await talk.say("yes", "a");
-    expect(confirmed).toMatchObject({ status: "teaching confirmed", teaching: { word: LESSON, meaning: "list_files", state: "provisional", confirmations: 0 } });
+    expect(confirmed).toMatchObject({ status: "teaching confirmed", teaching: { word: LESSON, meaning: "list_files", state: "provisional", confirmations: 1 } });
     const asked = model.requests.length;
     const again = await talk.say(OVERVIEW, "a");
     expect(again).toMatchObject({ status: "exact match", intent: "list_files", taught: [{ word: LESSON, meaning: "list_files", state: "provisional" }] });
@@ -48,9 +48,9 @@ describe("learning confirmed escalated answers", () => {
 
   it("trusts it once other confirmers agree, then answers it everywhere", async () => {
     const { json } = await talk.confirm("b");
-    expect(json.teachings[0]).toMatchObject({ word: LESSON, state: "provisional", confirmations: 1 });
+    expect(json.teachings[0]).toMatchObject({ word: LESSON, state: "provisional", confirmations: 2 });
     let last: ServeAnswer | undefined;
-    for (const name of ["c", "d"].slice(0, TRUST_AFTER - 1)) {
+    for (const name of ["c", "d"].slice(0, TRUST_AFTER - 2)) {
       expect((await talk.say(OVERVIEW, name)).status).toBe("escalated");
       last = await talk.say("yes", name);
     }
@@ -74,14 +74,14 @@ describe("learning confirmed escalated answers", () => {
     const db = new Database(served.storePath, { readonly: true });
     const rows = db.prepare(`SELECT tier FROM audit WHERE input = ? ORDER BY id`).all(OVERVIEW) as { tier: string }[];
     db.close();
-    expect(rows.map((r) => r.tier)).toEqual(["escalated", "learned", "escalated", "escalated", "escalated", "learned"]);
+    expect(rows.map((r) => r.tier)).toEqual(["escalated", "learned", "escalated", "escalated", "learned"]);
   });
 
   it("ndfc audit --tier escalated lists what the model had to answer", async () => {
     const result = await runCaptured(["audit", "--store", served.storePath, "--tier", "escalated", "--json"], process.cwd());
     expect(result.code).toBe(0);
     const groups = JSON.parse(result.out) as { input: string; count: number; statuses: string[]; latencyMs: number }[];
-    expect(groups[0]).toMatchObject({ input: LESSON, count: 4, statuses: ["escalated"] });
+    expect(groups[0]).toMatchObject({ input: LESSON, count: 3, statuses: ["escalated"] });
     // The "yes" after an answer that cannot be learned is an ordinary message: rejected, so escalated.
     expect(groups.map((g) => g.input).sort()).toEqual([LESSON, "please trash a.txt", "yes", "yo buddy"]);
     expect(groups.every((g) => g.latencyMs >= 0)).toBe(true);

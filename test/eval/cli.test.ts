@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 
 const REPORT_FIELDS = [
-  "cases", "correct", "accuracy", "answered", "answeredCorrect", "precision", "rejected", "rejectionRate", "statuses",
+  "cases", "correct", "accuracy", "answered", "answeredCorrect", "precision", "asked", "rejected", "rejectionRate", "statuses",
   "inScope", "offTopic", "reachable", "suggested", "permission", "latencyUs", "intents", "averages", "confusions",
   "confidenceHistogram", "failures",
 ];
@@ -40,7 +40,7 @@ describe("ndfc eval on CSV cases", () => {
     expect((report.confusions as object[])[0]).toEqual({ expected: "alpha", answered: "bravo", count: 2, example: "bravo one" });
     const bins = report.confidenceHistogram as object[];
     expect(bins).toHaveLength(10);
-    expect(Object.keys(bins[0]!)).toEqual(["from", "to", "correct", "wrong", "rejected"]);
+    expect(Object.keys(bins[0]!)).toEqual(["from", "to", "correct", "wrong", "asked", "rejected"]);
     expect(Object.keys((report.failures as object[])[0]!)).toEqual(["input", "line", "expected", "status", "intent", "response"]);
   });
 
@@ -57,8 +57,8 @@ describe("ndfc eval on CSV cases", () => {
       ].join("\n"),
     );
     expect(run.out).toContain(["most confused (1 of 3 pairs; --show-confusions N for more):", "  count  expected → answered  example", '      2  alpha → bravo        "bravo one"'].join("\n"));
-    expect(run.out).toMatch(/^ {2}0\.9–1\.0 +2 +4 +0 +#+x+$/m);
-    expect(run.out).toMatch(/^ {2}0\.0–0\.1 +0 +0 +1 +\.+$/m);
+    expect(run.out).toMatch(/^ {2}0\.9–1\.0 +2 +4 +0 +0 +#+x+$/m);
+    expect(run.out).toMatch(/^ {2}0\.0–0\.1 +0 +0 +0 +1 +\.+$/m);
     expect(run.out).toContain("failures (1 of 5 failures; --show-failures N for more):\n  line 3:");
   });
 

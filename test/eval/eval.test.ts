@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { EvalCasesError, parseCases } from "../../compiler/eval/cases.js";
+import { formatReport } from "../../compiler/eval/report.js";
 import { evaluate } from "../../compiler/eval/score.js";
 import type { Npc } from "../../runtime/index.js";
 import { runCaptured, tempDir } from "../support/cli.js";
@@ -89,6 +90,26 @@ describe("scoring", () => {
     // "get_weather", and not a rendered text such as "Copying x.txt to y.txt.", which is nowhere as such).
     expect(report.reachable).toMatchObject({ cases: 4, correct: 4, answered: 4, answeredCorrect: 4, precision: 1 });
   });
+  it("counts a question naming the expected intent as asked: neither correct nor a failure, and not in precision", () => {
+    const report = evaluate(
+      npc,
+      parseCases(
+        jsonl([
+          { input: "delete", expect: { intent: "file_delete" } }, // "Delete what?": asked
+          { input: "delete", expect: { intent: "files_list" } }, // the same question names another intent: a failure
+          { input: "list files", expect: { intent: "files_list" } },
+          { input: "show the files", expect: { intent: "disk_usage" } },
+        ]),
+        "c.jsonl",
+      ),
+    );
+    expect(report).toMatchObject({ cases: 4, correct: 1, asked: 1, answered: 2, answeredCorrect: 1, precision: 0.5, rejected: 0, statuses: { elicit: 2 } });
+    expect(report.failures.map((f) => f.line)).toEqual([2, 4]);
+    expect(report.confidenceHistogram.reduce((sum, bin) => sum + bin.asked, 0)).toBe(1);
+    expect(report.suggested.rejected).toBe(0); // a question is not a rejection
+    expect(formatReport(report, { failures: 5, intents: 5, confusions: 5 })).toMatch(/^asked {12}1\/4 asked for what the request lacked, naming the expected intent/m);
+  });
+
   it("counts rejections that offered the expected entry among their suggestions", () => {
     // "files disk" is too close to call between files_list and disk_usage: rejected, both suggested.
     const jsonlReport = evaluate(

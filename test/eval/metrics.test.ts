@@ -76,8 +76,8 @@ describe("per-intent metrics", () => {
 
   it("bins the answers by confidence: exact answers (1) in the last bin, rejections without suggestions in the first", () => {
     expect(report.confidenceHistogram).toHaveLength(10);
-    expect(report.confidenceHistogram[9]).toEqual({ from: 0.9, to: 1, correct: 3, wrong: 5, rejected: 0 });
-    expect(report.confidenceHistogram[0]).toEqual({ from: 0, to: 0.1, correct: 0, wrong: 0, rejected: 2 });
+    expect(report.confidenceHistogram[9]).toEqual({ from: 0.9, to: 1, correct: 3, wrong: 5, asked: 0, rejected: 0 });
+    expect(report.confidenceHistogram[0]).toEqual({ from: 0, to: 0.1, correct: 0, wrong: 0, asked: 0, rejected: 2 });
     expect(report.confidenceHistogram.slice(1, 9).every((b) => b.correct + b.wrong + b.rejected === 0)).toBe(true);
   });
 
@@ -100,7 +100,7 @@ describe("per-intent metrics", () => {
 });
 
 describe("confidence histogram bins", () => {
-  function outcome(answered: boolean, correct: boolean, score: number): CaseOutcome {
+  function outcome(answered: boolean, correct: boolean, score: number, asked = false): CaseOutcome {
     const response: NpcResponse = {
       status: answered ? "probabilistic match" : "rejected",
       confidence: answered ? score : 0,
@@ -117,7 +117,7 @@ describe("confidence histogram bins", () => {
       witness: [],
     };
     const c = { input: "m", line: 1, expect: { format: "jsonl" as const, intent: "x" } };
-    return { case: c, response, correct, answered, expectsRejection: false, expectedIntent: "x", reachable: true, offeredExpected: false, latencyUs: 0 };
+    return { case: c, response, correct, answered, asked, expectsRejection: false, expectedIntent: "x", reachable: true, offeredExpected: false, latencyUs: 0 };
   }
 
   it("puts each edge in the bin it starts, 1 in the last, and a rejection by its best suggestion's score", () => {
@@ -128,6 +128,8 @@ describe("confidence histogram bins", () => {
     expect(counts[9]).toEqual([1, 0, 0]);
     expect(counts[3]).toEqual([0, 0, 1]);
     expect(counts[0]).toEqual([0, 0, 1]);
+    const asked = confidenceHistogram([outcome(false, false, 0, true), outcome(false, false, 0)], 10)[0]!;
+    expect([asked.asked, asked.rejected]).toEqual([1, 1]); // a question naming the expected intent is its own column
     expect(confidenceHistogram([outcome(true, true, 0.5)], 4).map((b) => [b.from, b.to, b.correct])).toEqual([
       [0, 0.25, 0],
       [0.25, 0.5, 0],

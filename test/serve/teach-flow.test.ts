@@ -1,5 +1,5 @@
-// Teaching in conversation through `ndfc serve`: a taught word is substituted and answered, only
-// confirmations from other conversations make it trusted, conflicts, negated phrases and typos
+// Teaching in conversation through `ndfc serve`: a taught word is substituted and answered, its
+// teaching and confirmations from two other conversations make it trusted, conflicts, negated phrases and typos
 // are refused, and `ndfc build --taught` folds trusted teachings into a reproducible bundle that understands them.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -31,45 +31,45 @@ beforeAll(async () => {
 afterAll(async () => served.close());
 
 describe("teaching in conversation", () => {
-  it("stays provisional however often its own conversation confirms it; trusted once three others teach it too", async () => {
+  it("teaching is its conversation's one confirmation, however often it confirms again; trusted once two others teach it too", async () => {
     expect((await say("zap file old.txt")).status).toBe("rejected");
     const taught = await say("teach: zap means delete");
-    expect(taught).toMatchObject({ status: "teaching recorded", teaching: { word: "zap", meaning: "delete", state: "provisional" } });
+    expect(taught).toMatchObject({ status: "teaching recorded", teaching: { word: "zap", meaning: "delete", state: "provisional", confirmations: 1 } });
 
     const used = await say("zap file notes.txt");
     expect(used).toMatchObject({ status: "template match", intent: "files_delete", slots: { file: "notes.txt" } });
     expect(used.taught).toEqual([{ word: "zap", meaning: "delete", state: "provisional" }]);
-    // The teacher's own "yes" is recorded but never counts towards trust.
-    expect(await say("yes")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: 0, state: "provisional" } });
+    // The teacher's own "yes" is recorded but counts nothing more: teaching it was its confirmation.
+    expect(await say("yes")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: 1, state: "provisional" } });
 
     await say("zap file a.txt");
-    expect(await say("no")).toMatchObject({ status: "teaching denied", teaching: { confirmations: 0 } });
+    expect(await say("no")).toMatchObject({ status: "teaching denied", teaching: { confirmations: 1 } });
     // "yes" with no taught answer before it goes to the NPC.
     expect((await say("yes")).status).not.toBe("teaching confirmed");
 
     await say("zap file b.txt");
     const confirm = await chat.confirm("teach");
     expect(confirm.status).toBe(200);
-    expect(confirm.json.teachings).toEqual([{ word: "zap", meaning: "delete", state: "provisional", confirmations: 0 }]);
+    expect(confirm.json.teachings).toEqual([{ word: "zap", meaning: "delete", state: "provisional", confirmations: 1 }]);
     await say("zap file c.txt");
-    expect(await say("correct")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: 0, state: "provisional" } });
-    expect((await say("teach: zap means delete")).teaching).toMatchObject({ confirmations: 0, state: "provisional" }); // again: still the teacher
+    expect(await say("correct")).toMatchObject({ status: "teaching confirmed", teaching: { confirmations: 1, state: "provisional" } });
+    expect((await say("teach: zap means delete")).teaching).toMatchObject({ confirmations: 1, state: "provisional" }); // again: still the teacher
 
     expect((await say("zap file x.txt", "stranger")).status).toBe("rejected"); // provisional: not here
-    for (let i = 1; i <= TRUST_AFTER; i++) {
+    for (let i = 2; i <= TRUST_AFTER; i++) {
       const again = await say("teach: zap means delete", `agrees-${i}`);
       expect(again.teaching).toEqual({ word: "zap", meaning: "delete", confirmations: i, state: i < TRUST_AFTER ? "provisional" : "trusted" });
     }
     expect(await say("zap file x.txt", "stranger")).toMatchObject({ status: "template match", intent: "files_delete" });
     const [zap] = served.store!.teachings("termy");
     expect(zap).toMatchObject({ word: "zap", state: "trusted", uses: 5, source: "conversation", session: chat.ids.get("teach"), client: null });
-    // Who confirmed: the teacher's three "yes" (not counted), its second teach (not counted), then the three others.
+    // Who confirmed: the teacher by teaching (counted), its three "yes" and second teach (not counted), then the two others.
     expect(served.store!.confirmations(zap!.id).map((c) => [c.session, c.counted, c.auditId === null])).toEqual([
+      [chat.ids.get("teach"), true, true],
       [chat.ids.get("teach"), false, false],
       [chat.ids.get("teach"), false, false],
       [chat.ids.get("teach"), false, false],
       [chat.ids.get("teach"), false, true],
-      [chat.ids.get("agrees-1"), true, true],
       [chat.ids.get("agrees-2"), true, true],
       [chat.ids.get("agrees-3"), true, true],
     ]);
@@ -79,7 +79,7 @@ describe("teaching in conversation", () => {
     expect((await say("teach: yeet means delete", "teacher")).status).toBe("teaching recorded");
     expect((await say("yeet file x.txt", "someone-else")).status).toBe("rejected");
     expect(await say("yeet file x.txt", "teacher")).toMatchObject({ status: "template match", intent: "files_delete" });
-    expect((await say("teach: yeet means delete", "someone-else")).teaching).toMatchObject({ confirmations: 1 });
+    expect((await say("teach: yeet means delete", "someone-else")).teaching).toMatchObject({ confirmations: 2 });
     expect(await say("yeet file x.txt", "someone-else")).toMatchObject({ status: "template match", intent: "files_delete" });
   });
 
@@ -159,7 +159,7 @@ describe("ndfc build --taught", () => {
     for (const [word, meaning] of [...extra, ["zap", "delete"] as [string, string]]) {
       const outcome = store.teachSynonym({ npc: "termy", word, meaning, source: "cli" });
       const id = outcome.kind === "added" ? outcome.teaching.id : -1;
-      for (let i = 0; i < TRUST_AFTER; i++) {
+      for (let i = 1; i < TRUST_AFTER; i++) {
         store.confirm(store.recordTurn({ npc: "termy", session: `s${i}`, input: word, status: "template match", intent: "x", confidence: 1, taught: [id] }), true);
       }
     }

@@ -37,7 +37,7 @@ const turn = (input: string, status: string, confidence = status === "rejected" 
 });
 
 describe("schema and durability settings", () => {
-  it("migrates a version-1 store: who taught and confirmed is recorded, self-confirmed teachings go back to provisional", () => {
+  it("migrates a version-1 store: who taught and confirmed is recorded, the teacher counts once, self-confirmed teachings go back to provisional", () => {
     const path = join(tempDir("store-v1"), "ndfc.db");
     const db = new Database(path);
     db.exec(MIGRATIONS_V1);
@@ -55,11 +55,12 @@ describe("schema and durability settings", () => {
     db.close();
     const store = openStore(path);
     expect(store.teachings("termy").map((t) => [t.word, t.state, t.confirmations, t.client])).toEqual([
-      ["wipe", "trusted", 3, null],
-      ["zap", "provisional", 0, null],
+      ["wipe", "trusted", 4, null],
+      ["zap", "provisional", 1, null],
     ]);
-    expect(store.confirmations(zap).map((c) => [c.session, c.counted])).toEqual([["alice", false], ["alice", false], ["alice", false]]);
-    expect(store.confirmations(wipe).map((c) => [c.session, c.counted])).toEqual([["carol", true], ["dave", true], ["erin", true], ["carol", false]]);
+    // Version 4 adds the teacher's own confirmation (dated when it taught; all times here are "t").
+    expect(store.confirmations(zap).map((c) => [c.session, c.counted])).toEqual([["alice", false], ["alice", false], ["alice", false], ["alice", true]]);
+    expect(store.confirmations(wipe).map((c) => [c.session, c.counted])).toEqual([["carol", true], ["dave", true], ["erin", true], ["carol", false], ["bob", true]]);
     store.recordTurn({ ...turn("hello", "exact match"), client: "k_1" });
     store.close();
   });
@@ -154,12 +155,13 @@ describe("audit log", () => {
 });
 
 describe("teach store", () => {
-  it("a teaching is provisional until confirmed in use by TRUST_AFTER distinct sessions, then trusted", () => {
+  it("a teaching is provisional until TRUST_AFTER distinct confirmers, its teacher the first, confirmed it, then trusted", () => {
     const store = tempStore();
     const added = store.teachSynonym({ npc: "termy", word: "Zap", meaning: "delete", source: "cli" });
-    expect(added).toMatchObject({ kind: "added", teaching: { word: "zap", meaning: "delete", state: "provisional", kind: "synonym" } });
+    expect(added).toMatchObject({ kind: "added", teaching: { word: "zap", meaning: "delete", state: "provisional", kind: "synonym", confirmations: 1 } });
     const id = added.kind === "added" ? added.teaching.id : -1;
-    for (let i = 1; i <= TRUST_AFTER; i++) {
+    expect(store.confirmByOperator("termy", "zap")).toMatchObject({ counted: false, teaching: { confirmations: 1 } }); // the operator taught it
+    for (let i = 2; i <= TRUST_AFTER; i++) {
       const session = `s${i}`;
       const row = store.recordTurn({ ...turn("zap a", "template match"), session, taught: [id] });
       expect(store.confirm(row, false)[0]!.confirmations).toBe(i - 1); // a "no" never counts
@@ -170,35 +172,35 @@ describe("teach store", () => {
       const row3 = store.recordTurn({ ...turn("zap c", "template match"), session, taught: [id] });
       expect(store.confirm(row3, true)[0]!.confirmations).toBe(i); // the same session again: no more
     }
-    expect(store.teachings("termy")[0]).toMatchObject({ uses: 3 * TRUST_AFTER, state: "trusted" });
+    expect(store.teachings("termy")[0]).toMatchObject({ uses: 3 * (TRUST_AFTER - 1), state: "trusted" });
     expect(store.trustedTeachings("termy").map((t) => t.word)).toEqual(["zap"]);
     expect(store.trustedTeachings("example")).toEqual([]);
     store.close();
   });
 
-  it("counts a key once, whatever its sessions, and never the teacher's own key or session", () => {
+  it("counts a key once, whatever its sessions: the teacher's key by teaching, never again by its own confirmations", () => {
     const store = tempStore();
     const added = store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "conversation", session: "t", client: "k_teacher" });
     const id = added.kind === "added" ? added.teaching.id : -1;
     const confirmBy = (session: string, client: string | null) =>
       store.confirm(store.recordTurn({ ...turn("zap a", "template match"), session, client, taught: [id] }), true)[0]!;
-    expect(confirmBy("t", "k_teacher").confirmations).toBe(0);
-    expect(confirmBy("t2", "k_teacher").confirmations).toBe(0); // another session of the teacher's key
-    expect(confirmBy("o1", "k_other").confirmations).toBe(1);
-    expect(confirmBy("o2", "k_other").confirmations).toBe(1); // the same key again
-    expect(confirmBy("x", "k_third").confirmations).toBe(2);
-    expect(store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "conversation", session: "y", client: "k_fourth" })).toMatchObject({
+    expect(added).toMatchObject({ teaching: { confirmations: 1 } });
+    expect(confirmBy("t", "k_teacher").confirmations).toBe(1);
+    expect(confirmBy("t2", "k_teacher").confirmations).toBe(1); // another session of the teacher's key
+    expect(confirmBy("o1", "k_other").confirmations).toBe(2);
+    expect(confirmBy("o2", "k_other")).toMatchObject({ confirmations: 2, state: "provisional" }); // the same key again
+    expect(store.teachSynonym({ npc: "termy", word: "zap", meaning: "delete", source: "conversation", session: "y", client: "k_third" })).toMatchObject({
       kind: "exists",
       counted: true,
       teaching: { confirmations: 3, state: "trusted" },
     });
     expect(store.confirmations(id).map((c) => [c.client, c.confirmer, c.counted])).toEqual([
+      ["k_teacher", "key:k_teacher", true],
       ["k_teacher", "key:k_teacher", false],
       ["k_teacher", "key:k_teacher", false],
       ["k_other", "key:k_other", true],
       ["k_other", "key:k_other", false],
       ["k_third", "key:k_third", true],
-      ["k_fourth", "key:k_fourth", true],
     ]);
     store.close();
   });
@@ -262,7 +264,7 @@ describe("teach store", () => {
     const noNpc = await runCaptured(["teach", "synonym", "a", "b", "--store", db], cwd);
     expect(noNpc.code).toBe(2);
     const list = await runCaptured(["teach", "list", "--store", db], cwd);
-    expect(list.out).toBe(`termy  "zap" means "delete"  provisional (0/${TRUST_AFTER} confirmed, 0 uses, synonym, from cli)\n`);
+    expect(list.out).toBe(`termy  "zap" means "delete"  provisional (1/${TRUST_AFTER} confirmed, 0 uses, synonym, from cli)\n`);
     const json = await runCaptured(["teach", "list", "--npc", "example", "--json", "--store", db], cwd);
     expect(JSON.parse(json.out)).toEqual([]);
   });
