@@ -4,6 +4,13 @@ import type { SourceLocation } from "./ir/types.js";
 
 export type Severity = "error" | "warning" | "info";
 
+/** A diagnostic code's entry in the lint catalogue (SARIF rules, documentation). */
+export interface CodeInfo {
+  code: string;
+  severity: Severity;
+  title: string;
+}
+
 export interface RelatedLocation {
   message: string;
   loc: SourceLocation;

@@ -20,7 +20,7 @@
 // `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
 // abstains and the ranking becomes `related`.
 
-import type { BundleMessageTables, BundlePayload, BundleRows } from "./bundle-types.js";
+import type { BundleRows } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import { KIND_FUZZY, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
@@ -53,33 +53,6 @@ export interface ProbabilisticResult {
   hit: (RankedIntent & { items: WitnessItem[] }) | null;
   /** Eligible intents by descending score (best input each): at most `limit`, all while a context is active. */
   ranking: RankedIntent[];
-}
-
-/** The bundle's matching tables in the shape the matcher walks, plus its scratch buffers. */
-export class MatchIndex {
-  readonly stemId: Map<string, number>;
-  readonly conceptMembers: number[][];
-  /** Per stem: how many lexicon words have it. */
-  readonly stemForms: Uint16Array;
-  /** Per intent, its inputs (phrasings, then describing text): intentInputs[intentInputStart[i] … intentInputStart[i + 1]). */
-  readonly intentInputs: readonly number[];
-  readonly intentInputStart: readonly number[];
-  readonly scratch: ProbabilisticScratch;
-
-  constructor(
-    readonly tables: BundlePayload["matching"],
-    { intentInputs, intentInputStart }: BundleMessageTables,
-  ) {
-    this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
-    this.conceptMembers = Array.from(tables.conceptWeight, () => []);
-    this.stemForms = new Uint16Array(tables.stems.length);
-    for (const s of tables.wordStem) this.stemForms[s]!++;
-    const { starts, items } = tables.concepts;
-    for (let s = 0; s + 1 < starts.length; s++) for (let k = starts[s]!; k < starts[s + 1]!; k++) this.conceptMembers[items[k]!]!.push(s);
-    this.intentInputs = intentInputs;
-    this.intentInputStart = intentInputStart;
-    this.scratch = new ProbabilisticScratch(intentInputStart.length - 1, tables.stems.length);
-  }
 }
 
 /** Adds a candidate to the current term's run (from `from`), or raises the similarity of the one of that stem. */

@@ -5,7 +5,7 @@ import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { foldTaught } from "./build-taught.js";
 import { WordNetUnavailableError, wordnetExpansion } from "../passes/compute-wordnet.js";
 import { displayPath, formatText } from "./format-diagnostics.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { refuseForeignReplacement } from "./replaced-bundle.js";
 
 interface BuildOptions {

@@ -10,7 +10,7 @@ import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { formatText } from "./format-diagnostics.js";
 import type { CliIO } from "./io.js";
 import { countParser, fractionParser, parseSeed } from "./parse-options.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { loadBundleFile, readCliFile } from "./read-bundle.js";
 
 interface EvalOptions {

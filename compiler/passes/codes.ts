@@ -1,14 +1,8 @@
 // The lint catalogue: every diagnostic code ndfc reports, its default severity and what it means.
 // Codes are stable: scripts and SARIF consumers key on them.
-import type { Severity } from "../diagnostics.js";
+import type { CodeInfo } from "../diagnostics.js";
 import { DSL_CATALOGUE } from "../sources/dsl/codes.js";
 import { TCS_CATALOGUE } from "../tcs/codes.js";
-
-export interface CodeInfo {
-  code: string;
-  severity: Severity;
-  title: string;
-}
 
 export const CODES = {
   ioError: "NDF001",

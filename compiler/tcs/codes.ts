@@ -1,6 +1,5 @@
 // Diagnostic codes of the Terminal Commands Security rules, and their part of the lint catalogue.
-import type { Severity } from "../diagnostics.js";
-import type { CodeInfo } from "../passes/codes.js";
+import type { CodeInfo, Severity } from "../diagnostics.js";
 
 export const TCS_CODES = {
   unquotedInput: "TCS001",

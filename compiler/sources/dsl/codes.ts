@@ -1,5 +1,5 @@
 // Diagnostic codes of the rule DSL. DSL0xx: lexing and parsing; DSL1xx: meaning (lowering).
-import type { CodeInfo } from "../../passes/codes.js";
+import type { CodeInfo } from "../../diagnostics.js";
 
 export const DSL_CODES = {
   unexpectedCharacter: "DSL001",
