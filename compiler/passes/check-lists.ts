@@ -2,7 +2,7 @@
 // ever capture its first value, as compute-lists.ts builds the table.
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { ListValue, NpcIR } from "../ir/types.js";
-import { CODES } from "./codes.js";
+import { CODES } from "../codes.js";
 
 export function checkLists(ir: NpcIR, bag: DiagnosticBag): void {
   const firstByList = new Map<string, Map<string, ListValue>>();

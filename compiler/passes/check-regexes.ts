@@ -5,7 +5,7 @@
 // spellings, backtracking blow-ups in Python's re or RegExp) is only a note: the VM has neither.
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { NpcIR, TypeDef } from "../ir/types.js";
-import { CODES } from "./codes.js";
+import { CODES } from "../codes.js";
 import { compileTypeRegex } from "./compute-type-programs.js";
 import { analyseRedos } from "./redos-analysis.js";
 

@@ -11,7 +11,7 @@ import type { NpcIR, SourceLocation, WordList } from "../ir/types.js";
 import type { Segments } from "../../runtime/bundle-types.js";
 import { MAX_RENDER_DEPTH, RENDER_LIMITS } from "../../runtime/render.js";
 import { tagReferences } from "../ir/walk.js";
-import { CODES } from "./codes.js";
+import { CODES } from "../codes.js";
 import { computeWordLists } from "./compute-word-tables.js";
 
 /** List name → the list names its items refer to (each once, in order of first reference). */

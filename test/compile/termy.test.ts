@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
-import { CODES } from "../../compiler/passes/codes.js";
+import { CODES } from "../../compiler/codes.js";
 import type { Intent } from "../../compiler/ir/types.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { normalizeKey } from "../../runtime/normalize.js";
