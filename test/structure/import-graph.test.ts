@@ -4,6 +4,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { stronglyConnectedLoops } from "../../compiler/strongly-connected.js";
 import { repoRoot } from "../support/repo-root.js";
 
 const SOURCE_FOLDERS = ["runtime", "compiler", "web", "scripts", "bench"];
@@ -36,39 +37,6 @@ function importGraph(files: readonly string[]): Map<string, string[]> {
   return graph;
 }
 
-/** Tarjan's strongly connected components with more than one node, or a node importing itself. */
-function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][] {
-  let next = 0;
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const cycles: string[][] = [];
-  const visit = (node: string): void => {
-    index.set(node, next);
-    low.set(node, next++);
-    stack.push(node);
-    onStack.add(node);
-    for (const target of graph.get(node) ?? []) {
-      if (!index.has(target)) {
-        visit(target);
-        low.set(node, Math.min(low.get(node)!, low.get(target)!));
-      } else if (onStack.has(target)) low.set(node, Math.min(low.get(node)!, index.get(target)!));
-    }
-    if (low.get(node) !== index.get(node)) return;
-    const component: string[] = [];
-    let member: string;
-    do {
-      member = stack.pop()!;
-      onStack.delete(member);
-      component.push(member);
-    } while (member !== node);
-    if (component.length > 1 || (graph.get(node) ?? []).includes(node)) cycles.push(component.sort());
-  };
-  for (const node of graph.keys()) if (!index.has(node)) visit(node);
-  return cycles;
-}
-
 describe("import graph", () => {
   const files = SOURCE_FOLDERS.flatMap((folder) => sourcesUnder(join(repoRoot, folder)));
   const graph = importGraph(files);
@@ -82,14 +50,14 @@ describe("import graph", () => {
   });
 
   it("finds a cycle of two, a longer one, a self-import, and none in a chain", () => {
-    expect(importCycles(new Map([["a", ["b"]], ["b", ["a"]]]))).toEqual([["a", "b"]]);
-    expect(importCycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]))).toEqual([["a", "b", "c"]]);
-    expect(importCycles(new Map([["a", ["a"]]]))).toEqual([["a"]]);
-    expect(importCycles(new Map([["a", ["b"]], ["b", ["c"]], ["c", []]]))).toEqual([]);
+    expect(stronglyConnectedLoops(new Map([["a", ["b"]], ["b", ["a"]]]))).toEqual([["a", "b"]]);
+    expect(stronglyConnectedLoops(new Map([["a", ["b"]], ["b", ["c"]], ["c", ["a"]], ["d", ["a"]]]))).toEqual([["a", "b", "c"]]);
+    expect(stronglyConnectedLoops(new Map([["a", ["a"]]]))).toEqual([["a"]]);
+    expect(stronglyConnectedLoops(new Map([["a", ["b"]], ["b", ["c"]], ["c", []]]))).toEqual([]);
   });
 
   it("has no import cycle in runtime/, compiler/, web/, scripts/ or bench/", () => {
-    const cycles = importCycles(graph).map((cycle) => cycle.map((file) => relative(repoRoot, file)).join(" ↔ "));
+    const cycles = stronglyConnectedLoops(graph).map((cycle) => cycle.map((file) => relative(repoRoot, file)).join(" ↔ "));
     expect(cycles).toEqual([]);
   });
 
