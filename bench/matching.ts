@@ -56,7 +56,7 @@ function forced(lint: LintResult): LintResult {
 
 async function bundles(lint: LintResult): Promise<{ plain: { npc: Npc; model: NpcModel }; wordnet: { npc: Npc; model: NpcModel } }> {
   const plain = compileNpc(lint);
-  const wordnet = compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) });
+  const wordnet = compileNpc(lint, { lexicalExpansion: wordnetExpansion });
   return {
     plain: { npc: await loadNpc(plain.bytes), model: new NpcModel(plain.payload) },
     wordnet: { npc: await loadNpc(wordnet.bytes), model: new NpcModel(wordnet.payload) },

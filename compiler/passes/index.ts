@@ -1,4 +1,12 @@
-// The check passes `ndfc lint` (and `ndfc build`, before compiling) runs over the IR, in order.
+// The compiler's passes by stage, in the order they run (docs/architecture.md draws the pipeline):
+//   check      CHECK_PASSES report diagnostics and change nothing: `ndfc lint` is load + check;
+//   transform  foldTeachings folds trusted teachings into the IR (CompileOptions.teachings);
+//   compute    the compute-*.ts passes derive the runtime's tables; compileNpc calls them in order
+//              with explicit data flow, each a pure function of what it is given;
+//   emit       runtime/encode.ts encodes the payload into bundle bytes.
+// Two entry points run them: lintSources (lint.ts) loads and checks; compileNpc (compile.ts)
+// transforms, computes and emits. ndfc lint calls the first, ndfc build (--taught, --wordnet) both,
+// refusing to compile on an error, and a library caller does the same with the same options.
 import type { CheckPass } from "./check-pass.js";
 import { checkConflicts } from "./check-conflicts.js";
 import { checkLists } from "./check-lists.js";

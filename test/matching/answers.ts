@@ -83,7 +83,7 @@ export async function collectAnswers(): Promise<Record<string, AnswerSet>> {
   if (hasTermy) {
     const { lint, messages } = datasetMessages(termyDir, resolve(termyDir, "dataset/eval.json"));
     out["corpus-termy"] = answerSet(await loadNpc(compileNpc(lint).bytes), messages);
-    const expanded = compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) });
+    const expanded = compileNpc(lint, { lexicalExpansion: wordnetExpansion });
     out["corpus-termy-wordnet"] = answerSet(await loadNpc(expanded.bytes), messages);
   }
   const ownDir = resolve(repoRoot, "datasets/termy");

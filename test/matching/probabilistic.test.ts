@@ -180,9 +180,8 @@ describe("concepts and WordNet knowledge (build time)", () => {
   });
 
   it("lets a WordNet synonym answer, weaker than the dataset's own words, with the same runtime", async () => {
-    const ir = npcIr(TOOLS);
     const plain = await build(TOOLS);
-    const withWordnet = await build(TOOLS, { lexicalExpansion: wordnetExpansion(ir) });
+    const withWordnet = await build(TOOLS, { lexicalExpansion: wordnetExpansion });
     const answer = ask(withWordnet, "erase empty directories");
     expect(answer).toMatchObject({ status: "probabilistic match", intent: "remove_empty_dirs" });
     expect(answer.confidence).toBeGreaterThan(ask(plain, "erase empty directories").confidence);

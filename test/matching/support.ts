@@ -16,7 +16,7 @@ export interface TermyBundles {
 export async function termyBundles(): Promise<TermyBundles> {
   const lint = lintSources([termyDir]);
   const plain = await loadNpc(compileNpc(lint).bytes);
-  const wordnet = await loadNpc(compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) }).bytes);
+  const wordnet = await loadNpc(compileNpc(lint, { lexicalExpansion: wordnetExpansion }).bytes);
   return { lint, plain, wordnet };
 }
 
