@@ -19,7 +19,7 @@ import { compileNpc } from "../compiler/compile.js";
 import { parseCases } from "../compiler/eval/cases.js";
 import { evaluate } from "../compiler/eval/score.js";
 import { lintSources, type LintResult } from "../compiler/lint.js";
-import { wordnetExpansion } from "../compiler/passes/compute-wordnet.js";
+import { wordnetExpansion } from "../compiler/wordnet.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc, type Npc } from "../runtime/index.js";
 import { matchProbabilistic } from "../runtime/match-probabilistic.js";

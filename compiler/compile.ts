@@ -13,7 +13,7 @@ import { computeIntents } from "./passes/compute-intents.js";
 import { computeExactTables } from "./passes/compute-exact-table.js";
 import { computeVocab } from "./passes/compute-vocab.js";
 import { computeLexicon } from "./passes/compute-lexicon.js";
-import { computeMatching, round6 } from "./passes/compute-idf.js";
+import { computeMatching, round6 } from "./passes/compute-matching.js";
 import { computeConcepts, type LexicalExpansion } from "./passes/compute-concepts.js";
 import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
 import { computeMessageTables } from "./passes/compute-message-tables.js";
@@ -24,7 +24,7 @@ import { computeSanitizer, computeWordLists } from "./passes/compute-word-tables
 import { computeLearned } from "./passes/compute-learned.js";
 import type { Calibration } from "./learn/calibrate.js";
 import { foldTeachings, type FoldedTeachings, type Teachings } from "./passes/fold-teachings.js";
-import { compareStrings } from "./diagnostics.js";
+import { compareStrings } from "./order.js";
 
 /** Defaults of the runtime's thresholds when the config says nothing (documented in the README). */
 export const DEFAULT_THRESHOLDS = {

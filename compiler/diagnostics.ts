@@ -1,6 +1,7 @@
 // Diagnostics: what every check pass reports, and the collector passes report into.
 import { closest, distance } from "fastest-levenshtein";
 import type { SourceLocation } from "./ir/types.js";
+import { compareStrings } from "./order.js";
 
 const SEVERITIES = ["error", "warning", "info"] as const;
 export type Severity = (typeof SEVERITIES)[number];
@@ -91,11 +92,6 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
     compareStrings(a.code, b.code) ||
     compareStrings(a.message, b.message)
   );
-}
-
-/** Code-unit order of strings (locale-independent, so sorted output is the same on every machine). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** A location for a whole file (line 1, column 1), used when nothing more precise exists. */

@@ -14,7 +14,7 @@
 //   precision P = Σ_{m ∈ M} w(m)·best sim of m to a stem of I     / Σ_{m ∈ M} w(m)
 //   score     = 1 / (RECALL_WEIGHT / R + (1 − RECALL_WEIGHT) / P)
 // so a missing input word costs more than an extra message word. Function words weigh almost
-// nothing on both sides (compiler/passes/compute-idf.ts); a word the NPC has never seen weighs
+// nothing on both sides (compiler/passes/compute-matching.ts); a word the NPC has never seen weighs
 // the mean IDF (it counts against). An intent scores its best input's recall with the precision of
 // all its inputs and describing text together. The winner needs `sentenceThreshold` and must beat the runner-up by
 // `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
@@ -199,7 +199,7 @@ export function matchProbabilistic(
   // words are tried by that, largest first (MaxScore): once the words left could not lift an
   // intent the message has not found yet over the `limit`-th best score, the ranking is final.
   // Recall is at most the best similarity: an input's stored weight is its stems' sum rounded to
-  // 1e-6, and a stem weighs at least FUNCTION_FACTOR · ln 2 (compute-idf.ts), hence the 1e-3.
+  // 1e-6, and a stem weighs at least FUNCTION_FACTOR · ln 2 (compute-matching.ts), hence the 1e-3.
   let recallCap = 1.001;
   let realWords = 0;
   for (let t = 0; t < terms; t++) {

@@ -4,7 +4,7 @@ import type { CompileOptions } from "../compile.js";
 import { bundleSlug, writeBundle } from "../emit/write-bundle.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { readTeachings, reportFolded } from "./build-taught.js";
-import { WordNetUnavailableError, wordnetExpansion } from "../passes/compute-wordnet.js";
+import { WordNetUnavailableError, wordnetExpansion } from "../wordnet.js";
 import { displayPath, formatText } from "./format-diagnostics.js";
 import type { RegisterCommand } from "./io.js";
 import { refuseForeignReplacement } from "./replaced-bundle.js";

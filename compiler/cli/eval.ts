@@ -76,7 +76,7 @@ async function crossValidateSources(dir: string, options: EvalOptions & { crossV
     import("./lint-sources.js"),
     import("../compile.js"),
     import("../eval/cross-validate.js"),
-    import("../passes/compute-wordnet.js"),
+    import("../wordnet.js"),
   ]);
   const lint = lintForCli([resolve(io.cwd, dir)]);
   const errors = lint.diagnostics.filter((d) => d.severity === "error");

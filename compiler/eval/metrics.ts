@@ -16,7 +16,7 @@
 //     rejections; a rejection has no confidence, so it counts its best suggestion's score (0
 //     without suggestions): how close it came to an answer.
 
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 import type { CaseOutcome } from "./outcome.js";
 
 export interface IntentMetrics {

@@ -3,7 +3,8 @@
 import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { compareStrings, DiagnosticBag, fileStart } from "../diagnostics.js";
+import { DiagnosticBag, fileStart } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 import type { Intent, IrFragment, NpcConfig, NpcIR, SourceFileRef } from "../ir/types.js";
 import { NDF_CODES } from "./ndf/codes.js";
 import { lowerDslFile, typeDslSlots } from "./dsl/index.js";

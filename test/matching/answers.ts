@@ -12,7 +12,7 @@ import { syntheticNpc } from "../../bench/synthetic.js";
 import { compileNpc } from "../../compiler/compile.js";
 import { parseCases } from "../../compiler/eval/cases.js";
 import { lintSources } from "../../compiler/lint.js";
-import { wordnetExpansion } from "../../compiler/passes/compute-wordnet.js";
+import { wordnetExpansion } from "../../compiler/wordnet.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import type { NpcResponse } from "../../runtime/response.js";
 import { repoRoot } from "../compile/termy-corpus.js";

@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { computeConcepts } from "../../compiler/passes/compute-concepts.js";
-import { wordnetExpansion } from "../../compiler/passes/compute-wordnet.js";
+import { wordnetExpansion } from "../../compiler/wordnet.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { stem } from "../../runtime/stem.js";
 import { npcIr, type NpcSpec } from "../runtime/ir-fixture.js";
