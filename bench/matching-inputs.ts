@@ -5,7 +5,7 @@
 import fc from "fast-check";
 import type { Intent } from "../compiler/ir/types.js";
 import type { LintResult } from "../compiler/lint.js";
-import { CODES } from "../compiler/passes/codes.js";
+import { CODES } from "../compiler/codes.js";
 import { normalizeKey } from "../runtime/normalize.js";
 
 export interface Edit {

@@ -19,7 +19,7 @@ import { compileNpc } from "../compiler/compile.js";
 import { parseCases } from "../compiler/eval/cases.js";
 import { evaluate } from "../compiler/eval/score.js";
 import { lintSources, type LintResult } from "../compiler/lint.js";
-import { wordnetExpansion } from "../compiler/passes/compute-wordnet.js";
+import { wordnetExpansion } from "../compiler/wordnet.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc, type Npc } from "../runtime/index.js";
 import { matchProbabilistic } from "../runtime/match-probabilistic.js";
@@ -56,7 +56,7 @@ function forced(lint: LintResult): LintResult {
 
 async function bundles(lint: LintResult): Promise<{ plain: { npc: Npc; model: NpcModel }; wordnet: { npc: Npc; model: NpcModel } }> {
   const plain = compileNpc(lint);
-  const wordnet = compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) });
+  const wordnet = compileNpc(lint, { lexicalExpansion: wordnetExpansion });
   return {
     plain: { npc: await loadNpc(plain.bytes), model: new NpcModel(plain.payload) },
     wordnet: { npc: await loadNpc(wordnet.bytes), model: new NpcModel(wordnet.payload) },

@@ -1,5 +1,6 @@
-// Compiles a linted NPC (its IR) into `.npc` bundle bytes: runs the compute passes in order and
-// assembles the payload defined by runtime/bundle-types.ts. Pure: same IR → same bytes.
+// Compiles a linted NPC (its IR) into `.npc` bundle bytes: folds in teachings when given, runs the
+// compute passes in order and assembles the payload defined by runtime/bundle-types.ts. Pure: same
+// IR and options → same bytes.
 
 import type { NpcConfig, NpcIR, SourceFileRef } from "./ir/types.js";
 import type { BundleConfig, BundlePayload } from "../runtime/bundle-types.js";
@@ -12,7 +13,7 @@ import { computeIntents } from "./passes/compute-intents.js";
 import { computeExactTables } from "./passes/compute-exact-table.js";
 import { computeVocab } from "./passes/compute-vocab.js";
 import { computeLexicon } from "./passes/compute-lexicon.js";
-import { computeMatching, round6 } from "./passes/compute-idf.js";
+import { computeMatching, round6 } from "./passes/compute-matching.js";
 import { computeConcepts, type LexicalExpansion } from "./passes/compute-concepts.js";
 import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
 import { computeMessageTables } from "./passes/compute-message-tables.js";
@@ -22,7 +23,8 @@ import { computeLists, computeNumberWords } from "./passes/compute-lists.js";
 import { computeSanitizer, computeWordLists } from "./passes/compute-word-tables.js";
 import { computeLearned } from "./passes/compute-learned.js";
 import type { Calibration } from "./learn/calibrate.js";
-import { compareStrings } from "./diagnostics.js";
+import { foldTeachings, type FoldedTeachings, type Teachings } from "./passes/fold-teachings.js";
+import { compareStrings } from "./order.js";
 
 /** Defaults of the runtime's thresholds when the config says nothing (documented in the README). */
 export const DEFAULT_THRESHOLDS = {
@@ -60,6 +62,8 @@ export interface CompileResult {
   bytes: Uint8Array;
   payload: BundlePayload;
   summary: CompileSummary;
+  /** What the transform stage folded in and left out, when teachings were given. */
+  folded: Omit<FoldedTeachings, "ir"> | null;
 }
 
 /** sha-256 over "path\tsha256\n" lines of the sources, sorted by path. */
@@ -97,15 +101,19 @@ export function bundleConfig(config: NpcConfig, learned: { threshold: number; no
 }
 
 export interface CompileOptions {
-  /** Related words of the dataset's words (ndfc build --wordnet), distilled into concepts. */
-  lexicalExpansion?: LexicalExpansion;
+  /** Trusted teachings to fold in first (ndfc build --taught reads them from the store). */
+  teachings?: Teachings;
+  /** Related words of the dataset's words, read from the IR once teachings are folded (ndfc build --wordnet: wordnetExpansion), distilled into concepts. */
+  lexicalExpansion?: (ir: NpcIR) => LexicalExpansion;
 }
 
+/** The transform, compute and emit stages (passes/index.ts) over a checked IR. */
 export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): CompileResult {
-  const { ir } = lint;
+  const folded = options.teachings ? foldTeachings(lint.ir, options.teachings) : null;
+  const ir = folded?.ir ?? lint.ir;
   const ordered = computeIntentOrder(ir.intents);
   // Before the learned stage: it learns from the concepts.
-  const concepts = computeConcepts(ir.synonyms, options.lexicalExpansion ?? null, synonymContributionOf(ir.config));
+  const concepts = computeConcepts(ir.synonyms, options.lexicalExpansion?.(ir) ?? null, synonymContributionOf(ir.config));
   const learned = computeLearned(ordered, ir.config, concepts);
   const config = bundleConfig(ir.config, learned);
   const intents = computeIntents(ordered);
@@ -162,6 +170,7 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
   return {
     bytes,
     payload,
+    folded: folded && { synonyms: folded.synonyms, inputs: folded.inputs, skipped: folded.skipped },
     summary: {
       name: ir.config.name,
       intents: intents.length,

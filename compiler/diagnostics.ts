@@ -1,8 +1,35 @@
 // Diagnostics: what every check pass reports, and the collector passes report into.
 import { closest, distance } from "fastest-levenshtein";
 import type { SourceLocation } from "./ir/types.js";
+import { compareStrings } from "./order.js";
 
-export type Severity = "error" | "warning" | "info";
+const SEVERITIES = ["error", "warning", "info"] as const;
+export type Severity = (typeof SEVERITIES)[number];
+
+/** A diagnostic code's entry in the lint catalogue (SARIF rules, documentation). */
+export interface CodeInfo {
+  code: string;
+  severity: Severity;
+  title: string;
+}
+
+/** One area's codes as its codes.json writes each of them once: the name its reporters use → the entry. */
+type CodeRows = Record<string, { code: string; severity: string; title: string }>;
+
+/**
+ * An area's codes (names → codes, for `bag.error(CODES.schema, …)`) and its part of the catalogue,
+ * both from its table. A severity the table misspells stops the compiler at load (a test loads it).
+ */
+export function codeArea<T extends CodeRows>(table: T): { codes: { readonly [K in keyof T]: string }; catalogue: CodeInfo[] } {
+  const rows = Object.entries(table);
+  const catalogue = rows.map(([name, { code, severity, title }]) => {
+    const known = SEVERITIES.find((s) => s === severity);
+    if (!known) throw new Error(`${code} (${name}): severity "${severity}" is not one of ${SEVERITIES.join(", ")}`);
+    return { code, severity: known, title };
+  });
+  const codes = Object.fromEntries(rows.map(([name, { code }]) => [name, code])) as { readonly [K in keyof T]: string };
+  return { codes, catalogue };
+}
 
 export interface RelatedLocation {
   message: string;
@@ -65,11 +92,6 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
     compareStrings(a.code, b.code) ||
     compareStrings(a.message, b.message)
   );
-}
-
-/** Code-unit order of strings (locale-independent, so sorted output is the same on every machine). */
-export function compareStrings(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** A location for a whole file (line 1, column 1), used when nothing more precise exists. */

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import type { Diagnostic, FixEdit } from "./diagnostics.js";
 import { writeFileAtomic } from "./write-atomic.js";
-import { compareStrings } from "./diagnostics.js";
+import { compareStrings } from "./order.js";
 
 export interface FixResult {
   /** Diagnostics whose fix was applied. */

@@ -2,7 +2,8 @@
 // Plain arrays and objects (deterministic key order), and typed arrays for the big numeric tables,
 // which the bundle stores as sections (runtime/sections.ts) and the runtime reads as views.
 
-import type { Permission } from "./response.js";
+/** An intent's permission: what a client must do before running its tools. */
+export type Permission = "ask" | "yolo" | "auto";
 
 /** A text split at build time: even indices are literal text, odd indices `<||tag||>` names. */
 export type Segments = string[];

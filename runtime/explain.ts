@@ -20,23 +20,13 @@ import type { RankedIntent } from "./match-probabilistic.js";
 import { listValuesAt, numbersAt, tagHitsAt, type TemplateHit } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import { textOf, type Token } from "./normalize.js";
-import { round4, type NpcResponse, type Witness, type WitnessItem } from "./response.js";
+import { round4, type NpcResponse, type TraceStage, type TraceStep, type Witness, type WitnessItem } from "./response.js";
 import type { Sanitized } from "./sanitize.js";
 import type { SentimentHit } from "./sentiment.js";
 import type { WordResolver } from "./word-resolver.js";
 
 /** Features shown in a learned answer's witness, for the winner and for the runner-up. */
 const WITNESS_FEATURES = 5;
-
-export type TraceStage = "lex" | "limits" | "sanitize" | "exact" | "sentiment" | "template" | "learned" | "probabilistic" | "decision";
-
-export interface TraceStep {
-  stage: TraceStage;
-  /** Index of the clause (0 for a message of one clause). */
-  part: number;
-  summary: string;
-  lines: string[];
-}
 
 /** What the session reports while it answers one message (runtime/session.ts calls these). */
 export interface Tracer {

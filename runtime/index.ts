@@ -56,6 +56,6 @@ export { NpcSession } from "./session.js";
 export { learnedIndexFor } from "./model.js";
 export type { SessionOptions, SessionMetadata, ProcessOptions } from "./session.js";
 export { emojiFor } from "./sentiment.js";
-export type { TraceStep, TraceStage, Explainer } from "./explain.js";
+export type { Explainer } from "./explain.js";
 export type * from "./response.js";
 export type * from "./bundle-types.js";

@@ -14,13 +14,13 @@
 //   precision P = Σ_{m ∈ M} w(m)·best sim of m to a stem of I     / Σ_{m ∈ M} w(m)
 //   score     = 1 / (RECALL_WEIGHT / R + (1 − RECALL_WEIGHT) / P)
 // so a missing input word costs more than an extra message word. Function words weigh almost
-// nothing on both sides (compiler/passes/compute-idf.ts); a word the NPC has never seen weighs
+// nothing on both sides (compiler/passes/compute-matching.ts); a word the NPC has never seen weighs
 // the mean IDF (it counts against). An intent scores its best input's recall with the precision of
 // all its inputs and describing text together. The winner needs `sentenceThreshold` and must beat the runner-up by
 // `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
 // abstains and the ranking becomes `related`.
 
-import type { BundleMessageTables, BundlePayload, BundleRows } from "./bundle-types.js";
+import type { BundleRows } from "./bundle-types.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import { KIND_FUZZY, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
@@ -53,33 +53,6 @@ export interface ProbabilisticResult {
   hit: (RankedIntent & { items: WitnessItem[] }) | null;
   /** Eligible intents by descending score (best input each): at most `limit`, all while a context is active. */
   ranking: RankedIntent[];
-}
-
-/** The bundle's matching tables in the shape the matcher walks, plus its scratch buffers. */
-export class MatchIndex {
-  readonly stemId: Map<string, number>;
-  readonly conceptMembers: number[][];
-  /** Per stem: how many lexicon words have it. */
-  readonly stemForms: Uint16Array;
-  /** Per intent, its inputs (phrasings, then describing text): intentInputs[intentInputStart[i] … intentInputStart[i + 1]). */
-  readonly intentInputs: readonly number[];
-  readonly intentInputStart: readonly number[];
-  readonly scratch: ProbabilisticScratch;
-
-  constructor(
-    readonly tables: BundlePayload["matching"],
-    { intentInputs, intentInputStart }: BundleMessageTables,
-  ) {
-    this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
-    this.conceptMembers = Array.from(tables.conceptWeight, () => []);
-    this.stemForms = new Uint16Array(tables.stems.length);
-    for (const s of tables.wordStem) this.stemForms[s]!++;
-    const { starts, items } = tables.concepts;
-    for (let s = 0; s + 1 < starts.length; s++) for (let k = starts[s]!; k < starts[s + 1]!; k++) this.conceptMembers[items[k]!]!.push(s);
-    this.intentInputs = intentInputs;
-    this.intentInputStart = intentInputStart;
-    this.scratch = new ProbabilisticScratch(intentInputStart.length - 1, tables.stems.length);
-  }
 }
 
 /** Adds a candidate to the current term's run (from `from`), or raises the similarity of the one of that stem. */
@@ -226,7 +199,7 @@ export function matchProbabilistic(
   // words are tried by that, largest first (MaxScore): once the words left could not lift an
   // intent the message has not found yet over the `limit`-th best score, the ranking is final.
   // Recall is at most the best similarity: an input's stored weight is its stems' sum rounded to
-  // 1e-6, and a stem weighs at least FUNCTION_FACTOR · ln 2 (compute-idf.ts), hence the 1e-3.
+  // 1e-6, and a stem weighs at least FUNCTION_FACTOR · ln 2 (compute-matching.ts), hence the 1e-3.
   let recallCap = 1.001;
   let realWords = 0;
   for (let t = 0; t < terms; t++) {

@@ -3,7 +3,7 @@
 
 import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex } from "./fuzzy.js";
-import { MatchIndex } from "./match-probabilistic.js";
+import { MatchIndex } from "./match-index.js";
 import type { LearnedIndex } from "./match-learned.js";
 import { TypeMatcher } from "./regex-vm.js";
 import type { Token } from "./normalize.js";

@@ -1,8 +1,17 @@
 // What `session.process(message)` returns.
 
-import type { TraceStep } from "./explain.js";
+import type { Permission } from "./bundle-types.js";
 
-export type Permission = "ask" | "yolo" | "auto";
+/** The runtime's stages, in the order a message goes through them (docs/architecture.md). */
+export type TraceStage = "lex" | "limits" | "sanitize" | "exact" | "sentiment" | "template" | "learned" | "probabilistic" | "decision";
+
+export interface TraceStep {
+  stage: TraceStage;
+  /** Index of the clause (0 for a message of one clause). */
+  part: number;
+  summary: string;
+  lines: string[];
+}
 
 /** "elicit": the NPC asks for what the request lacks (a slot, a referent, an action) and nothing runs. */
 export type MatchStatus = "exact match" | "context match" | "template match" | "probabilistic match" | "rejected" | "elicit";

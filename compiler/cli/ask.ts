@@ -4,7 +4,7 @@ import type { NpcResponse } from "../../runtime/index.js";
 import { formatExplanation } from "./format-trace.js";
 import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { toolCallParts, toolCommand } from "../../runtime/tool-call.js";
 
 interface AskOptions {

@@ -4,7 +4,7 @@
 import { InvalidArgumentError } from "commander";
 import { DEFAULT_LOW_CONFIDENCE, type AuditGroup } from "../store/store.js";
 import { fractionParser } from "./parse-options.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { npcKey, openStoreForCli, storePath } from "./store-options.js";
 
 interface AuditOptions {

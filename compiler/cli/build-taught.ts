@@ -1,27 +1,26 @@
-// `ndfc build --taught <db>`: the trusted teachings of the NPC being built, folded into its IR:
-// synonyms and rules into its synonym sets (applyTaught), learned inputs into its intents (applyLearned).
-import type { NpcIR } from "../ir/types.js";
-import { applyLearned } from "../passes/apply-learned.js";
-import { applyTaught } from "../passes/apply-taught.js";
+// `ndfc build --taught <db>`: the trusted teachings of the NPC being built, read from the store for
+// compileNpc's transform stage (passes/fold-teachings.ts), and what it folded, told on stderr.
+import { resolve } from "node:path";
+import type { CompileResult } from "../compile.js";
+import type { Teachings } from "../passes/fold-teachings.js";
 import type { CliIO } from "./io.js";
 import { npcKey, openStoreForCli } from "./store-options.js";
-import { resolve } from "node:path";
 
-export function foldTaught(ir: NpcIR, storeFile: string, io: CliIO): NpcIR {
+export function readTeachings(npcName: string, storeFile: string, io: CliIO): Teachings {
   const store = openStoreForCli(resolve(io.cwd, storeFile), true);
-  let teachings;
   try {
-    teachings = store.trustedTeachings(npcKey(ir.config.name));
+    const teachings = store.trustedTeachings(npcKey(npcName));
+    return {
+      synonyms: teachings.filter((t) => t.kind !== "input"),
+      inputs: teachings.filter((t) => t.kind === "input").map((t) => ({ input: t.word, intent: t.meaning })),
+    };
   } finally {
     store.close();
   }
-  const taught = applyTaught(ir, teachings.filter((t) => t.kind !== "input"));
-  for (const { teaching, reason } of taught.skipped) {
-    io.stderr(`taught "${teaching.word}" means "${teaching.meaning}" skipped: ${reason}\n`);
-  }
-  const learned = applyLearned(taught.ir, teachings.filter((t) => t.kind === "input").map((t) => ({ input: t.word, intent: t.meaning })));
-  for (const { lesson, reason } of learned.skipped) io.stderr(`learned "${lesson.input}" as ${lesson.intent} skipped: ${reason}\n`);
-  const lessons = learned.applied.length > 0 ? ` and ${learned.applied.length} learned input(s)` : "";
-  io.stderr(`folded ${taught.applied.length} trusted teaching(s)${lessons} of ${npcKey(ir.config.name)}\n`);
-  return learned.ir;
+}
+
+export function reportFolded(folded: NonNullable<CompileResult["folded"]>, npcName: string, io: CliIO): void {
+  for (const line of folded.skipped) io.stderr(`${line}\n`);
+  const lessons = folded.inputs > 0 ? ` and ${folded.inputs} learned input(s)` : "";
+  io.stderr(`folded ${folded.synonyms} trusted teaching(s)${lessons} of ${npcKey(npcName)}\n`);
 }

@@ -1,11 +1,12 @@
 // `ndfc build`: lint, then compile NPC sources into one reproducible `.npc` bundle.
 import { basename, resolve } from "node:path";
+import type { CompileOptions } from "../compile.js";
 import { bundleSlug, writeBundle } from "../emit/write-bundle.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
-import { foldTaught } from "./build-taught.js";
-import { WordNetUnavailableError, wordnetExpansion } from "../passes/compute-wordnet.js";
+import { readTeachings, reportFolded } from "./build-taught.js";
+import { WordNetUnavailableError, wordnetExpansion } from "../wordnet.js";
 import { displayPath, formatText } from "./format-diagnostics.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { refuseForeignReplacement } from "./replaced-bundle.js";
 
 interface BuildOptions {
@@ -48,18 +49,23 @@ Examples:
         exitCode.value = EXIT_FAILED;
         return;
       }
-      const ir = options.taught === undefined ? lint.ir : foldTaught(lint.ir, options.taught, io);
-      let lexicalExpansion;
+      const name = lint.ir.config.name;
+      const compileOptions: CompileOptions = {
+        ...(options.taught !== undefined ? { teachings: readTeachings(name, options.taught, io) } : {}),
+        ...(options.wordnet ? { lexicalExpansion: wordnetExpansion } : {}),
+      };
+      let compiled;
       try {
-        lexicalExpansion = options.wordnet ? wordnetExpansion(ir) : undefined;
+        compiled = compileNpc(lint, compileOptions);
       } catch (error) {
         if (error instanceof WordNetUnavailableError) throw new CliError(error.message, EXIT_USAGE);
         throw error;
       }
-      const { bytes, summary } = compileNpc({ ir }, lexicalExpansion ? { lexicalExpansion } : {});
+      const { bytes, summary, folded } = compiled;
+      if (folded) reportFolded(folded, name, io);
       const slug = bundleSlug(summary.name) || bundleSlug(basename(lint.root)) || "npc";
       const output = resolve(io.cwd, options.output ?? `dist-npcs/${slug}.npc`);
-      if (!options.force) await refuseForeignReplacement(output, displayPath(output, io.cwd), ir.sources.map((s) => s.path));
+      if (!options.force) await refuseForeignReplacement(output, displayPath(output, io.cwd), compiled.payload.sources ?? []);
       try {
         writeBundle(output, bytes);
       } catch (error) {

@@ -3,7 +3,7 @@
 import { readdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Npc } from "../../runtime/index.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 import { loadBundleFile } from "./read-bundle.js";
 

@@ -19,7 +19,7 @@ import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
 import { NpcHost, type ServeAnswer } from "../serve/host.js";
 import { formatExplanation } from "./format-trace.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";

@@ -7,7 +7,7 @@ import { dirname, join, relative, resolve } from "node:path";
 import { bundleSlug } from "../emit/write-bundle.js";
 import { writeFileAtomic } from "../write-atomic.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { dslStarter, ndfStarter } from "./starter-npc.js";
 
 /** Creates the NPC directory and returns its path. */

@@ -10,7 +10,7 @@ import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { formatText } from "./format-diagnostics.js";
 import type { CliIO } from "./io.js";
 import { countParser, fractionParser, parseSeed } from "./parse-options.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { loadBundleFile, readCliFile } from "./read-bundle.js";
 
 interface EvalOptions {
@@ -99,7 +99,7 @@ async function crossValidateSources(dir: string, options: EvalOptions & { crossV
     import("./lint-sources.js"),
     import("../compile.js"),
     import("../eval/cross-validate.js"),
-    import("../passes/compute-wordnet.js"),
+    import("../wordnet.js"),
   ]);
   const lint = lintForCli([resolve(io.cwd, dir)]);
   const errors = lint.diagnostics.filter((d) => d.severity === "error");
@@ -107,7 +107,7 @@ async function crossValidateSources(dir: string, options: EvalOptions & { crossV
     io.stderr(formatText(errors, lint.texts, io.cwd, io.isTTY));
     throw new CliError(`cannot cross-validate: ${errors.length} lint error(s); fix them (ndfc lint shows everything)`, EXIT_USAGE);
   }
-  const compile = options.wordnet ? (ir: NpcIR) => compileNpc({ ir }, { lexicalExpansion: wordnetExpansion(ir) }).bytes : undefined;
+  const compile = options.wordnet ? (ir: NpcIR) => compileNpc({ ir }, { lexicalExpansion: wordnetExpansion }).bytes : undefined;
   try {
     return await crossValidate(lint.ir, {
       folds: options.crossValidate,

@@ -1,7 +1,7 @@
 // Printing diagnostics: human text with the source line and a caret, JSON, and SARIF 2.1.0.
 import { relative } from "node:path";
 import type { Diagnostic } from "../diagnostics.js";
-import { CATALOGUE } from "../passes/codes.js";
+import { CATALOGUE } from "../codes.js";
 import { LineMap } from "../sources/location.js";
 import { COMPILER_VERSION } from "../version.js";
 

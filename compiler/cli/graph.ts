@@ -5,7 +5,7 @@ import { resolve } from "node:path";
 import { writeFileAtomic } from "../write-atomic.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 import type { GraphFormat } from "../graph/render-graph.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 
 interface GraphOptions {
   format: GraphFormat;

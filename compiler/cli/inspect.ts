@@ -3,7 +3,7 @@ import { FORMAT_MAJOR, readHeader } from "../../runtime/index.js";
 import { sectionSizes } from "../../runtime/encode.js";
 import type { BundlePayload } from "../../runtime/bundle-types.js";
 import { loadBundleFile } from "./read-bundle.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 
 export interface InspectReport {
   name: string;

@@ -1,4 +1,5 @@
 // Where a command writes and what it is run against: injected so tests run the CLI in-process.
+import type { Command } from "commander";
 
 export interface CliIO {
   stdout(text: string): void;
@@ -16,3 +17,6 @@ export function processIO(): CliIO {
     isTTY: Boolean(process.stdout.isTTY),
   };
 }
+
+/** A command registers itself on the program; it sets `exitCode.value` when it does not exit 0. */
+export type RegisterCommand = (program: Command, io: CliIO, exitCode: { value: number }) => void;

@@ -5,7 +5,7 @@ import type { Diagnostic } from "../diagnostics.js";
 import { isDslFile } from "../sources/ndf/files.js";
 import { CliError, EXIT_FAILED } from "./errors.js";
 import { formatJson, formatSarif, formatText, summaryLine, type DiagnosticFormat } from "./format-diagnostics.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 
 interface LintOptions {
   format: DiagnosticFormat;

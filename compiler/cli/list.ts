@@ -5,7 +5,7 @@ import { basename } from "node:path";
 import type { Npc } from "../../runtime/index.js";
 import { loadBundleDir, type LoadedBundle } from "./bundle-dir.js";
 import { EXIT_FAILED } from "./errors.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 
 export interface ListedBundle {
   file: string;

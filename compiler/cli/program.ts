@@ -2,10 +2,7 @@
 import { Command, CommanderError } from "commander";
 import { COMPILER_VERSION } from "../version.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
-import type { CliIO } from "./io.js";
-
-/** A command registers itself on the program; it sets `exitCode.value` when it does not exit 0. */
-export type RegisterCommand = (program: Command, io: CliIO, exitCode: { value: number }) => void;
+import type { CliIO, RegisterCommand } from "./io.js";
 
 /**
  * Each command's module, imported only when needed: `ndfc ask` loads the runtime and ask.ts, not

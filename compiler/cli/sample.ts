@@ -7,7 +7,7 @@ import type { Placeholder } from "../sample/sample-sentences.js";
 import { CliError, EXIT_FAILED, EXIT_USAGE } from "./errors.js";
 import { displayPath } from "./format-diagnostics.js";
 import { countParser } from "./parse-options.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 
 interface SampleOptions {
   intent?: string;

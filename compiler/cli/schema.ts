@@ -4,7 +4,7 @@ import { join, resolve } from "node:path";
 import { NDF_SCHEMAS } from "../sources/ndf/schemas.js";
 import { writeFileAtomic } from "../write-atomic.js";
 import { CliError } from "./errors.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 
 const FILE_NAMES: Record<keyof typeof NDF_SCHEMAS, string> = {
   config: "ndf-config.schema.json",

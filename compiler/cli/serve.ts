@@ -11,7 +11,7 @@ import type { CliIO } from "./io.js";
 import type { Npc } from "../../runtime/index.js";
 import { countParser } from "./parse-options.js";
 import { addEscalationOptions, ESCALATION_HELP, loadEscalation, type EscalationCliOptions } from "./escalate-options.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 
 interface ServeCliOptions extends EscalationCliOptions {

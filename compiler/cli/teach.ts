@@ -5,7 +5,7 @@ import { bundleConcepts } from "../store/bundle-concepts.js";
 import { teachingGuard } from "../store/teach-guards.js";
 import { TRUST_AFTER, TRUST_RULE, type Teaching } from "../store/store.js";
 import { loadBundleFile } from "./read-bundle.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { npcKey, openStoreForCli, storePath } from "./store-options.js";
 
 interface TeachSynonymOptions {

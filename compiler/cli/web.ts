@@ -3,7 +3,7 @@ import { resolve } from "node:path";
 import { readWebAssets, WebAssetsMissingError } from "../web/assets.js";
 import { exportSite } from "../web/export-site.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
-import type { RegisterCommand } from "./program.js";
+import type { RegisterCommand } from "./io.js";
 import { loadBundleFile } from "./read-bundle.js";
 
 export const registerWeb: RegisterCommand = (program, io) => {

@@ -8,7 +8,7 @@
 import { relative, sep } from "node:path";
 import { loadNpc } from "../../runtime/index.js";
 import { compileNpc } from "../compile.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 import type { NpcIR } from "../ir/types.js";
 import type { EvalCase } from "./cases.js";
 import { planFolds, withoutInputs, type FoldPlan, type HeldOut } from "./folds.js";

@@ -13,7 +13,7 @@
 
 import { hashString } from "../../runtime/fuzzy.js";
 import { normalizeKey } from "../../runtime/normalize.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 import type { Intent, LocatedText, NpcIR } from "../ir/types.js";
 
 /** One phrasing held out of a fold: every input of `intent` whose normalized key is `key`. */

@@ -17,7 +17,7 @@
 //     other questions); an abstention has no confidence, so it counts its best suggestion's score
 //     (0 without suggestions, as for any question): how close it came to an answer.
 
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 import type { CaseOutcome } from "./outcome.js";
 
 export interface IntentMetrics {

@@ -6,7 +6,7 @@
 import type { Diagnostic } from "../diagnostics.js";
 import type { Intent, NpcIR, SourceLocation, TemplateNode, TemplatePath } from "../ir/types.js";
 import { computeIntentOrder } from "../passes/compute-intent-order.js";
-import { CODES } from "../passes/codes.js";
+import { CODES } from "../codes.js";
 import { impliedWords } from "../passes/compute-vocab.js";
 
 export type EdgeKind = "follow-up" | "shadows" | "same input";

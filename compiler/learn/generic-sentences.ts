@@ -5,7 +5,7 @@
 
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { wordnetDir } from "../passes/compute-wordnet.js";
+import { wordnetDir } from "../wordnet.js";
 
 const FILES = ["data.verb", "data.noun"];
 /** Every STRIDE-th example: about 2,400 sentences (chosen by cross-validation on Banking77 and TERMy). */

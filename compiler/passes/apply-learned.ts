@@ -8,9 +8,9 @@
 import { isNegated } from "../../runtime/guards.js";
 import { normalizeKey } from "../../runtime/normalize.js";
 import { sha256, toHex } from "../../runtime/sha256.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 import type { Intent, NpcIR, SourceLocation } from "../ir/types.js";
-import { hasDestructiveTool } from "./compute-destructive.js";
+import { hasDestructiveTool } from "../tcs/destructive.js";
 
 export interface LearnedInput {
   /** The message, normalized. */

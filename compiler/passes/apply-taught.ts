@@ -10,8 +10,8 @@ import { isNegated } from "../../runtime/guards.js";
 import { normalizeKey } from "../../runtime/normalize.js";
 import { sha256, toHex } from "../../runtime/sha256.js";
 import type { Intent, NpcIR, SourceLocation, SynonymSet } from "../ir/types.js";
-import { compareStrings } from "../diagnostics.js";
-import { hasDestructiveTool } from "./compute-destructive.js";
+import { compareStrings } from "../order.js";
+import { hasDestructiveTool } from "../tcs/destructive.js";
 
 export interface TaughtSynonym {
   word: string;

@@ -4,7 +4,7 @@
 import { deletionVariants, osaDistance, wordEditBudget } from "../../runtime/fuzzy.js";
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { ListValue, NpcIR } from "../ir/types.js";
-import { CODES } from "./codes.js";
+import { CODES } from "../codes.js";
 
 export function checkLists(ir: NpcIR, bag: DiagnosticBag): void {
   const firstByList = new Map<string, Map<string, ListValue>>();

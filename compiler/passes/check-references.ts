@@ -2,7 +2,7 @@
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, NpcIR, SourceLocation } from "../ir/types.js";
 import { allIntents, slotNames, tagReferences } from "../ir/walk.js";
-import { CODES } from "./codes.js";
+import { CODES } from "../codes.js";
 
 /** Types every NPC has, whether or not types.json lists them. */
 export const BUILTIN_TYPES = new Set(["vocab", "string", "list", "range"]);

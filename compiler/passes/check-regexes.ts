@@ -5,9 +5,9 @@
 // spellings, backtracking blow-ups in Python's re or RegExp) is only a note: the VM has neither.
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { NpcIR, TypeDef } from "../ir/types.js";
-import { CODES } from "./codes.js";
+import { CODES } from "../codes.js";
 import { compileTypeRegex } from "./compute-type-programs.js";
-import { analyseRedos } from "./redos-analysis.js";
+import { analyseRedos } from "../redos-analysis.js";
 
 export function checkRegexes(ir: NpcIR, bag: DiagnosticBag): void {
   for (const type of ir.types) checkType(type, bag);

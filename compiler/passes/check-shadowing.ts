@@ -14,7 +14,7 @@
 // lists; only the shortest one is searched, and only the paths in it are compared with B.
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, NpcIR, TemplateNode, TemplatePath } from "../ir/types.js";
-import { CODES } from "./codes.js";
+import { CODES } from "../codes.js";
 import { normalizeKey } from "../../runtime/normalize.js";
 import { computeIntentOrder } from "./compute-intent-order.js";
 import { impliedWords } from "./compute-vocab.js";

@@ -17,7 +17,7 @@ import type { CarriesUserInput, CommandEdit, TcsFinding } from "../tcs/rules.js"
 import { positionAt } from "../sources/location.js";
 import { mapStringLiteral, type StringLiteralMap } from "../tcs/string-literal.js";
 import { globallyFillableTags, ownKeys } from "./check-references.js";
-import type { CheckContext } from "./index.js";
+import type { CheckContext } from "./check-pass.js";
 
 export function checkTcs(ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext): void {
   const known = tagsFilledByDataset(ir);

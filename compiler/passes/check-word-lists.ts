@@ -11,7 +11,8 @@ import type { NpcIR, SourceLocation, WordList } from "../ir/types.js";
 import type { Segments } from "../../runtime/bundle-types.js";
 import { MAX_RENDER_DEPTH, RENDER_LIMITS } from "../../runtime/render.js";
 import { tagReferences } from "../ir/walk.js";
-import { CODES } from "./codes.js";
+import { CODES } from "../codes.js";
+import { stronglyConnectedLoops } from "../strongly-connected.js";
 import { computeWordLists } from "./compute-word-tables.js";
 
 /** List name → the list names its items refer to (each once, in order of first reference). */
@@ -24,7 +25,7 @@ export function checkWordLists(ir: NpcIR, bag: DiagnosticBag): void {
     graph.set(name, [...new Set(variants.flatMap((segments) => segments.filter((tag, i) => i % 2 === 1 && lists.has(tag))))]);
   }
   const onLoop = new Set<string>();
-  for (const component of loops(graph)) {
+  for (const component of stronglyConnectedLoops(graph)) {
     component.forEach((name) => onLoop.add(name));
     reportLoop(ir.wordLists, graph, component, bag);
   }
@@ -75,50 +76,6 @@ function worstCost(lists: ReadonlyMap<string, Segments[]>): (name: string, depth
     return known;
   };
   return cost;
-}
-
-/** Strongly connected components that hold a loop (several lists, or one referring to itself), by Tarjan's algorithm without recursion. */
-function loops(graph: ListGraph): string[][] {
-  const index = new Map<string, number>();
-  const low = new Map<string, number>();
-  const stack: string[] = [];
-  const onStack = new Set<string>();
-  const out: string[][] = [];
-  for (const root of graph.keys()) {
-    if (index.has(root)) continue;
-    const walk: { name: string; next: number }[] = [];
-    const enter = (name: string) => {
-      index.set(name, index.size);
-      low.set(name, index.get(name)!);
-      stack.push(name);
-      onStack.add(name);
-      walk.push({ name, next: 0 });
-    };
-    enter(root);
-    while (walk.length > 0) {
-      const frame = walk[walk.length - 1]!;
-      const children = graph.get(frame.name)!;
-      if (frame.next < children.length) {
-        const child = children[frame.next++]!;
-        if (!index.has(child)) enter(child);
-        else if (onStack.has(child)) low.set(frame.name, Math.min(low.get(frame.name)!, index.get(child)!));
-        continue;
-      }
-      walk.pop();
-      const parent = walk[walk.length - 1];
-      if (parent) low.set(parent.name, Math.min(low.get(parent.name)!, low.get(frame.name)!));
-      if (low.get(frame.name) !== index.get(frame.name)) continue;
-      const component: string[] = [];
-      let member: string;
-      do {
-        member = stack.pop()!;
-        onStack.delete(member);
-        component.push(member);
-      } while (member !== frame.name);
-      if (component.length > 1 || children.includes(frame.name)) out.push(component.sort());
-    }
-  }
-  return out;
 }
 
 /** The shortest way from `from` back to itself inside its component: [from, …, from]. */

@@ -8,7 +8,7 @@
 import type { SynonymSet } from "../ir/types.js";
 import { normalizeWords } from "../../runtime/normalize.js";
 import { stem } from "../../runtime/stem.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 
 /** What a WordNet relative counts, relative to a synonym of the dataset. */
 export const LEXICAL_SCALE = 0.75;
@@ -20,7 +20,7 @@ export interface Concept {
   weight: number;
 }
 
-/** Dataset word → words related to it (WordNet synonyms and derivations), see compute-wordnet.ts. */
+/** Dataset word → words related to it (WordNet synonyms and derivations), see compiler/wordnet.ts. */
 export type LexicalExpansion = ReadonlyMap<string, readonly string[]>;
 
 function stemsOf(words: Iterable<string>): string[] {

@@ -3,7 +3,7 @@
 // children follow, each list in its written order. An intent's index is its position here.
 
 import type { Intent } from "../ir/types.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 
 export interface OrderedIntent {
   intent: Intent;

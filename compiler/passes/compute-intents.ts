@@ -2,9 +2,9 @@
 
 import type { BundleIntent } from "../../runtime/bundle-types.js";
 import { contextChildren, type OrderedIntent } from "./compute-intent-order.js";
-import { hasDestructiveTool } from "./compute-destructive.js";
-import { splitSegments, toolTree, variantsOf } from "./compute-segments.js";
-import { compareStrings } from "../diagnostics.js";
+import { hasDestructiveTool } from "../tcs/destructive.js";
+import { splitSegments, toolTree, variantsOf } from "../segments.js";
+import { compareStrings } from "../order.js";
 
 export function computeIntents(ordered: readonly OrderedIntent[]): BundleIntent[] {
   const children = contextChildren(ordered);

@@ -22,7 +22,7 @@ import type { ConceptTable } from "../../runtime/learned-features.js";
 import { keyOf, tokenize, type Token } from "../../runtime/normalize.js";
 import { includesSorted } from "../../runtime/sorted.js";
 import type { NpcConfig } from "../ir/types.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 import { calibrate, type Calibration } from "../learn/calibrate.js";
 import { conceptTable, keptConcepts } from "../learn/concept-table.js";
 import { genericSentences } from "../learn/generic-sentences.js";

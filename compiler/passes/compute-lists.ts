@@ -4,7 +4,7 @@
 
 import type { ValueList } from "../ir/types.js";
 import type { BundleList } from "../../runtime/bundle-types.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 
 export interface ListsResult {
   lists: BundleList[];

@@ -5,7 +5,7 @@
 // sorted with compareStrings).
 
 import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle-types.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 
 type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "lexicon" | "vocab">;
 

@@ -5,7 +5,7 @@
 import type { SynonymSet } from "../ir/types.js";
 import { normalizeWords } from "../../runtime/normalize.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
-import { compareStrings } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 
 export interface VocabTable {
   /** Tag names, sorted; a tag id is an index here. */

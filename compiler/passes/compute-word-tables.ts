@@ -4,8 +4,8 @@
 import type { WordList } from "../ir/types.js";
 import type { BundleSanitizer, Segments } from "../../runtime/bundle-types.js";
 import { normalizeWords } from "../../runtime/normalize.js";
-import { splitSegments } from "./compute-segments.js";
-import { compareStrings } from "../diagnostics.js";
+import { splitSegments } from "../segments.js";
+import { compareStrings } from "../order.js";
 
 /** Word list name → sentiment kind index (runtime/bundle-types.ts SENTIMENT_KINDS). */
 const SENTIMENT_LISTS: Record<string, number> = {

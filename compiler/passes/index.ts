@@ -1,6 +1,13 @@
-// The check passes `ndfc lint` (and `ndfc build`, before compiling) runs over the IR, in order.
-import type { DiagnosticBag } from "../diagnostics.js";
-import type { NpcIR } from "../ir/types.js";
+// The compiler's passes by stage, in the order they run (docs/architecture.md draws the pipeline):
+//   check      CHECK_PASSES report diagnostics and change nothing: `ndfc lint` is load + check;
+//   transform  foldTeachings folds trusted teachings into the IR (CompileOptions.teachings);
+//   compute    the compute-*.ts passes derive the runtime's tables; compileNpc calls them in order
+//              with explicit data flow, each a pure function of what it is given;
+//   emit       runtime/encode.ts encodes the payload into bundle bytes.
+// Two entry points run them: lintSources (lint.ts) loads and checks; compileNpc (compile.ts)
+// transforms, computes and emits. ndfc lint calls the first, ndfc build (--taught, --wordnet) both,
+// refusing to compile on an error, and a library caller does the same with the same options.
+import type { CheckPass } from "./check-pass.js";
 import { checkConflicts } from "./check-conflicts.js";
 import { checkLists } from "./check-lists.js";
 import { checkReferences } from "./check-references.js";
@@ -8,12 +15,5 @@ import { checkRegexes } from "./check-regexes.js";
 import { checkShadowing } from "./check-shadowing.js";
 import { checkTcs } from "./check-tcs.js";
 import { checkWordLists } from "./check-word-lists.js";
-
-export interface CheckContext {
-  /** Absolute file path → source text, for passes that locate things inside strings. */
-  texts: Map<string, string>;
-}
-
-export type CheckPass = (ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext) => void;
 
 export const CHECK_PASSES: CheckPass[] = [checkReferences, checkLists, checkConflicts, checkShadowing, checkRegexes, checkTcs, checkWordLists];

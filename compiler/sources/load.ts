@@ -3,9 +3,10 @@
 import { createHash } from "node:crypto";
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
-import { compareStrings, DiagnosticBag, fileStart } from "../diagnostics.js";
+import { DiagnosticBag, fileStart } from "../diagnostics.js";
+import { compareStrings } from "../order.js";
 import type { Intent, IrFragment, NpcConfig, NpcIR, SourceFileRef } from "../ir/types.js";
-import { CODES } from "../passes/codes.js";
+import { NDF_CODES } from "./ndf/codes.js";
 import { lowerDslFile, typeDslSlots } from "./dsl/index.js";
 import { lowerConfig } from "./ndf/config.js";
 import { lowerEntriesFile } from "./ndf/entries.js";
@@ -74,16 +75,16 @@ class Loader {
       const root = this.readJson(configPath, "config.json");
       if (root && validateAgainstSchema("config", root, this.bag)) config = lowerConfig(root, basename(dir), this.bag);
     } else if (!hasDsl) {
-      this.bag.error(CODES.missingConfig, `no config.json in ${dir}: an NDF NPC directory needs config.json and a dataset/ folder`, fileStart(configPath));
+      this.bag.error(NDF_CODES.missingConfig, `no config.json in ${dir}: an NDF NPC directory needs config.json and a dataset/ folder`, fileStart(configPath));
     }
     for (const file of skipped) {
       if (file.reason === "unknown") {
-        this.bag.info(CODES.ignoredFile, "not loaded: NDF reads dataset_*.json, templates_*.json, personality.json, types.json and vocabulary/*.json", fileStart(file.path));
+        this.bag.info(NDF_CODES.ignoredFile, "not loaded: NDF reads dataset_*.json, templates_*.json, personality.json, types.json and vocabulary/*.json", fileStart(file.path));
       }
     }
     for (const file of files) this.loadFile(file);
     if (files.length === 0) {
-      this.bag.warning(CODES.missingConfig, `no dataset files found under ${join(dir, "dataset")}`, fileStart(configPath));
+      this.bag.warning(NDF_CODES.missingConfig, `no dataset files found under ${join(dir, "dataset")}`, fileStart(configPath));
     }
     // Without config.json, the name the DSL declares (`RuleSet.define "mybot"`) wins over the folder's.
     if (!existsSync(configPath)) config.name = this.fragment.name ?? config.name;
@@ -96,7 +97,7 @@ class Loader {
     for (const path of sorted) {
       const relPath = basename(path);
       if (isDslFile(path)) this.loadFile({ kind: "dsl", path, relPath });
-      else this.bag.error(CODES.ioError, "ndfc reads an NPC directory, or rule DSL files ending in .rules or .rb", fileStart(path));
+      else this.bag.error(NDF_CODES.ioError, "ndfc reads an NPC directory, or rule DSL files ending in .rules or .rb", fileStart(path));
     }
     return this.finish({ name: this.fragment.name ?? basename(root), connectives: [], extra: {} }, root);
   }
@@ -109,7 +110,7 @@ class Loader {
     const root = this.readJson(file.path, file.relPath);
     if (!root) return;
     if (file.misnamed) {
-      this.bag.warning(CODES.misnamedFile, `NDF names this kind of file ${file.misnamed}; it is loaded, but other NDF tools will skip it`, fileStart(file.path));
+      this.bag.warning(NDF_CODES.misnamedFile, `NDF names this kind of file ${file.misnamed}; it is loaded, but other NDF tools will skip it`, fileStart(file.path));
     }
     // Schema findings are reported; each lowerer reads what it can and skips a root of the wrong type.
     validateAgainstSchema(SCHEMA_OF[file.kind], root, this.bag);
@@ -190,7 +191,7 @@ function disambiguateIntentIds(intents: Intent[], bag: DiagnosticBag): void {
     }
     let n = 2;
     while (first.has(`${intent.id}#${n}`)) n++;
-    bag.warning(CODES.duplicateIntentName, `intent name "${intent.id}" is already used; this entry is called "${intent.id}#${n}"`, intent.keyLocs["intent"] ?? intent.loc, [
+    bag.warning(NDF_CODES.duplicateIntentName, `intent name "${intent.id}" is already used; this entry is called "${intent.id}#${n}"`, intent.keyLocs["intent"] ?? intent.loc, [
       { message: "first used here", loc: previous.keyLocs["intent"] ?? previous.loc },
     ]);
     intent.id = `${intent.id}#${n}`;

@@ -1,4 +1,4 @@
-// The user's state on this machine (DESIGN §8): the audit log of every message `serve` (and
+// The user's state on this machine (docs/architecture.md, "State the server keeps"): the audit log of every message `serve` (and
 // `chat`) answered, and the teach store of synonyms taught in conversation.
 //
 //   const store = openStore();                      // default path: defaultStorePath()

@@ -3,6 +3,7 @@
 // per intent in the bundle; the runtime never runs such a tool without asking after a guess.
 import { lexShell, type LexedCommand, type WordToken } from "./shell-lexer.js";
 import { invocationsOf, simpleCommands, staticText, type Invocation, type SimpleCommand } from "./commands.js";
+import type { ToolCall } from "../ir/types.js";
 
 export interface DestructiveUse {
   /** What makes it destructive, e.g. "rm deletes files". */
@@ -44,6 +45,14 @@ export function isDestructiveCommand(command: string): boolean {
   const lexed = lexShell(command);
   // What cannot be parsed cannot be shown harmless.
   return lexed.error !== undefined || findDestructive(lexed).length > 0;
+}
+
+/** Whether an intent's tools run a destructive command (compute-intents.ts marks it in the bundle; teachings never reach it unasked). */
+export function hasDestructiveTool(tools: readonly ToolCall[]): boolean {
+  return tools.some((tool) => {
+    const command = tool.arguments.command;
+    return typeof command === "string" && isDestructiveCommand(command);
+  });
 }
 
 /** Every destructive use in the command, in source order. */

@@ -167,7 +167,7 @@ describe("tools", () => {
     expect(intent.tools.map((t) => [t.name, t.arguments])).toEqual([["get_path", { target: "<||thing||>" }]]);
   });
 
-  test("a symbol that names no slot is a constant, with a warning (DESIGN §3: criterion: :empty)", () => {
+  test("a symbol that names no slot is a constant, with a warning (criterion: :empty in a chain step)", () => {
     const { diagnostics, fragment } = lower(`chain "clean up :dir" do\n  step :list_files, path: :dir\n  step :filter, criterion: :empty\nend`);
     expect(diagnostics.map((d) => `${d.loc.line}:${d.loc.column} ${d.code} ${d.severity}`)).toEqual(["3:28 DSL114 warning"]);
     expect(fragment.intents[0]!.tools[1]!.arguments).toEqual({ criterion: "empty" });

@@ -3,7 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
 import { generateRuleFile } from "../../bench/dsl-parse.js";
-import { CATALOGUE } from "../../compiler/passes/codes.js";
+import { CATALOGUE } from "../../compiler/codes.js";
 import { DSL_CODES } from "../../compiler/sources/dsl/codes.js";
 import { lower } from "./helpers.js";
 

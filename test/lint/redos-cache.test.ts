@@ -1,7 +1,7 @@
 // The ReDoS verdicts are cached on disk so repeated lints skip the slow analysis.
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { analyseRedos, cacheFile } from "../../compiler/passes/redos-analysis.js";
+import { analyseRedos, cacheFile } from "../../compiler/redos-analysis.js";
 import { tempDir } from "../support/cli.js";
 
 const dir = tempDir("redos-cache");

@@ -5,7 +5,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { lintSources } from "../../compiler/lint.js";
 import { compileTypeRegex } from "../../compiler/passes/compute-type-programs.js";
-import { CATALOGUE } from "../../compiler/passes/codes.js";
+import { CATALOGUE } from "../../compiler/codes.js";
 import { TypeMatcher } from "../../runtime/regex-vm.js";
 import { runCaptured, tempDir, writeTree } from "../support/cli.js";
 

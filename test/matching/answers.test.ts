@@ -19,7 +19,9 @@ describe("probabilistic answers are those recorded", async () => {
     writeFileAtomic(fixtureFile, JSON.stringify({ ...recorded, ...current }, null, 1) + "\n");
   }
 
-  it.each(Object.keys(recorded).filter((name) => hasTermy || !name.startsWith("corpus-")))("%s", (name) => {
+  // Every recorded set is declared; the corpus ones are skipped without the corpus (collectAnswers cannot build them).
+  it.for(Object.keys(recorded))("%s", (name, { skip }) => {
+    if (name.startsWith("corpus-") && !hasTermy) skip(`${name} needs the NPC-Forge corpus`);
     const now = current[name]!;
     const then = recorded[name]!;
     expect(now.messages, "the message list changed: re-record").toBe(then.messages);

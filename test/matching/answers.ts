@@ -12,7 +12,7 @@ import { syntheticNpc } from "../../bench/synthetic.js";
 import { compileNpc } from "../../compiler/compile.js";
 import { parseCases } from "../../compiler/eval/cases.js";
 import { lintSources } from "../../compiler/lint.js";
-import { wordnetExpansion } from "../../compiler/passes/compute-wordnet.js";
+import { wordnetExpansion } from "../../compiler/wordnet.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import type { NpcResponse } from "../../runtime/response.js";
 import { repoRoot } from "../compile/termy-corpus.js";
@@ -83,7 +83,7 @@ export async function collectAnswers(): Promise<Record<string, AnswerSet>> {
   if (hasTermy) {
     const { lint, messages } = datasetMessages(termyDir, resolve(termyDir, "dataset/eval.json"));
     out["corpus-termy"] = answerSet(await loadNpc(compileNpc(lint).bytes), messages);
-    const expanded = compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) });
+    const expanded = compileNpc(lint, { lexicalExpansion: wordnetExpansion });
     out["corpus-termy-wordnet"] = answerSet(await loadNpc(expanded.bytes), messages);
   }
   const ownDir = resolve(repoRoot, "datasets/termy");

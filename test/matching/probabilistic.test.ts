@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { computeConcepts } from "../../compiler/passes/compute-concepts.js";
-import { wordnetExpansion } from "../../compiler/passes/compute-wordnet.js";
+import { wordnetExpansion } from "../../compiler/wordnet.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { stem } from "../../runtime/stem.js";
 import { npcIr, type NpcSpec } from "../runtime/ir-fixture.js";
@@ -180,9 +180,8 @@ describe("concepts and WordNet knowledge (build time)", () => {
   });
 
   it("lets a WordNet synonym answer, weaker than the dataset's own words, with the same runtime", async () => {
-    const ir = npcIr(TOOLS);
     const plain = await build(TOOLS);
-    const withWordnet = await build(TOOLS, { lexicalExpansion: wordnetExpansion(ir) });
+    const withWordnet = await build(TOOLS, { lexicalExpansion: wordnetExpansion });
     const answer = ask(withWordnet, "erase empty directories");
     expect(answer).toMatchObject({ status: "probabilistic match", intent: "remove_empty_dirs" });
     expect(answer.confidence).toBeGreaterThan(ask(plain, "erase empty directories").confidence);

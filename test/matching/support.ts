@@ -1,7 +1,7 @@
 // Shared by the matching tests: the TERMy corpus bundles, plain and with --wordnet.
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources, type LintResult } from "../../compiler/lint.js";
-import { wordnetExpansion } from "../../compiler/passes/compute-wordnet.js";
+import { wordnetExpansion } from "../../compiler/wordnet.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { termyDir } from "../compile/termy-corpus.js";
 
@@ -16,7 +16,7 @@ export interface TermyBundles {
 export async function termyBundles(): Promise<TermyBundles> {
   const lint = lintSources([termyDir]);
   const plain = await loadNpc(compileNpc(lint).bytes);
-  const wordnet = await loadNpc(compileNpc(lint, { lexicalExpansion: wordnetExpansion(lint.ir) }).bytes);
+  const wordnet = await loadNpc(compileNpc(lint, { lexicalExpansion: wordnetExpansion }).bytes);
   return { lint, plain, wordnet };
 }
 

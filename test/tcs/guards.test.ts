@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { applyGuards, isNegated, type GuardedAnswer } from "../../runtime/guards.js";
 import { loadNpc } from "../../runtime/index.js";
-import type { Permission } from "../../runtime/response.js";
+import type { Permission } from "../../runtime/bundle-types.js";
 import { npcIr } from "../runtime/ir-fixture.js";
 
 describe("negation", () => {

@@ -5,7 +5,7 @@ import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { UnsafeSlotValueError } from "../../runtime/shell-escape.js";
-import { splitSegments } from "../../compiler/passes/compute-segments.js";
+import { splitSegments } from "../../compiler/segments.js";
 import { shellTemplate } from "../../compiler/tcs/shell-template.js";
 import { renderShellTemplate, type TagValues } from "../../runtime/shell-render.js";
 

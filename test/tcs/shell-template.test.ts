@@ -2,7 +2,7 @@
 // runtime where each placeholder sits, so the runtime needs no shell lexer of its own.
 import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
-import { splitSegments } from "../../compiler/passes/compute-segments.js";
+import { splitSegments } from "../../compiler/segments.js";
 import { shellTemplate } from "../../compiler/tcs/shell-template.js";
 import { loadNpc } from "../../runtime/index.js";
 import { shellNpc } from "../runtime/ir-fixture.js";

@@ -1,4 +1,4 @@
-// The rule DSL front end: text → IrFragment (see DESIGN §3 and lower.ts).
+// The rule DSL front end: text → IrFragment (see docs/architecture.md, "Sources", and lower.ts).
 export { lowerDslFile, type DslLowerOptions } from "./lower.js";
 export { DSL_CODES } from "./codes.js";
 export { typeDslSlots } from "./slot-types.js";

@@ -104,7 +104,7 @@ export class ArgumentLowering {
     const endOffset = loc.endOffset ?? loc.offset + name.length + 1;
     const meantAsSlot = name === PREV_RESULT || scope.partial?.has(name) === true;
     if (slot === undefined && !meantAsSlot) {
-      // A symbol naming no slot is a constant (`step :filter, criterion: :empty` in DESIGN §3).
+      // A symbol naming no slot is a constant (`step :filter, criterion: :empty` in the DSL's chain example).
       this.bag.report({
         code: DSL_CODES.constantSymbol,
         severity: "warning",

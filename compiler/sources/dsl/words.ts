@@ -3,7 +3,7 @@
 // pattern word becomes a vocab node exactly like NDF's `<||vocab_x||>` tags, and DSL synonyms feed
 // the same synonym table as vocabulary/templates.json.
 import type { SourceLocation, SynonymSet } from "../../ir/types.js";
-import { compareStrings } from "../../diagnostics.js";
+import { compareStrings } from "../../order.js";
 
 export const WORD_TAG_PREFIX = "word_";
 

@@ -2,7 +2,7 @@
 import { nearMiss, type DiagnosticBag } from "../../diagnostics.js";
 import type { Intent, LocatedText, Permission, TemplateNode, TemplatePath, WordList } from "../../ir/types.js";
 import { PERMISSIONS } from "../../ir/types.js";
-import { CODES } from "../../passes/codes.js";
+import { NDF_CODES } from "./codes.js";
 import { locOf, membersOf, toValue, type JsonNode, type ObjectNode } from "./json-ast.js";
 import { KNOWN_ENTRY_KEYS, KNOWN_NODE_KEYS } from "./schemas.js";
 import { setOwn } from "../../own-property.js";
@@ -105,7 +105,7 @@ function lowerEntry(node: ObjectNode, id: string, bag: DiagnosticBag): Intent {
     reportLikelyTypo(key, locOf(m.keyNode), bag);
   }
   if (intent.inputs.length === 0 && intent.paths.length === 0) {
-    bag.warning(CODES.unreachableEntry, "entry has neither `input` nor `structure`, so no message can reach it", intent.loc);
+    bag.warning(NDF_CODES.unreachableEntry, "entry has neither `input` nor `structure`, so no message can reach it", intent.loc);
   }
   return intent;
 }
@@ -131,7 +131,7 @@ function lowerNode(node: ObjectNode, bag: DiagnosticBag): TemplateNode[] {
   const members = new Map(membersOf(node).map((m) => [m.key, m.value]));
   for (const { key, keyNode } of membersOf(node)) {
     if (!KNOWN_NODE_KEYS.includes(key)) {
-      bag.warning(CODES.unknownKey, `unknown key "${key}" in a template node: nodes have tag, type, required (and ndfc's list and range); it is ignored`, locOf(keyNode));
+      bag.warning(NDF_CODES.unknownKey, `unknown key "${key}" in a template node: nodes have tag, type, required (and ndfc's list and range); it is ignored`, locOf(keyNode));
     }
   }
   const tag = members.get("tag");
@@ -147,7 +147,7 @@ function lowerNode(node: ObjectNode, bag: DiagnosticBag): TemplateNode[] {
     const bounds = toValue(range) as { min?: unknown; max?: unknown; unit?: unknown };
     if (typeof bounds.min === "number" && typeof bounds.max === "number") {
       lowered.range = { min: bounds.min, max: bounds.max, unit: typeof bounds.unit === "string" ? bounds.unit : "" };
-      if (bounds.min > bounds.max) bag.error(CODES.schema, `the range ${bounds.min}..${bounds.max} is inverted: write the smaller number as min`, locOf(range));
+      if (bounds.min > bounds.max) bag.error(NDF_CODES.schema, `the range ${bounds.min}..${bounds.max} is inverted: write the smaller number as min`, locOf(range));
     }
   }
   return [lowered];
@@ -158,6 +158,6 @@ export function reportLikelyTypo(key: string, loc: ReturnType<typeof locOf>, bag
   if (key.length < 4) return;
   const guess = nearMiss(key, known);
   if (guess !== undefined) {
-    bag.warning(CODES.unknownKey, `unknown key "${key}": did you mean "${guess}"? (as written it is only a custom <||${key}||> tag)`, loc);
+    bag.warning(NDF_CODES.unknownKey, `unknown key "${key}": did you mean "${guess}"? (as written it is only a custom <||${key}||> tag)`, loc);
   }
 }

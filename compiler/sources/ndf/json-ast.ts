@@ -5,7 +5,7 @@ import { parse } from "@humanwhocodes/momoa";
 import type { ValueNode } from "@humanwhocodes/momoa";
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation } from "../../ir/types.js";
-import { CODES } from "../../passes/codes.js";
+import { NDF_CODES } from "./codes.js";
 import { LineMap, positionAt } from "../location.js";
 import { parseJsonFast, type JsonNode, type ObjectNode, type StringNode } from "./json-parse.js";
 import { jsonSyntaxMessage } from "./json-syntax-message.js";
@@ -27,7 +27,7 @@ export function parseJson(file: string, text: string, bag: DiagnosticBag): JsonN
     return fromMomoa(parse(text, { mode: "json", ranges: false, tokens: false }).body, lines);
   } catch (error) {
     const { line, column, offset } = syntaxErrorPosition(error, text);
-    bag.error(CODES.jsonSyntax, `invalid JSON: ${jsonSyntaxMessage(text, offset)}`, { file, line, column, offset });
+    bag.error(NDF_CODES.jsonSyntax, `invalid JSON: ${jsonSyntaxMessage(text, offset)}`, { file, line, column, offset });
     return undefined;
   }
 }

@@ -5,7 +5,7 @@
 // shape; `shape` remembers how the call was written so answers give it back that way.
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation, ToolCall } from "../../ir/types.js";
-import { CODES } from "../../passes/codes.js";
+import { NDF_CODES } from "./codes.js";
 import { locOf, membersOf, toValue, type JsonNode, type ObjectNode } from "./json-ast.js";
 
 export function lowerTools(node: JsonNode, bag: DiagnosticBag): ToolCall[] {
@@ -42,10 +42,10 @@ function argumentsFromJson(text: string, loc: SourceLocation, bag: DiagnosticBag
   try {
     parsed = text.trim() === "" ? {} : JSON.parse(text);
   } catch (error) {
-    bag.error(CODES.schema, `"function.arguments" must be a JSON object written as a string: ${(error as Error).message}`, loc);
+    bag.error(NDF_CODES.schema, `"function.arguments" must be a JSON object written as a string: ${(error as Error).message}`, loc);
     return {};
   }
   if (parsed !== null && typeof parsed === "object" && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
-  bag.error(CODES.schema, `"function.arguments" must be a JSON object written as a string, not ${JSON.stringify(parsed)}`, loc);
+  bag.error(NDF_CODES.schema, `"function.arguments" must be a JSON object written as a string, not ${JSON.stringify(parsed)}`, loc);
   return {};
 }

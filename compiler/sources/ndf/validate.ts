@@ -4,7 +4,7 @@
 import { createRequire } from "node:module";
 import type { Ajv, ErrorObject, ValidateFunction } from "ajv";
 import type { DiagnosticBag } from "../../diagnostics.js";
-import { CODES } from "../../passes/codes.js";
+import { NDF_CODES } from "./codes.js";
 import { locOf, nodeAtPointer, toValue, type JsonNode } from "./json-ast.js";
 import { NDF_SCHEMAS, type SchemaKind } from "./schemas.js";
 
@@ -27,7 +27,7 @@ export function validateAgainstSchema(kind: SchemaKind, root: JsonNode, bag: Dia
   if (validate(toValue(root))) return true;
   for (const error of relevantErrors(validate.errors ?? [])) {
     const node = nodeAtPointer(root, error.instancePath);
-    bag.error(CODES.schema, describe(error), locOf(node));
+    bag.error(NDF_CODES.schema, describe(error), locOf(node));
   }
   return false;
 }

@@ -1,10 +1,10 @@
-// Compute pass helpers: texts split at build time into literal and `<||tag||>` segments, and tool
+// Texts split at build time (for compute-intents.ts and compute-word-tables.ts) into literal and `<||tag||>` segments, and tool
 // objects turned into trees of such segments, so the runtime renders without parsing.
 
-import type { Segments, ToolTree } from "../../runtime/bundle-types.js";
-import type { ToolCall } from "../ir/types.js";
-import { tagReferences } from "../ir/walk.js";
-import { shellTemplate } from "../tcs/shell-template.js";
+import type { Segments, ToolTree } from "../runtime/bundle-types.js";
+import type { ToolCall } from "./ir/types.js";
+import { tagReferences } from "./ir/walk.js";
+import { shellTemplate } from "./tcs/shell-template.js";
 
 /** "Hi <||username||>!" → ["Hi ", "username", "!"] (even: literal text, odd: tag names). */
 export function splitSegments(text: string): Segments {

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import type { Diagnostics as RecheckResult } from "recheck";
-import { writeFileAtomic } from "../write-atomic.js";
+import { writeFileAtomic } from "./write-atomic.js";
 
 export interface RedosVerdict {
   complexity: "safe" | "polynomial" | "exponential" | "unknown";

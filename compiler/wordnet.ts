@@ -8,11 +8,11 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { NpcIR } from "../ir/types.js";
-import { normalizeWords } from "../../runtime/normalize.js";
-import type { LexicalExpansion } from "./compute-concepts.js";
-import { describingText } from "./compute-idf.js";
-import { allIntents } from "../ir/walk.js";
+import type { NpcIR } from "./ir/types.js";
+import { normalizeWords } from "../runtime/normalize.js";
+import type { LexicalExpansion } from "./passes/compute-concepts.js";
+import { describingText } from "./passes/compute-matching.js";
+import { allIntents } from "./ir/walk.js";
 
 const POS = ["noun", "verb", "adj", "adv"] as const;
 type Pos = (typeof POS)[number];
