@@ -273,10 +273,8 @@ export interface BundleSanitizer {
 export interface BundleMessageTables {
   /** Words that start an exact input (any context) or a template path, sorted: runtime/clauses.ts. */
   actionWords: string[];
-  /** Input ids ordered by intent, then id: an intent's phrasings, then its describing text. */
-  intentInputs: number[];
-  /** Per intent, where its run of `intentInputs` starts; one entry more, the list's length. */
-  intentInputStart: number[];
+  /** Per intent: its input ids, ascending (its phrasings, then its describing text). */
+  intentInputs: BundleRows;
 }
 
 export interface BundleCounts {

@@ -61,14 +61,13 @@ export class MatchIndex {
   readonly conceptMembers: number[][];
   /** Per stem: how many lexicon words have it. */
   readonly stemForms: Uint16Array;
-  /** Per intent, its inputs (phrasings, then describing text): intentInputs[intentInputStart[i] … intentInputStart[i + 1]). */
-  readonly intentInputs: readonly number[];
-  readonly intentInputStart: readonly number[];
+  /** Per intent, its inputs (phrasings, then describing text). */
+  readonly intentInputs: BundleRows;
   readonly scratch: ProbabilisticScratch;
 
   constructor(
     readonly tables: BundlePayload["matching"],
-    { intentInputs, intentInputStart }: BundleMessageTables,
+    { intentInputs }: BundleMessageTables,
   ) {
     this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
     this.conceptMembers = Array.from(tables.conceptWeight, () => []);
@@ -77,8 +76,7 @@ export class MatchIndex {
     const { starts, items } = tables.concepts;
     for (let s = 0; s + 1 < starts.length; s++) for (let k = starts[s]!; k < starts[s + 1]!; k++) this.conceptMembers[items[k]!]!.push(s);
     this.intentInputs = intentInputs;
-    this.intentInputStart = intentInputStart;
-    this.scratch = new ProbabilisticScratch(intentInputStart.length - 1, tables.stems.length);
+    this.scratch = new ProbabilisticScratch(intentInputs.starts.length - 1, tables.stems.length);
   }
 }
 
@@ -322,7 +320,8 @@ function ranksBefore(scratch: ProbabilisticScratch, a: number, b: number): boole
 function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWeight: number, intent: number): number {
   const index = model.matching;
   const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
-  const { scratch, intentInputs, intentInputStart } = index;
+  const { scratch } = index;
+  const { starts: intentInputStart, items: intentInputs } = index.intentInputs;
   const { stemLast, stemBest, hits, stemsHit, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord } = scratch;
   termBest.fill(0, 0, terms);
   let bestRecall = 0;
