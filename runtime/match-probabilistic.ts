@@ -25,7 +25,7 @@ import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import { KIND_FUZZY, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
 import type { WitnessItem } from "./response.js";
-import { includesSorted } from "./sorted.js";
+import { includesSorted, SortedKeys } from "./sorted.js";
 import { stem } from "./stem.js";
 import type { WordResolver } from "./word-resolver.js";
 
@@ -57,7 +57,7 @@ export interface ProbabilisticResult {
 
 /** The bundle's matching tables in the shape the matcher walks, plus its scratch buffers. */
 export class MatchIndex {
-  readonly stemId: Map<string, number>;
+  readonly stemId: SortedKeys;
   readonly conceptMembers: number[][];
   /** Per stem: how many lexicon words have it. */
   readonly stemForms: Uint16Array;
@@ -69,7 +69,7 @@ export class MatchIndex {
     readonly tables: BundlePayload["matching"],
     { intentInputs }: BundleMessageTables,
   ) {
-    this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
+    this.stemId = new SortedKeys(tables.stems);
     this.conceptMembers = Array.from(tables.conceptWeight, () => []);
     this.stemForms = new Uint16Array(tables.stems.length);
     for (const s of tables.wordStem) this.stemForms[s]!++;
