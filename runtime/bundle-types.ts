@@ -104,7 +104,8 @@ export interface BundleConfig {
 /** Normalized input → intent index, keys sorted. */
 export interface BundleExactTable {
   keys: string[];
-  targets: number[];
+  /** Per key: its intent (a section). */
+  targets: Uint32Array;
 }
 
 /** The exact table of a parent's context children, reachable while that parent is active. */
@@ -116,12 +117,12 @@ export interface BundleLexicon {
   /** Every normalized word of inputs and synonyms, sorted. */
   words: string[];
   /** Per word: ids of the vocab tags it is a one-word synonym of. */
-  tags: number[][];
+  tags: BundleRows;
 }
 
 export interface BundleInputs {
-  /** Per input id: the intent it belongs to. */
-  intent: number[];
+  /** Per input id: the intent it belongs to (a section). */
+  intent: Uint32Array;
 }
 
 /** Lists of ids in two sections: row i is items[starts[i]] up to (without) items[starts[i + 1]]. */

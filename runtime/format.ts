@@ -9,7 +9,8 @@
 //   …      zero padding to a multiple of 8 bytes from the file's start
 //   …      the section area: the typed arrays' little-endian bytes (sections.ts)
 // A reader accepts any minor version of its major version (minor versions only add fields).
-// 5.0: per-intent input lists are BundleRows sections (4.x: two msgpack lists).
+// 5.0: per-intent input lists and per-word vocab tags are BundleRows, exact-table targets and
+//      input intents are sections (4.x: msgpack lists, walked at load).
 // 4.0: the big tables are typed-array sections read as views (no copy, no msgpack walk), the
 //      msgpack part is decoded by plain-msgpack.ts, not msgpackr (a 3.x reader cannot find them).
 // 3.0: list and number slots are automaton edges (a 2.x reader would silently skip them).

@@ -56,7 +56,7 @@ export class SortedKeys {
 export class SortedTable {
   constructor(
     readonly keys: readonly string[],
-    private readonly values: readonly number[],
+    private readonly values: ArrayLike<number>,
   ) {}
 
   get(key: string): number | undefined {

@@ -239,9 +239,9 @@ const toolObject = (depth: number): Check => (value, up, key) => {
   list(tuple(STR, toolTree(depth + 1)))(value.o, path, "o");
 };
 
-const EXACT_TABLE = { keys: TEXT, targets: list(INTENT) };
+const EXACT_TABLE = { keys: TEXT, targets: section(Uint32Array, undefined, INTENT) };
 const sameKeysAndTargets = (t: Record<string, unknown>, path: Path) => {
-  if ((t.keys as unknown[]).length !== (t.targets as unknown[]).length) fail(path, "keys and targets differ in length");
+  if ((t.keys as unknown[]).length !== (t.targets as Uint32Array).length) fail(path, "keys and targets differ in length");
 };
 
 /** A type's Pike VM program: operands of each opcode [op, a, b] index classes or instructions. */
@@ -327,8 +327,8 @@ const PAYLOAD = object({
   ),
   exact: object(EXACT_TABLE, sameKeysAndTargets),
   contextExact: list(object({ ...EXACT_TABLE, parent: INTENT }, sameKeysAndTargets)),
-  inputs: object({ intent: list(INTENT) }),
-  lexicon: object({ words: TEXT, tags: list(list(TAG), "lexicon.words") }),
+  inputs: object({ intent: section(Uint32Array, undefined, INTENT) }),
+  lexicon: object({ words: TEXT, tags: rows("lexicon.words", TAG) }),
   matching: object({
     stems: TEXT,
     wordStem: section(Uint32Array, "lexicon.words", index("matching.stems")),
@@ -404,7 +404,7 @@ function validate(payload: unknown): void {
       value = record(value, at || "payload")[key];
       at = at ? `${at}.${key}` : key;
     }
-    if (!Array.isArray(value) && !(value instanceof Float64Array)) fail(at, "expected an array");
+    if (!Array.isArray(value) && !(value instanceof Float64Array) && !(value instanceof Uint32Array)) fail(at, "expected an array");
     bounds[path] = (value as ArrayLike<unknown>).length;
   }
   for (const cell of indexCells) cell.limit = bounds[cell.bound]! + cell.extra;

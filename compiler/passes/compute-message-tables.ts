@@ -7,8 +7,9 @@
 import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle-types.js";
 import { compareStrings } from "../diagnostics.js";
 import { rowsOf } from "../emit/bundle-rows.js";
+import type { Lexicon } from "./compute-lexicon.js";
 
-type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "lexicon" | "vocab">;
+type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "vocab"> & { lexicon: Pick<Lexicon, "words" | "tags"> };
 
 /** Per intent its inputs, ascending (a row per intent). */
 function inputsByIntent(inputIntent: readonly number[], intentCount: number): BundleMessageTables["intentInputs"] {

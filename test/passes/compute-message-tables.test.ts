@@ -21,7 +21,7 @@ describe("computeMessageTables", () => {
     const intents = payload.intents.length;
     expect(starts).toHaveLength(intents + 1);
     for (let intent = 0; intent < intents; intent++) {
-      const expected = payload.inputs.intent.flatMap((owner, input) => (owner === intent ? [input] : []));
+      const expected = [...payload.inputs.intent].flatMap((owner, input) => (owner === intent ? [input] : []));
       expect([...items.subarray(starts[intent], starts[intent + 1])]).toEqual(expected);
     }
     expect(starts.at(-1)).toBe(payload.inputs.intent.length);
