@@ -17,6 +17,7 @@ import { computeMatching, round6 } from "./passes/compute-matching.js";
 import { computeConcepts, type LexicalExpansion } from "./passes/compute-concepts.js";
 import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
 import { computeMessageTables } from "./passes/compute-message-tables.js";
+import { rowsOf } from "./emit/bundle-rows.js";
 import { computeTypePrograms } from "./passes/compute-type-programs.js";
 import { computeAutomaton } from "./passes/compute-automaton.js";
 import { computeLists, computeNumberWords } from "./passes/compute-lists.js";
@@ -151,8 +152,8 @@ export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): C
     intents,
     exact,
     contextExact,
-    lexicon: { words: lexicon.words, tags: lexicon.tags },
-    inputs: { intent: inputIntent },
+    lexicon: { words: lexicon.words, tags: rowsOf(lexicon.tags) },
+    inputs: { intent: Uint32Array.from(inputIntent) },
     matching,
     vocab: { tags: vocab.tags, phrases: vocab.phrases },
     fuzzy: computeFuzzyIndex(lexicon.words),

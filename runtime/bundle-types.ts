@@ -105,7 +105,8 @@ export interface BundleConfig {
 /** Normalized input → intent index, keys sorted. */
 export interface BundleExactTable {
   keys: string[];
-  targets: number[];
+  /** Per key: its intent (a section). */
+  targets: Uint32Array;
 }
 
 /** The exact table of a parent's context children, reachable while that parent is active. */
@@ -117,12 +118,12 @@ export interface BundleLexicon {
   /** Every normalized word of inputs and synonyms, sorted. */
   words: string[];
   /** Per word: ids of the vocab tags it is a one-word synonym of. */
-  tags: number[][];
+  tags: BundleRows;
 }
 
 export interface BundleInputs {
-  /** Per input id: the intent it belongs to. */
-  intent: number[];
+  /** Per input id: the intent it belongs to (a section). */
+  intent: Uint32Array;
 }
 
 /** Lists of ids in two sections: row i is items[starts[i]] up to (without) items[starts[i + 1]]. */
@@ -274,10 +275,8 @@ export interface BundleSanitizer {
 export interface BundleMessageTables {
   /** Words that start an exact input (any context) or a template path, sorted: runtime/clauses.ts. */
   actionWords: string[];
-  /** Input ids ordered by intent, then id: an intent's phrasings, then its describing text. */
-  intentInputs: number[];
-  /** Per intent, where its run of `intentInputs` starts; one entry more, the list's length. */
-  intentInputStart: number[];
+  /** Per intent: its input ids, ascending (its phrasings, then its describing text). */
+  intentInputs: BundleRows;
 }
 
 export interface BundleCounts {

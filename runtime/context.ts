@@ -21,7 +21,7 @@ function wordsOfChildren(model: NpcModel, parent: number): Set<string> {
   if (!byParent) childWords.set(model, (byParent = new Map()));
   let words = byParent.get(parent);
   if (!words) {
-    words = new Set([...(model.contextExact.get(parent)?.keys() ?? [])].flatMap((key) => key.split(" ")));
+    words = new Set((model.contextExact.get(parent)?.keys ?? []).flatMap((key) => key.split(" ")));
     byParent.set(parent, words);
   }
   return words;

@@ -9,6 +9,8 @@
 //   …      zero padding to a multiple of 8 bytes from the file's start
 //   …      the section area: the typed arrays' little-endian bytes (sections.ts)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// 5.0: per-intent input lists and per-word vocab tags are BundleRows, exact-table targets and
+//      input intents are sections (4.x: msgpack lists, walked at load).
 // 4.0: the big tables are typed-array sections read as views (no copy, no msgpack walk), the
 //      msgpack part is decoded by plain-msgpack.ts, not msgpackr (a 3.x reader cannot find them).
 // 3.0: list and number slots are automaton edges (a 2.x reader would silently skip them).
@@ -21,7 +23,7 @@ import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 4;
+export const FORMAT_MAJOR = 5;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 
@@ -53,9 +55,9 @@ export function readHeader(bytes: Uint8Array): BundleHeader {
   const major = view.getUint16(4);
   const minor = view.getUint16(6);
   if (major !== FORMAT_MAJOR) {
-    throw new InvalidBundleError(
-      `format version ${major}.${minor} is not supported (this runtime reads ${FORMAT_MAJOR}.x); rebuild the bundle with a matching ndfc`,
-    );
+    const reads = `this runtime reads (${FORMAT_MAJOR}.x)`;
+    const fix = major < FORMAT_MAJOR ? `is older than ${reads}; rebuild it with \`ndfc build\`` : `is newer than ${reads}; update ndfc`;
+    throw new InvalidBundleError(`format version ${major}.${minor} ${fix}`);
   }
   const payloadLength = view.getUint32(8);
   if (payloadLength !== bytes.length - HEADER_SIZE) {

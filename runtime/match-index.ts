@@ -2,32 +2,31 @@
 // walks, built once at load. Apart from the matcher so that model.ts, which builds it, and the
 // matcher, which reads the model, do not import each other.
 
-import type { BundleMessageTables, BundlePayload } from "./bundle-types.js";
+import type { BundleMessageTables, BundlePayload, BundleRows } from "./bundle-types.js";
 import { ProbabilisticScratch } from "./probabilistic-scratch.js";
+import { SortedKeys } from "./sorted.js";
 
 /** The bundle's matching tables in the shape the matcher walks, plus its scratch buffers. */
 export class MatchIndex {
-  readonly stemId: Map<string, number>;
+  readonly stemId: SortedKeys;
   readonly conceptMembers: number[][];
   /** Per stem: how many lexicon words have it. */
   readonly stemForms: Uint16Array;
-  /** Per intent, its inputs (phrasings, then describing text): intentInputs[intentInputStart[i] … intentInputStart[i + 1]). */
-  readonly intentInputs: readonly number[];
-  readonly intentInputStart: readonly number[];
+  /** Per intent, its inputs (phrasings, then describing text). */
+  readonly intentInputs: BundleRows;
   readonly scratch: ProbabilisticScratch;
 
   constructor(
     readonly tables: BundlePayload["matching"],
-    { intentInputs, intentInputStart }: BundleMessageTables,
+    { intentInputs }: BundleMessageTables,
   ) {
-    this.stemId = new Map(tables.stems.map((s, id) => [s, id]));
+    this.stemId = new SortedKeys(tables.stems);
     this.conceptMembers = Array.from(tables.conceptWeight, () => []);
     this.stemForms = new Uint16Array(tables.stems.length);
     for (const s of tables.wordStem) this.stemForms[s]!++;
     const { starts, items } = tables.concepts;
     for (let s = 0; s + 1 < starts.length; s++) for (let k = starts[s]!; k < starts[s + 1]!; k++) this.conceptMembers[items[k]!]!.push(s);
     this.intentInputs = intentInputs;
-    this.intentInputStart = intentInputStart;
-    this.scratch = new ProbabilisticScratch(intentInputStart.length - 1, tables.stems.length);
+    this.scratch = new ProbabilisticScratch(intentInputs.starts.length - 1, tables.stems.length);
   }
 }

@@ -295,7 +295,8 @@ function ranksBefore(scratch: ProbabilisticScratch, a: number, b: number): boole
 function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWeight: number, intent: number): number {
   const index = model.matching;
   const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
-  const { scratch, intentInputs, intentInputStart } = index;
+  const { scratch } = index;
+  const { starts: intentInputStart, items: intentInputs } = index.intentInputs;
   const { stemLast, stemBest, hits, stemsHit, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord } = scratch;
   termBest.fill(0, 0, terms);
   let bestRecall = 0;

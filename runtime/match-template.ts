@@ -271,12 +271,12 @@ export function tagHitsAt(model: NpcModel, tokens: readonly Token[], p: number, 
   const token = tokens[p]!;
   const hits: TagHit[] = [];
   if (token.kind === "quoted") return hits;
-  const { tags } = model.payload.lexicon;
+  const { starts, items } = model.payload.lexicon.tags;
   const id = words.id(token.norm);
   if (id !== undefined) {
-    for (const tag of tags[id]!) hits.push({ tag, at: p, length: 1, corrected: -1 });
+    for (let k = starts[id]!; k < starts[id + 1]!; k++) hits.push({ tag: items[k]!, at: p, length: 1, corrected: -1 });
   } else if (token.kind === "word") {
-    for (const fuzzy of words.corrected(token.norm)) for (const tag of tags[fuzzy.word]!) hits.push({ tag, at: p, length: 1, corrected: fuzzy.word });
+    for (const fuzzy of words.corrected(token.norm)) for (let k = starts[fuzzy.word]!; k < starts[fuzzy.word + 1]!; k++) hits.push({ tag: items[k]!, at: p, length: 1, corrected: fuzzy.word });
   }
   const phrases = model.vocabPhrases.get(token.norm);
   if (phrases !== undefined) for (const phrase of phrases) if (phraseAt(phrase, tokens, p)) hits.push({ tag: phrase.value, at: p, length: phrase.words.length, corrected: -1 });

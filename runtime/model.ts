@@ -1,5 +1,6 @@
-// A loaded bundle in the shape the matchers use: tables turned into Maps and typed arrays once,
-// at load time, so answering a message allocates little.
+// A loaded bundle in the shape the matchers use, built once at load so answering a message
+// allocates little; the sorted string tables (exact keys, words, stems) are read by binary
+// search (sorted.ts) rather than turned into Maps.
 
 import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex } from "./fuzzy.js";
@@ -7,6 +8,7 @@ import { MatchIndex } from "./match-index.js";
 import type { LearnedIndex } from "./match-learned.js";
 import { TypeMatcher } from "./regex-vm.js";
 import type { Token } from "./normalize.js";
+import { SortedKeys, SortedTable } from "./sorted.js";
 
 export interface RuntimeState {
   /** Tag id → children (an edge may carry several alternative tags). */
@@ -68,9 +70,9 @@ function byFirstWord(entries: Iterable<[string[], number]>): Map<string, Phrase[
 }
 
 export class NpcModel {
-  readonly exact: Map<string, number>;
-  readonly contextExact: Map<number, Map<string, number>>;
-  readonly wordId: Map<string, number>;
+  readonly exact: SortedTable;
+  readonly contextExact: Map<number, SortedTable>;
+  readonly wordId: SortedKeys;
   readonly fuzzy: FuzzyIndex;
   readonly vocabPhrases: Map<string, Phrase[]>;
   readonly types: TypeMatcher[];
@@ -96,11 +98,10 @@ export class NpcModel {
     readonly payload: BundlePayload,
     learned: LearnedIndex | null = null,
   ) {
-    const table = (keys: string[], targets: number[]) => new Map(keys.map((k, i) => [k, targets[i]!]));
-    this.exact = table(payload.exact.keys, payload.exact.targets);
-    this.contextExact = new Map(payload.contextExact.map((t) => [t.parent, table(t.keys, t.targets)]));
+    this.exact = new SortedTable(payload.exact.keys, payload.exact.targets);
+    this.contextExact = new Map(payload.contextExact.map((t) => [t.parent, new SortedTable(t.keys, t.targets)]));
     const { lexicon } = payload;
-    this.wordId = new Map(lexicon.words.map((w, i) => [w, i]));
+    this.wordId = new SortedKeys(lexicon.words);
     this.fuzzy = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, lexicon.words);
     this.vocabPhrases = byFirstWord(payload.vocab.phrases.map(([tag, words]) => [words, tag]));
     this.types = payload.types.map((program) => new TypeMatcher(program));

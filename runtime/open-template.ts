@@ -6,6 +6,7 @@ import { matchTemplate } from "./match-template.js";
 import type { NpcModel } from "./model.js";
 import type { Token } from "./normalize.js";
 import type { WordResolver } from "./word-resolver.js";
+import { lowerBound } from "./sorted.js";
 
 /** A template the message starts but stops short of: its next required slot (slot elicitation, session.ts). */
 export interface OpenTemplate {
@@ -67,8 +68,10 @@ function acceptedFrom(model: NpcModel, state: number, activeContext: number | nu
 /** A word standing for vocab tag `tag` (a one-word synonym, else the first words of a phrase). */
 function wordOfTag(model: NpcModel, tag: number): string | null {
   const { lexicon, vocab } = model.payload;
-  const index = lexicon.tags.findIndex((tags) => tags.includes(tag));
-  if (index !== -1) return lexicon.words[index]!;
+  const { starts, items } = lexicon.tags;
+  const at = items.indexOf(tag);
+  // The word whose row holds the first occurrence of the tag: the last row starting at or before it.
+  if (at !== -1) return lexicon.words[lowerBound(starts, at + 1) - 1]!;
   return vocab.phrases.find(([t]) => t === tag)?.[1].join(" ") ?? null;
 }
 

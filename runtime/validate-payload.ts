@@ -101,16 +101,21 @@ function index(bound: string | number, extra = 0): Leaf {
 }
 
 /**
- * A section (sections.ts) of `kind`, as long as the array at `sameAs` if given, whose values pass
- * `ok` (an index check's limit, finiteness): one typed loop, no walk of msgpack values.
+ * A section (sections.ts) of `kind`, as long as the array at `sameAs` if given. Its values are
+ * checked in one typed loop, no closure per value: below the limit of `item` when it is an index
+ * check, finite for a float section; an integer section's values need no other check.
  */
-function section(kind: new (length: number) => ArrayLike<number>, sameAs: string | undefined, ok: Leaf): Check {
+function section(kind: typeof Uint32Array | typeof Float64Array, sameAs: string | undefined, item?: Leaf): Check {
   return (value, up, key) => {
     const path = join(up, key);
     if (!(value instanceof kind)) fail(path, `expected a ${kind.name} section`);
-    const values = value as ArrayLike<number>;
-    if (sameAs !== undefined && values.length !== bounds[sameAs]) fail(path, `length differs from ${sameAs}`);
-    for (let i = 0; i < values.length; i++) if (!ok.ok(values[i])) ok(values[i], path, i);
+    if (sameAs !== undefined && value.length !== bounds[sameAs]) fail(path, `length differs from ${sameAs}`);
+    const limit = item?.cell?.limit;
+    if (limit !== undefined) {
+      for (let i = 0; i < value.length; i++) if (value[i]! >= limit) item!(value[i], path, i);
+    } else if (kind === Float64Array) {
+      for (let i = 0; i < value.length; i++) if (!Number.isFinite(value[i])) NUM(value[i], path, i);
+    }
   };
 }
 
@@ -119,7 +124,7 @@ function section(kind: new (length: number) => ArrayLike<number>, sameAs: string
  * number of items, and each item an index below the limit of `item`.
  */
 function rows(rowsOf: string, item: Leaf): Check {
-  return object({ starts: section(Uint32Array, undefined, NUM), items: section(Uint32Array, undefined, item) }, (o, path) => {
+  return object({ starts: section(Uint32Array, undefined), items: section(Uint32Array, undefined, item) }, (o, path) => {
     const starts = o.starts as Uint32Array;
     const items = (o.items as Uint32Array).length;
     if (starts.length !== bounds[rowsOf]! + 1) fail(join(path, "starts"), `not one per ${rowsOf} and one more`);
@@ -234,9 +239,9 @@ const toolObject = (depth: number): Check => (value, up, key) => {
   list(tuple(STR, toolTree(depth + 1)))(value.o, path, "o");
 };
 
-const EXACT_TABLE = { keys: TEXT, targets: list(INTENT) };
+const EXACT_TABLE = { keys: TEXT, targets: section(Uint32Array, undefined, INTENT) };
 const sameKeysAndTargets = (t: Record<string, unknown>, path: Path) => {
-  if ((t.keys as unknown[]).length !== (t.targets as unknown[]).length) fail(path, "keys and targets differ in length");
+  if ((t.keys as unknown[]).length !== (t.targets as Uint32Array).length) fail(path, "keys and targets differ in length");
 };
 
 /** A type's Pike VM program: operands of each opcode [op, a, b] index classes or instructions. */
@@ -278,15 +283,6 @@ function learnedSection(o: Record<string, unknown>, path: Path): void {
   check(offsets[0] === 0 && offsets[features] === weights, "offsets", "not from 0 to the number of weights");
   for (let i = 1; i <= features; i++) if (offsets[i - 1]! > offsets[i]!) fail(join(path, "offsets"), `not ascending at ${i}`);
   for (let p = 0; p < weights; p++) if (classes[p]! >= classCount) fail(join(path, "classes"), `weight ${p}'s class is not below ${classCount}`);
-}
-
-/** Each intent's run of inputs: one start per intent and one more, ascending from 0 to the end of the list. */
-function intentRuns(o: Record<string, unknown>, path: Path): void {
-  const start = o.intentInputStart as number[];
-  const where = join(path, "intentInputStart");
-  if (start.length !== bounds.intents! + 1) fail(where, "not one per intent, and one more");
-  if (start[0] !== 0 || start[start.length - 1] !== bounds["inputs.intent"]) fail(where, "not from 0 to the number of inputs");
-  for (let i = 1; i < start.length; i++) if (start[i - 1]! > start[i]!) fail(where, `not ascending at ${i}`);
 }
 
 const PAYLOAD = object({
@@ -331,23 +327,23 @@ const PAYLOAD = object({
   ),
   exact: object(EXACT_TABLE, sameKeysAndTargets),
   contextExact: list(object({ ...EXACT_TABLE, parent: INTENT }, sameKeysAndTargets)),
-  inputs: object({ intent: list(INTENT) }),
-  lexicon: object({ words: TEXT, tags: list(list(TAG), "lexicon.words") }),
+  inputs: object({ intent: section(Uint32Array, undefined, INTENT) }),
+  lexicon: object({ words: TEXT, tags: rows("lexicon.words", TAG) }),
   matching: object({
     stems: TEXT,
     wordStem: section(Uint32Array, "lexicon.words", index("matching.stems")),
-    weight: section(Float64Array, "matching.stems", NUM),
+    weight: section(Float64Array, "matching.stems"),
     postings: rows("matching.stems", index("inputs.intent")),
     concepts: rows("matching.stems", index("matching.conceptWeight")),
     inputStems: rows("inputs.intent", index("matching.stems")),
     inputWords: rows("inputs.intent", index("lexicon.words")),
-    inputWeight: section(Float64Array, "inputs.intent", NUM),
-    conceptWeight: section(Float64Array, undefined, NUM),
+    inputWeight: section(Float64Array, "inputs.intent"),
+    conceptWeight: section(Float64Array, undefined),
     unknownWeight: NUM,
     firstDescription: index("inputs.intent", 1),
   }),
   vocab: object({ tags: TEXT, phrases: list(tuple(TAG, TEXT)) }),
-  fuzzy: object({ hashes: section(Uint32Array, undefined, NUM), words: section(Uint32Array, undefined, index("lexicon.words")) }, (f) => {
+  fuzzy: object({ hashes: section(Uint32Array, undefined), words: section(Uint32Array, undefined, index("lexicon.words")) }, (f) => {
     if ((f.hashes as Uint32Array).length !== (f.words as Uint32Array).length) fail("fuzzy", "hashes and words differ in length");
   }),
   learned: nullable(object(LEARNED, learnedSection)),
@@ -369,10 +365,7 @@ const PAYLOAD = object({
   numberWords: list(tuple(STR, NUM)),
   sanitizer: object({ phrases: list(tuple(TEXT, index(5))), stopWords: TEXT, nameless: TEXT }),
   wordLists: list(tuple(STR, VARIANTS)),
-  messageTables: object(
-    { actionWords: TEXT, intentInputs: list(index("inputs.intent"), "inputs.intent"), intentInputStart: list(index("inputs.intent", 1)) },
-    intentRuns,
-  ),
+  messageTables: object({ actionWords: TEXT, intentInputs: rows("intents", index("inputs.intent")) }),
 });
 
 /**
@@ -411,7 +404,7 @@ function validate(payload: unknown): void {
       value = record(value, at || "payload")[key];
       at = at ? `${at}.${key}` : key;
     }
-    if (!Array.isArray(value) && !(value instanceof Float64Array)) fail(at, "expected an array");
+    if (!Array.isArray(value) && !(value instanceof Float64Array) && !(value instanceof Uint32Array)) fail(at, "expected an array");
     bounds[path] = (value as ArrayLike<unknown>).length;
   }
   for (const cell of indexCells) cell.limit = bounds[cell.bound]! + cell.extra;

@@ -15,7 +15,7 @@ function tableOf(members: readonly OrderedIntent[]): BundleExactTable {
     }
   }
   const keys = [...map.keys()].sort();
-  return { keys, targets: keys.map((key) => map.get(key)!) };
+  return { keys, targets: Uint32Array.from(keys, (key) => map.get(key)!) };
 }
 
 export function computeExactTables(ordered: readonly OrderedIntent[]): {

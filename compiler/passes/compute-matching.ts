@@ -7,7 +7,8 @@
 // alike. Context children are indexed too (the runtime lets them answer only while their parent
 // is active). Floats are rounded to 1e-6 so the bytes do not depend on the last bit.
 
-import type { BundleMatching, BundleRows } from "../../runtime/bundle-types.js";
+import type { BundleMatching } from "../../runtime/bundle-types.js";
+import { rowsOf } from "../emit/bundle-rows.js";
 import { withoutTagReferences } from "../ir/walk.js";
 import { normalizeKey, normalizeWords } from "../../runtime/normalize.js";
 import { stem } from "../../runtime/stem.js";
@@ -148,9 +149,3 @@ export function computeMatching(
   };
 }
 
-/** Lists of ids as the two sections of BundleRows. */
-function rowsOf(lists: readonly (readonly number[])[]): BundleRows {
-  const starts = new Uint32Array(lists.length + 1);
-  lists.forEach((list, i) => (starts[i + 1] = starts[i]! + list.length));
-  return { starts, items: Uint32Array.from(lists.flat()) };
-}

@@ -1,26 +1,21 @@
 // Compute pass: the tables the runtime would otherwise derive on the first message it answers,
 // so that first message costs what every other does (issue #15): per intent, the inputs the
-// probabilistic stage scores (its phrasings, then its describing text), and the action words
-// that may start a clause (runtime/clauses.ts). Plain lists; deterministic (ids ascending, words
+// probabilistic stage scores (its phrasings, then its describing text, as BundleRows), and the
+// action words that may start a clause (runtime/clauses.ts). Deterministic (ids ascending, words
 // sorted with compareStrings).
 
 import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle-types.js";
 import { compareStrings } from "../order.js";
+import { rowsOf } from "../emit/bundle-rows.js";
+import type { Lexicon } from "./compute-lexicon.js";
 
-type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "lexicon" | "vocab">;
+type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "vocab"> & { lexicon: Pick<Lexicon, "words" | "tags"> };
 
-/**
- * Per intent its inputs, as one list ordered by intent then input id (`intentInputs`) and where
- * each intent's run starts (`intentInputStart`, one entry per intent and one more).
- */
-function inputsByIntent(inputIntent: readonly number[], intentCount: number): Pick<BundleMessageTables, "intentInputs" | "intentInputStart"> {
-  const intentInputStart = new Array<number>(intentCount + 1).fill(0);
-  for (const intent of inputIntent) intentInputStart[intent + 1]!++;
-  for (let i = 0; i < intentCount; i++) intentInputStart[i + 1]! += intentInputStart[i]!;
-  const next = intentInputStart.slice(0, intentCount);
-  const intentInputs = new Array<number>(inputIntent.length);
-  inputIntent.forEach((intent, input) => (intentInputs[next[intent]!++] = input));
-  return { intentInputs, intentInputStart };
+/** Per intent its inputs, ascending (a row per intent). */
+function inputsByIntent(inputIntent: readonly number[], intentCount: number): BundleMessageTables["intentInputs"] {
+  const lists = Array.from({ length: intentCount }, (): number[] => []);
+  inputIntent.forEach((intent, input) => lists[intent]!.push(input));
+  return rowsOf(lists);
 }
 
 /** Words that start an exact input (any context) or a template path of the NPC. */
@@ -41,5 +36,5 @@ function actionWords({ exact, contextExact, automaton, lexicon, vocab }: Parts):
 }
 
 export function computeMessageTables(parts: Parts, inputIntent: readonly number[], intentCount: number): BundleMessageTables {
-  return { actionWords: actionWords(parts), ...inputsByIntent(inputIntent, intentCount) };
+  return { actionWords: actionWords(parts), intentInputs: inputsByIntent(inputIntent, intentCount) };
 }

@@ -12,7 +12,9 @@ export function bundleConcepts(payload: BundlePayload): ConceptLookup {
     pushTo(tagWords, tag, word);
     pushTo(tagsOf, word, tag);
   };
-  words.forEach((word, id) => tags[id]!.forEach((tag) => add(tag, word)));
+  words.forEach((word, id) => {
+    for (let k = tags.starts[id]!; k < tags.starts[id + 1]!; k++) add(tags.items[k]!, word);
+  });
   for (const [tag, phrase] of payload.vocab.phrases) add(tag, phrase.join(" "));
   for (const list of tagWords.values()) list.sort();
   for (const list of tagsOf.values()) list.sort((a, b) => a - b);

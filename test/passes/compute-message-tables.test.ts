@@ -1,5 +1,5 @@
 // compute-message-tables.ts: the tables the runtime used to build on its first message, now in the
-// bundle; and the validator's refusal of runs that do not fit the inputs.
+// bundle; and the validator's refusal of intent-input rows that do not fit (BundleRows' checks).
 import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { encodeBundle } from "../../runtime/encode.js";
@@ -17,14 +17,14 @@ function edited(edit: (tables: BundlePayload["messageTables"]) => void): Uint8Ar
 
 describe("computeMessageTables", () => {
   it("lists each intent's inputs, ascending, in the run its start says", () => {
-    const { intentInputs, intentInputStart } = payload.messageTables;
+    const { starts, items } = payload.messageTables.intentInputs;
     const intents = payload.intents.length;
-    expect(intentInputStart).toHaveLength(intents + 1);
+    expect(starts).toHaveLength(intents + 1);
     for (let intent = 0; intent < intents; intent++) {
-      const expected = payload.inputs.intent.flatMap((owner, input) => (owner === intent ? [input] : []));
-      expect(intentInputs.slice(intentInputStart[intent], intentInputStart[intent + 1])).toEqual(expected);
+      const expected = [...payload.inputs.intent].flatMap((owner, input) => (owner === intent ? [input] : []));
+      expect([...items.subarray(starts[intent], starts[intent + 1])]).toEqual(expected);
     }
-    expect(intentInputStart.at(-1)).toBe(payload.inputs.intent.length);
+    expect(starts.at(-1)).toBe(payload.inputs.intent.length);
   });
 
   it("counts the first word of every exact input, in any context, as an action word, sorted", () => {
@@ -34,10 +34,16 @@ describe("computeMessageTables", () => {
     expect(new Set(actionWords).size).toBe(actionWords.length);
   });
 
-  it("is refused by the loader when the runs do not fit the inputs", async () => {
-    expect(await refusalOf(edited((t) => t.intentInputStart.pop()))).toMatch(/messageTables\.intentInputStart: not one per intent, and one more/);
-    expect(await refusalOf(edited((t) => (t.intentInputStart[t.intentInputStart.length - 1] = 0)))).toMatch(/intentInputStart: not from 0 to the number of inputs/);
-    expect(await refusalOf(edited((t) => t.intentInputs.push(0)))).toMatch(/messageTables\.intentInputs: length differs from inputs\.intent/);
-    expect(await refusalOf(edited((t) => (t.intentInputs[0] = 1e6)))).toMatch(/messageTables\.intentInputs\[0\]: expected an index below/);
+  it("is refused by the loader when the rows do not fit the intents and inputs", async () => {
+    const rows = (edit: (rows: { starts: number[]; items: number[] }) => void) =>
+      edited((t) => {
+        const plain = { starts: [...t.intentInputs.starts], items: [...t.intentInputs.items] };
+        edit(plain);
+        t.intentInputs = { starts: Uint32Array.from(plain.starts), items: Uint32Array.from(plain.items) };
+      });
+    expect(await refusalOf(rows((r) => r.starts.pop()))).toMatch(/messageTables\.intentInputs\.starts: not one per intents and one more/);
+    expect(await refusalOf(rows((r) => (r.starts[r.starts.length - 1] = 0)))).toMatch(/messageTables\.intentInputs\.starts: not from 0 to the number of items/);
+    expect(await refusalOf(rows((r) => (r.starts[1] = r.items.length + 1)))).toMatch(/messageTables\.intentInputs\.starts: not ascending at 2/);
+    expect(await refusalOf(rows((r) => (r.items[0] = 1e6)))).toMatch(/messageTables\.intentInputs\.items\[0\]: expected an index below/);
   });
 });

@@ -62,11 +62,13 @@ describe("bundle header and payload", () => {
     expect(await refusalOf(wrongMagic)).toMatch(/magic/);
     const future = built.bytes.slice();
     new DataView(future.buffer).setUint16(4, FORMAT_MAJOR + 1);
-    expect(await refusalOf(future)).toMatch(new RegExp(`version ${FORMAT_MAJOR + 1}\\.0 is not supported`));
-    // 3.x bundles hold their tables as msgpack values, not sections: a 4.x reader cannot find them.
-    const older = built.bytes.slice();
-    new DataView(older.buffer).setUint16(4, 3);
-    expect(await refusalOf(older)).toMatch(/version 3\.0 is not supported \(this runtime reads 4\.x\); rebuild the bundle/);
+    expect(await refusalOf(future)).toMatch(new RegExp(`version ${FORMAT_MAJOR + 1}\\.0 is newer than this runtime reads \\(${FORMAT_MAJOR}\\.x\\); update ndfc`));
+    // An older major (4.x keeps the intent-input runs as msgpack lists) is rebuilt, not guessed at.
+    for (const major of [3, FORMAT_MAJOR - 1]) {
+      const older = built.bytes.slice();
+      new DataView(older.buffer).setUint16(4, major);
+      expect(await refusalOf(older)).toMatch(new RegExp(`version ${major}\\.0 is older than this runtime reads \\(${FORMAT_MAJOR}\\.x\\); rebuild it with \`ndfc build\``));
+    }
     expect(await refusalOf(built.bytes.subarray(0, built.bytes.length - 1))).toMatch(/truncated or padded/);
     expect(await refusalOf(built.bytes.subarray(0, 10))).toMatch(/shorter than the 44-byte header/);
     const flipped = built.bytes.slice();
