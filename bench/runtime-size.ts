@@ -14,9 +14,11 @@ import { dirname, join, resolve } from "node:path";
  * the goal: issue 15 asks for 40 KB. The core was 49.9 KB plus msgpackr's 15 KB decoder; with our own
  * decoder (2.8 KB) it reached 53.2 KB, and then grew to 60.8 KB with the probabilistic stage's
  * scratch buffers (+5.2 KB, mostly property names a minifier keeps), the context register (+2.1 KB)
- * and symbol tokens (+0.3 KB). Shrinking it is issue 15's open core work.
+ * and symbol tokens (+0.3 KB). Then list typos and decimal ranges (+0.24 KB) and a guess's runner-up
+ * for "no, the other one" (+0.13 KB) took it to 61.3 KB, while format 5.0 saved 0.03 KB. Shrinking it
+ * is issue 15's open core work.
  */
-export const CORE_BUDGET_BYTES = 61_000;
+export const CORE_BUDGET_BYTES = 61_300;
 
 /** Entries of package.json `exports` that a host imports only if it uses them. */
 export const OPTIONAL_ENTRIES = ["explain", "lexer", "conversation"] as const;
