@@ -9,7 +9,7 @@ import { lowerDslFile } from "../compiler/sources/dsl/index.js";
 import { LineMap } from "../compiler/sources/location.js";
 import { parseDsl } from "../compiler/sources/dsl/syntax.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
-import { mulberry32 } from "../runtime/rng.js";
+import { mulberry32 } from "../runtime/render/rng.js";
 import { median, round } from "./stats.js";
 
 const VERBS = ["list", "show", "open", "close", "copy", "move", "delete", "find", "start", "stop", "check", "print", "count", "sort", "send"];

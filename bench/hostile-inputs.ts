@@ -5,7 +5,7 @@
 // repeated connectives and sentence ends, open and typographic quotes, <||tags||>, huge numbers,
 // negations, literals, many clauses, and runs of one unit up to and just past the length limit.
 import fc from "fast-check";
-import { mulberry32 } from "../runtime/rng.js";
+import { mulberry32 } from "../runtime/render/rng.js";
 
 const CONNECTIVES = ["then", "and then", "after that", "next", ", and", ".", ";", "!", "?", "\n", "...", " , "];
 const QUOTES = ['"', "'", "\u201c", "\u2019", "\u00ab", '"quoted text"', "'it'", '""', "''", '"a "b "c'];

@@ -10,10 +10,10 @@ import fc from "fast-check";
 import { Packr } from "msgpackr";
 import { compileNpc } from "../compiler/compile.js";
 import { lintSources } from "../compiler/lint.js";
-import type { BundlePayload, ToolTree } from "../runtime/bundle-types.js";
+import type { BundlePayload, ToolTree } from "../runtime/bundle/bundle-types.js";
 import type { NpcResponse } from "../runtime/response.js";
-import { SECTION_EXT, SECTION_REF_BYTES } from "../runtime/sections.js";
-import { frameBundle, packPayload, type PackedPayload } from "../runtime/encode.js";
+import { SECTION_EXT, SECTION_REF_BYTES } from "../runtime/bundle/sections.js";
+import { frameBundle, packPayload, type PackedPayload } from "../runtime/bundle/encode.js";
 
 /** The fuzz suite's seed; the bench times the same bundles. */
 export const HOSTILE_SEED = 1313;
@@ -199,7 +199,7 @@ export function mutatedBundle(base: BundlePayload, mutations: readonly Mutation[
 }
 
 /**
- * Rewrites one field of a section reference in a msgpack part (runtime/sections.ts): its kind,
+ * Rewrites one field of a section reference in a msgpack part (runtime/bundle/sections.ts): its kind,
  * offset or length, making it unknown, misaligned, overlapping, out of range or of the wrong length.
  */
 function editSectionRef(msgpack: Uint8Array, { which, field, value }: Extract<Mutation, { kind: "sectionRef" }>): void {
@@ -247,7 +247,7 @@ export function hostileMessages(base: BundlePayload): string[] {
 
 /**
  * The note of an error the session caught while answering (it answers "internal error: …" rather
- * than throw, runtime/session.ts), in the response or one of its parts; null when there was none.
+ * than throw, runtime/conversation/session.ts), in the response or one of its parts; null when there was none.
  */
 export function internalErrorOf(response: NpcResponse): string | null {
   const note = response.witness.find((w) => w.note?.startsWith("internal error"))?.note;

@@ -25,9 +25,9 @@ import { evaluate, type EvalReport } from "../compiler/eval/score.js";
 import { lintSources, type LintResult } from "../compiler/lint.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc } from "../runtime/index.js";
-import { learnedIndexFor, NpcModel } from "../runtime/model.js";
-import { tokenize, type Token } from "../runtime/normalize.js";
-import { sanitize } from "../runtime/sanitize.js";
+import { learnedIndexFor, NpcModel } from "../runtime/bundle/model.js";
+import { tokenize, type Token } from "../runtime/text/normalize.js";
+import { sanitize } from "../runtime/text/sanitize.js";
 import { banking77OffTopic, hasBanking77, writeBanking77Npc } from "./banking77.js";
 import { percentile, round } from "./stats.js";
 

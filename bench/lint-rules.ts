@@ -2,7 +2,7 @@
 // verbs and nouns, patterns mix slots, optional words and alternatives, commands go through the
 // TCS checks, and about one rule in forty is really shadowed by a wider rule written before it.
 // Seeded, so every run lints the same text.
-import { mulberry32 } from "../runtime/rng.js";
+import { mulberry32 } from "../runtime/render/rng.js";
 
 const VERBS = ["list", "show", "open", "close", "copy", "move", "delete", "find", "start", "stop", "check", "print", "count", "sort", "send", "archive", "compress", "rename", "watch", "tail", "search", "backup", "restore", "sync", "clean", "scan", "mount", "update", "export", "import"];
 const NOUNS = ["files", "logs", "notes", "images", "ports", "users", "tasks", "jobs", "disks", "repos", "builds", "mails", "songs", "keys", "tabs", "configs", "caches", "reports", "scripts", "photos", "videos", "folders", "packages", "services", "volumes", "branches", "tickets", "events", "queues", "tables"];

@@ -6,7 +6,7 @@ import fc from "fast-check";
 import type { Intent } from "../compiler/ir/types.js";
 import type { LintResult } from "../compiler/lint.js";
 import { CODES } from "../compiler/codes.js";
-import { normalizeKey } from "../runtime/normalize.js";
+import { normalizeKey } from "../runtime/text/normalize.js";
 
 export interface Edit {
   kind: "insert" | "delete" | "substitute" | "transpose";

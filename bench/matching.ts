@@ -22,11 +22,11 @@ import { lintSources, type LintResult } from "../compiler/lint.js";
 import { wordnetExpansion } from "../compiler/wordnet.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc, type Npc } from "../runtime/index.js";
-import { matchProbabilistic } from "../runtime/match-probabilistic.js";
-import { NpcModel } from "../runtime/model.js";
-import { tokenize, type Token } from "../runtime/normalize.js";
-import { sanitize } from "../runtime/sanitize.js";
-import { WordResolver } from "../runtime/word-resolver.js";
+import { matchProbabilistic } from "../runtime/match/match-probabilistic.js";
+import { NpcModel } from "../runtime/bundle/model.js";
+import { tokenize, type Token } from "../runtime/text/normalize.js";
+import { sanitize } from "../runtime/text/sanitize.js";
+import { WordResolver } from "../runtime/text/word-resolver.js";
 import { swapMiddleOfLongestWord, typoOf, unambiguousInputs } from "./matching-inputs.js";
 import { measure, round } from "./stats.js";
 

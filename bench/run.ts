@@ -22,7 +22,7 @@ import { compileNpc } from "../compiler/compile.js";
 import { lintSources } from "../compiler/lint.js";
 import type { NpcIR } from "../compiler/ir/types.js";
 import { loadNpc, type Npc, type NpcSession } from "../runtime/index.js";
-import { TypeMatcher } from "../runtime/regex-vm.js";
+import { TypeMatcher } from "../runtime/text/regex-vm.js";
 import { impliedWords } from "../compiler/passes/compute-vocab.js";
 import { hotPathBench, hotPathReadme } from "./hot-path.js";
 import { CORE_BUDGET_BYTES, runtimeBundleSize, type RuntimeBundleSize } from "./runtime-size.js";

@@ -1,4 +1,4 @@
-// Minified size of the runtime with its msgpack decoder (runtime/plain-msgpack.ts; since format 4.0
+// Minified size of the runtime with its msgpack decoder (runtime/bundle/plain-msgpack.ts; since format 4.0
 // the runtime imports no msgpack library, and anything it did import would be counted), bundled
 // with rolldown as an app would: the core entry (ndfc/runtime), the chunks it loads only
 // on demand, and the optional entries (ndfc/runtime/explain, ndfc/runtime/lexer) counted beyond
@@ -22,6 +22,13 @@ export const CORE_BUDGET_BYTES = 61_300;
 
 /** Entries of package.json `exports` that a host imports only if it uses them. */
 export const OPTIONAL_ENTRIES = ["explain", "lexer", "conversation"] as const;
+
+/** Each optional entry's module under runtime/, without its extension (package.json `exports`). */
+const OPTIONAL_ENTRY_MODULES: Record<(typeof OPTIONAL_ENTRIES)[number], string> = {
+  explain: "explain",
+  lexer: "text/lexer",
+  conversation: "conversation/conversation",
+};
 
 export interface RuntimeBundleSize {
   /** The entry chunk of ndfc/runtime and the chunks it imports statically, minified: what every host loads. */
@@ -93,7 +100,7 @@ export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): P
   const coreIds = new Set(entry.flatMap((chunk) => Object.keys(chunk.modules ?? {})));
   const inCore: External = (id, importer) => importer !== undefined && id.startsWith(".") && coreIds.has(resolve(dirname(importer), id).replace(/\.js$/, `.${ext}`));
   const optional = {} as RuntimeBundleSize["optional"];
-  for (const name of OPTIONAL_ENTRIES) optional[name] = bytesOf(await build(name, inCore));
+  for (const name of OPTIONAL_ENTRIES) optional[name] = bytesOf(await build(OPTIONAL_ENTRY_MODULES[name], inCore));
   return {
     core: bytesOf(entry),
     coreModules: fileNames([...coreIds]),

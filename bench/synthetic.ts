@@ -2,7 +2,7 @@
 // from a Zipf-like vocabulary with a seeded generator, so every run measures the same dataset.
 
 import type { Intent, NpcIR, SourceLocation } from "../compiler/ir/types.js";
-import { mulberry32 } from "../runtime/rng.js";
+import { mulberry32 } from "../runtime/render/rng.js";
 
 const SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "sa", "ti", "vo", "ze", "po", "qua", "dre", "bin", "tor", "gal", "fen"];
 

@@ -20,7 +20,7 @@ import { parseCases } from "../compiler/eval/cases.js";
 import { lintSources } from "../compiler/lint.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc, type Npc } from "../runtime/index.js";
-import { mulberry32 } from "../runtime/rng.js";
+import { mulberry32 } from "../runtime/render/rng.js";
 import { percentile, round } from "./stats.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");

@@ -1,12 +1,12 @@
 // Compiles a linted NPC (its IR) into `.npc` bundle bytes: folds in teachings when given, runs the
-// compute passes in order and assembles the payload defined by runtime/bundle-types.ts. Pure: same
+// compute passes in order and assembles the payload defined by runtime/bundle/bundle-types.ts. Pure: same
 // IR and options → same bytes.
 
 import type { NpcConfig, NpcIR, SourceFileRef } from "./ir/types.js";
-import type { BundleConfig, BundlePayload } from "../runtime/bundle-types.js";
-import { encodeBundle } from "../runtime/encode.js";
-import { sha256, toHex } from "../runtime/sha256.js";
-import { normalizeWords } from "../runtime/normalize.js";
+import type { BundleConfig, BundlePayload } from "../runtime/bundle/bundle-types.js";
+import { encodeBundle } from "../runtime/bundle/encode.js";
+import { sha256, toHex } from "../runtime/bundle/sha256.js";
+import { normalizeWords } from "../runtime/text/normalize.js";
 import { COMPILER_VERSION } from "./version.js";
 import { computeIntentOrder } from "./passes/compute-intent-order.js";
 import { computeIntents } from "./passes/compute-intents.js";

@@ -1,7 +1,7 @@
 // Texts split at build time (for compute-intents.ts and compute-word-tables.ts) into literal and `<||tag||>` segments, and tool
 // objects turned into trees of such segments, so the runtime renders without parsing.
 
-import type { Segments, ToolTree } from "../runtime/bundle-types.js";
+import type { Segments, ToolTree } from "../runtime/bundle/bundle-types.js";
 import type { ToolCall } from "./ir/types.js";
 import { tagReferences } from "./ir/walk.js";
 import { shellTemplate } from "./tcs/shell-template.js";

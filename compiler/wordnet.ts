@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import type { NpcIR } from "./ir/types.js";
-import { normalizeWords } from "../runtime/normalize.js";
+import { normalizeWords } from "../runtime/text/normalize.js";
 import type { LexicalExpansion } from "./passes/compute-concepts.js";
 import { describingText } from "./passes/compute-matching.js";
 import { allIntents } from "./ir/walk.js";

@@ -11,24 +11,24 @@
 // at a named node (which word did not fit, or which required node the message lacks, or which
 // words were left over).
 
-import type { Clause } from "./clauses.js";
-import { learnedEvidence } from "./learned-evidence.js";
-import { lex } from "./lexer.js";
-import type { ExactHit } from "./match-exact.js";
-import type { LearnedScores } from "./match-learned.js";
-import type { RankedIntent } from "./match-probabilistic.js";
-import { listValuesAt, numbersAt, tagHitsAt, type TemplateHit } from "./match-template.js";
-import type { NpcModel } from "./model.js";
-import { textOf, type Token } from "./normalize.js";
+import type { Clause } from "./conversation/clauses.js";
+import { learnedEvidence } from "./match/learned-evidence.js";
+import { lex } from "./text/lexer.js";
+import type { ExactHit } from "./match/match-exact.js";
+import type { LearnedScores } from "./match/match-learned.js";
+import type { RankedIntent } from "./match/match-probabilistic.js";
+import { listValuesAt, numbersAt, tagHitsAt, type TemplateHit } from "./match/match-template.js";
+import type { NpcModel } from "./bundle/model.js";
+import { textOf, type Token } from "./text/normalize.js";
 import { round4, type NpcResponse, type TraceStage, type TraceStep, type Witness, type WitnessItem } from "./response.js";
-import type { Sanitized } from "./sanitize.js";
-import type { SentimentHit } from "./sentiment.js";
-import type { WordResolver } from "./word-resolver.js";
+import type { Sanitized } from "./text/sanitize.js";
+import type { SentimentHit } from "./text/sentiment.js";
+import type { WordResolver } from "./text/word-resolver.js";
 
 /** Features shown in a learned answer's witness, for the winner and for the runner-up. */
 const WITNESS_FEATURES = 5;
 
-/** What the session reports while it answers one message (runtime/session.ts calls these). */
+/** What the session reports while it answers one message (runtime/conversation/session.ts calls these). */
 export interface Tracer {
   /** Index of the clause being answered. */
   part: number;

@@ -3,11 +3,11 @@
 //   const session = npc.session({ seed: 1, metadata: { username: "ada" } });
 //   const answer = session.process("list files");
 
-import type { BundleCounts, BundlePayload } from "./bundle-types.js";
-import { decodeBundle, InvalidBundleError } from "./format.js";
-import type { LearnedIndex } from "./match-learned.js";
-import { learnedIndexFor, NpcModel } from "./model.js";
-import { messageLimit, NpcSession, type SessionOptions } from "./session.js";
+import type { BundleCounts, BundlePayload } from "./bundle/bundle-types.js";
+import { decodeBundle, InvalidBundleError } from "./bundle/format.js";
+import type { LearnedIndex } from "./match/match-learned.js";
+import { learnedIndexFor, NpcModel } from "./bundle/model.js";
+import { messageLimit, NpcSession, type SessionOptions } from "./conversation/session.js";
 
 export class Npc {
   private readonly model: NpcModel;
@@ -51,11 +51,11 @@ export async function loadNpc(bytes: Uint8Array): Promise<Npc> {
   }
 }
 
-export { InvalidBundleError, readHeader, FORMAT_MAJOR, FORMAT_MINOR } from "./format.js";
-export { NpcSession } from "./session.js";
-export { learnedIndexFor } from "./model.js";
-export type { SessionOptions, SessionMetadata, ProcessOptions } from "./session.js";
-export { emojiFor } from "./sentiment.js";
+export { InvalidBundleError, readHeader, FORMAT_MAJOR, FORMAT_MINOR } from "./bundle/format.js";
+export { NpcSession } from "./conversation/session.js";
+export { learnedIndexFor } from "./bundle/model.js";
+export type { SessionOptions, SessionMetadata, ProcessOptions } from "./conversation/session.js";
+export { emojiFor } from "./text/sentiment.js";
 export type { Explainer } from "./explain.js";
 export type * from "./response.js";
-export type * from "./bundle-types.js";
+export type * from "./bundle/bundle-types.js";

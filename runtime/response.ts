@@ -1,6 +1,6 @@
 // What `session.process(message)` returns.
 
-import type { Permission } from "./bundle-types.js";
+import type { Permission } from "./bundle/bundle-types.js";
 
 /** The runtime's stages, in the order a message goes through them (docs/architecture.md). */
 export type TraceStage = "lex" | "limits" | "sanitize" | "exact" | "sentiment" | "template" | "learned" | "probabilistic" | "decision";
@@ -47,7 +47,7 @@ export interface RelatedSuggestion {
 export interface SlotCapture {
   value: string;
   text: string;
-  /** UTF-16 offsets into the message (after NFKC and quote unification, see runtime/normalize.ts). */
+  /** UTF-16 offsets into the message (after NFKC and quote unification, see runtime/text/normalize.ts). */
   start: number;
   end: number;
 }
@@ -101,7 +101,7 @@ export interface NpcResponse {
   tooLong?: { unit: "characters" | "clauses"; limit: number; length: number };
   /** Set when the message was refused or answered with a caveat (an open quote, a negated destructive request, …). */
   notice?: string;
-  /** Set when the message negates a destructive request ("don't delete x"): its permission is then `ask` (runtime/guards.ts). */
+  /** Set when the message negates a destructive request ("don't delete x"): its permission is then `ask` (runtime/match/guards.ts). */
   negated?: boolean;
   /** With status "elicit": the slot asked for, and the intent of the template it belongs to when known. */
   elicit?: { slot: string; intent: string | null };

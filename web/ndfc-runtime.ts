@@ -5,4 +5,4 @@
 export { loadNpc, Npc, NpcSession, InvalidBundleError } from "../runtime/index.js";
 export type { NpcResponse, SessionOptions, ProcessOptions } from "../runtime/index.js";
 export { explain } from "../runtime/explain.js";
-export { digestSha256 } from "../runtime/digest.js";
+export { digestSha256 } from "../runtime/bundle/digest.js";

@@ -3,7 +3,7 @@
 // sends its example), the thinking, and an "Explain" button that shows the trace on demand.
 import type { NpcResponse, RenderedTool, TraceStep } from "../runtime/index.js";
 import { h } from "./dom.js";
-import { toolCallParts, toolCommand } from "../runtime/tool-call.js";
+import { toolCallParts, toolCommand } from "../runtime/render/tool-call.js";
 
 const PERMISSION_TEXT: Record<NpcResponse["permission"], string> = {
   ask: "asks before running",

@@ -5,7 +5,7 @@ import { formatExplanation } from "./format-trace.js";
 import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./io.js";
-import { toolCallParts, toolCommand } from "../../runtime/tool-call.js";
+import { toolCallParts, toolCommand } from "../../runtime/render/tool-call.js";
 
 interface AskOptions {
   json?: boolean;

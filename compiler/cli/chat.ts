@@ -24,7 +24,7 @@ import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import { noStoreOption, openOptionalStore, optionalStoreOption } from "./store-options.js";
 import { addEscalationOptions, ESCALATION_HELP, loadEscalation, type EscalationCliOptions } from "./escalate-options.js";
-import { toolCallParts, toolCommand } from "../../runtime/tool-call.js";
+import { toolCallParts, toolCommand } from "../../runtime/render/tool-call.js";
 import { ShellSession } from "./shell-session.js";
 
 interface ChatCliOptions extends EscalationCliOptions {

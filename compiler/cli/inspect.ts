@@ -1,7 +1,7 @@
 // `ndfc inspect`: what a bundle contains (name, versions, source hash, counts, the learned model, bytes per section).
 import { FORMAT_MAJOR, readHeader } from "../../runtime/index.js";
-import { sectionSizes } from "../../runtime/encode.js";
-import type { BundlePayload } from "../../runtime/bundle-types.js";
+import { sectionSizes } from "../../runtime/bundle/encode.js";
+import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./io.js";
 

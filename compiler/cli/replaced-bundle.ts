@@ -6,7 +6,7 @@
 // the wrong NPC ships. Rebuilding the same NPC, edited or with files added, shares files and
 // never trips it; bundles from before `sources` was recorded are replaced as before.
 import { existsSync, readFileSync } from "node:fs";
-import { decodeBundle } from "../../runtime/format.js";
+import { decodeBundle } from "../../runtime/bundle/format.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 
 /** Throws when `output` holds a bundle whose recorded sources share no file with `sources`. */

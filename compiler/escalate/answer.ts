@@ -2,7 +2,7 @@
 // an intent of the catalogue or "none", only that intent's slots, every required one, each value a
 // piece of the user's message (a model never supplies a path or a name the user did not type) that
 // its type's program accepts, as the template stage would.
-import { MAX_TYPED_TOKEN } from "../../runtime/regex-vm.js";
+import { MAX_TYPED_TOKEN } from "../../runtime/text/regex-vm.js";
 import type { IntentCard } from "./catalogue.js";
 import { NONE } from "./prompt.js";
 

@@ -3,8 +3,8 @@
 // walk from the root to an intent's accept gives one set of slots; a slot on every walk is
 // required, one on some is optional. Context children are left out: they answer only while
 // their parent is active, which a model cannot see.
-import type { BundlePayload, Segments } from "../../runtime/bundle-types.js";
-import { TypeMatcher } from "../../runtime/regex-vm.js";
+import type { BundlePayload, Segments } from "../../runtime/bundle/bundle-types.js";
+import { TypeMatcher } from "../../runtime/text/regex-vm.js";
 
 export interface SlotCard {
   name: string;

@@ -3,12 +3,12 @@
 // retry after an invalid answer, and the answer rendered as the NPC renders a match. One deadline
 // covers both tries. Destructive intents resolved this way always ask.
 import type { Npc, NpcResponse } from "../../runtime/index.js";
-import { applyGuards } from "../../runtime/guards.js";
-import { NpcModel } from "../../runtime/model.js";
-import { RenderBudget, renderIntent } from "../../runtime/render.js";
-import { turnRandom } from "../../runtime/rng.js";
-import { systemValues } from "../../runtime/session.js";
-import { UnsafeSlotValueError } from "../../runtime/shell-escape.js";
+import { applyGuards } from "../../runtime/match/guards.js";
+import { NpcModel } from "../../runtime/bundle/model.js";
+import { RenderBudget, renderIntent } from "../../runtime/render/render.js";
+import { turnRandom } from "../../runtime/render/rng.js";
+import { systemValues } from "../../runtime/conversation/session.js";
+import { UnsafeSlotValueError } from "../../runtime/render/shell-escape.js";
 import { readAnswer } from "./answer.js";
 import { intentCatalogue, type IntentCard } from "./catalogue.js";
 import { askModel, InvalidReplyError, ModelUnavailableError, type Endpoint } from "./client.js";

@@ -11,8 +11,8 @@
 // learn it from: they stay in every fold's training, where they can still attract wrong answers),
 // inputs that normalize to nothing, and context follow-ups, which a fresh session cannot reach.
 
-import { hashString } from "../../runtime/fuzzy.js";
-import { normalizeKey } from "../../runtime/normalize.js";
+import { hashString } from "../../runtime/text/fuzzy.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
 import { compareStrings } from "../order.js";
 import type { Intent, LocatedText, NpcIR } from "../ir/types.js";
 

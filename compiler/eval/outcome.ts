@@ -23,11 +23,11 @@
 // correct; otherwise the intent it names, or for NDF the first entry in bundle order that has the
 // expected output or description; null when it expects a rejection or no entry has its answer.
 
-import { conversation } from "../../runtime/conversation.js";
+import { conversation } from "../../runtime/conversation/conversation.js";
 import type { Npc, NpcResponse, ToolTree } from "../../runtime/index.js";
 import { joinSegments } from "../ir/walk.js";
 import type { AnswerExpectation, EvalCase, NdfExpectation } from "./cases.js";
-import { toolCallParts } from "../../runtime/tool-call.js";
+import { toolCallParts } from "../../runtime/render/tool-call.js";
 
 export interface CaseOutcome {
   case: EvalCase;

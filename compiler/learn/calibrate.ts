@@ -6,7 +6,7 @@
 // bundle will hold, once per pruning level (int8-model.ts PRUNE_LEVELS): each level is calibrated on
 // the weights it would ship.
 
-import { addFeatureWeights } from "../../runtime/learned-features.js";
+import { addFeatureWeights } from "../../runtime/match/learned-features.js";
 import { packedRows } from "./int8-model.js";
 import { trainOneVsRest, type OneVsRestModel, type SparseSamples, type SvmOptions } from "./svm.js";
 
@@ -39,7 +39,7 @@ export function foldScores(samples: SparseSamples, classCount: number, folds: nu
 
 /**
  * Per pruning level, per held-out sample, every class's score by the model's int8 weights that
- * survive the level, packed and summed as the runtime does (runtime/learned-features.ts
+ * survive the level, packed and summed as the runtime does (runtime/match/learned-features.ts
  * addFeatureWeights): the scores the bundle would give.
  */
 function heldOutScores(model: OneVsRestModel, samples: SparseSamples, held: Int32Array, K: number, pruneLevels: readonly number[]): Float64Array[] {

@@ -1,9 +1,9 @@
-// The learned stage's concept table (runtime/learned-features.ts ConceptTable): for each member
+// The learned stage's concept table (runtime/match/learned-features.ts ConceptTable): for each member
 // stem of the NPC's concepts (compiler/passes/compute-concepts.ts: dataset synonym sets and, with
 // --wordnet, WordNet relatives), the concept features it brings. Built from the concepts' own
 // order (sorted by members), so source order never changes a byte.
 
-import { ConceptTable, conceptFeature, conceptKey } from "../../runtime/learned-features.js";
+import { ConceptTable, conceptFeature, conceptKey } from "../../runtime/match/learned-features.js";
 import type { Concept } from "../passes/compute-concepts.js";
 
 /** Every (stem, concept) pair, keyed by the stem's conceptKey; null when there are no concepts. */

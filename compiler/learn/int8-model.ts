@@ -1,9 +1,9 @@
 // The model's int8 weights as the bundle holds them: quantized per class (OneVsRestModel.int8),
 // pruned below a level, grouped by feature with classes ascending, each a packedWeight
-// (runtime/learned-features.ts). The calibration scores held-out phrasings with exactly these
+// (runtime/match/learned-features.ts). The calibration scores held-out phrasings with exactly these
 // (compiler/learn/calibrate.ts), and compute-learned.ts writes them into the bundle.
 
-import { packedWeight } from "../../runtime/learned-features.js";
+import { packedWeight } from "../../runtime/match/learned-features.js";
 
 /**
  * Pruning levels the calibration tries: an int8 weight of smaller magnitude than the level (of the

@@ -1,10 +1,10 @@
 // The learned stage's training set: phrasings labelled with their class, featurized by the
-// runtime's own extractor (runtime/learned-features.ts) into sparse rows. The feature space is
+// runtime's own extractor (runtime/match/learned-features.ts) into sparse rows. The feature space is
 // every hash at least two phrasings use, ascending; IDF is over all phrasings (the none-of-these sentences
 // included) and rounded to the byte the bundle stores, so training sees the runtime's values.
 
-import { type ConceptTable, FeatureCounts, featureWeight, idfByte, MAX_FEATURES, normalizeBlocks } from "../../runtime/learned-features.js";
-import type { Token } from "../../runtime/normalize.js";
+import { type ConceptTable, FeatureCounts, featureWeight, idfByte, MAX_FEATURES, normalizeBlocks } from "../../runtime/match/learned-features.js";
+import type { Token } from "../../runtime/text/normalize.js";
 import type { SparseSamples } from "./svm.js";
 
 /**
@@ -15,7 +15,7 @@ import type { SparseSamples } from "./svm.js";
 const MIN_DF = 2;
 
 export interface LabelledTokens {
-  /** The phrasing's tokens (runtime/normalize.ts tokenize). */
+  /** The phrasing's tokens (runtime/text/normalize.ts tokenize). */
   tokens: readonly Token[];
   label: number;
 }

@@ -5,9 +5,9 @@
 // would hold it twice), and one of a destructive intent that answers without asking (an
 // escalated answer always asked; an exact input would not). Deterministic: applied in sorted
 // order, recorded as one source entry whose hash covers exactly what was applied.
-import { isNegated } from "../../runtime/guards.js";
-import { normalizeKey } from "../../runtime/normalize.js";
-import { sha256, toHex } from "../../runtime/sha256.js";
+import { isNegated } from "../../runtime/match/guards.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
+import { sha256, toHex } from "../../runtime/bundle/sha256.js";
 import { compareStrings } from "../order.js";
 import type { Intent, NpcIR, SourceLocation } from "../ir/types.js";
 import { hasDestructiveTool } from "../tcs/destructive.js";

@@ -6,9 +6,9 @@
 // Two teachings are never folded, whatever their trust: a negated one, and one whose word would
 // reach a destructive entry that answers without asking (at serve time such an answer asks, but
 // a bundle has no notion of taught words).
-import { isNegated } from "../../runtime/guards.js";
-import { normalizeKey } from "../../runtime/normalize.js";
-import { sha256, toHex } from "../../runtime/sha256.js";
+import { isNegated } from "../../runtime/match/guards.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
+import { sha256, toHex } from "../../runtime/bundle/sha256.js";
 import type { Intent, NpcIR, SourceLocation, SynonymSet } from "../ir/types.js";
 import { compareStrings } from "../order.js";
 import { hasDestructiveTool } from "../tcs/destructive.js";

@@ -3,11 +3,11 @@
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, LocatedText, NpcIR } from "../ir/types.js";
 import { allIntents } from "../ir/walk.js";
-import { normalizeKey, normalizeWords } from "../../runtime/normalize.js";
+import { normalizeKey, normalizeWords } from "../../runtime/text/normalize.js";
 import { CODES } from "../codes.js";
 import { computeSanitizer } from "./compute-word-tables.js";
 
-/** Sanitizer kinds that are stripped from messages (runtime/sanitize.ts), and how to name them. */
+/** Sanitizer kinds that are stripped from messages (runtime/text/sanitize.ts), and how to name them. */
 const NOISE_KIND_NAMES = ["expletives", "interjection"];
 
 export function checkConflicts(ir: NpcIR, bag: DiagnosticBag): void {

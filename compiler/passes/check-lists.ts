@@ -1,7 +1,7 @@
 // Value lists: a spoken form given twice in one list (several files may add to a list) can only
 // ever capture its first value, as compute-lists.ts builds the table. Two values a typo apart
-// (runtime/match-template.ts corrects list words within the strict word budget) get a note.
-import { deletionVariants, osaDistance, wordEditBudget } from "../../runtime/fuzzy.js";
+// (runtime/match/match-template.ts corrects list words within the strict word budget) get a note.
+import { deletionVariants, osaDistance, wordEditBudget } from "../../runtime/text/fuzzy.js";
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { ListValue, NpcIR } from "../ir/types.js";
 import { CODES } from "../codes.js";

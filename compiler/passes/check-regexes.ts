@@ -1,5 +1,5 @@
 // Type regexes, judged by the engine that runs them: the runtime's linear-time VM
-// (runtime/regex-vm.ts), through the same compiler the build uses (compute-type-programs.ts), so
+// (runtime/text/regex-vm.ts), through the same compiler the build uses (compute-type-programs.ts), so
 // lint and build cannot disagree. A pattern the VM cannot compile is an error (its templates would
 // never match). What other engines would make of a pattern (JavaScript's RegExp rejecting Python
 // spellings, backtracking blow-ups in Python's re or RegExp) is only a note: the VM has neither.

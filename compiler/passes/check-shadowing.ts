@@ -15,7 +15,7 @@
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, NpcIR, TemplateNode, TemplatePath } from "../ir/types.js";
 import { CODES } from "../codes.js";
-import { normalizeKey } from "../../runtime/normalize.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
 import { computeIntentOrder } from "./compute-intent-order.js";
 import { impliedWords } from "./compute-vocab.js";
 

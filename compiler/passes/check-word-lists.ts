@@ -1,5 +1,5 @@
 // Word lists that expand without end or past what one answer renders. A <||tag||> inside a word
-// list item is expanded when an answer is rendered (runtime/render.ts), at most MAX_RENDER_DEPTH
+// list item is expanded when an answer is rendered (runtime/render/render.ts), at most MAX_RENDER_DEPTH
 // levels deep and within RENDER_LIMITS per answer; a list that refers to itself (directly or
 // through other lists) is cut at that depth, and one that fans out past the limits is cut there.
 // Either way the text is not what the dataset says, so both are reported where the list is
@@ -8,8 +8,8 @@
 
 import type { DiagnosticBag, RelatedLocation } from "../diagnostics.js";
 import type { NpcIR, SourceLocation, WordList } from "../ir/types.js";
-import type { Segments } from "../../runtime/bundle-types.js";
-import { MAX_RENDER_DEPTH, RENDER_LIMITS } from "../../runtime/render.js";
+import type { Segments } from "../../runtime/bundle/bundle-types.js";
+import { MAX_RENDER_DEPTH, RENDER_LIMITS } from "../../runtime/render/render.js";
 import { tagReferences } from "../ir/walk.js";
 import { CODES } from "../codes.js";
 import { stronglyConnectedLoops } from "../strongly-connected.js";

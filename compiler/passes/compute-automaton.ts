@@ -2,13 +2,13 @@
 // Paths sharing a prefix of identical nodes share states; an optional node adds a skip edge
 // (epsilon) next to its consuming edge. Every edge points to a later state, so the runtime can
 // follow skips in one ascending pass. Matching cost depends on the message, not on how many
-// templates exist. Priority among complete matches is the runtime's (runtime/match-template.ts).
+// templates exist. Priority among complete matches is the runtime's (runtime/match/match-template.ts).
 // Context children's paths are in the automaton too: the runtime accepts them only while their
 // parent is the active context, and then before any top-level path.
 // A list slot is ONE edge whatever the list's size (the runtime looks its values up by first
 // word), and a number range is one edge too: neither multiplies paths.
 
-import type { BundleRange, BundleState } from "../../runtime/bundle-types.js";
+import type { BundleRange, BundleState } from "../../runtime/bundle/bundle-types.js";
 import type { NumberRange, TemplateNode } from "../ir/types.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { VocabTable } from "./compute-vocab.js";

@@ -6,8 +6,8 @@
 // never changes the bundle.
 
 import type { SynonymSet } from "../ir/types.js";
-import { normalizeWords } from "../../runtime/normalize.js";
-import { stem } from "../../runtime/stem.js";
+import { normalizeWords } from "../../runtime/text/normalize.js";
+import { stem } from "../../runtime/text/stem.js";
 import { compareStrings } from "../order.js";
 
 /** What a WordNet relative counts, relative to a synonym of the dataset. */

@@ -2,8 +2,8 @@
 // of each context-bearing intent get their own, looked up first while that intent is active.
 // When two intents share an input the first in bundle order keeps it (the lint reports the clash).
 
-import type { BundleContextTable, BundleExactTable } from "../../runtime/bundle-types.js";
-import { normalizeKey } from "../../runtime/normalize.js";
+import type { BundleContextTable, BundleExactTable } from "../../runtime/bundle/bundle-types.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
 import { contextChildren, type OrderedIntent } from "./compute-intent-order.js";
 
 function tableOf(members: readonly OrderedIntent[]): BundleExactTable {

@@ -1,8 +1,8 @@
-// Compute pass: the symmetric-delete index of the vocabulary (see runtime/fuzzy.ts). Words of up
+// Compute pass: the symmetric-delete index of the vocabulary (see runtime/text/fuzzy.ts). Words of up
 // to 3 characters get no entry (their edit budget is 0: only exact hits).
 
-import type { BundleFuzzy } from "../../runtime/bundle-types.js";
-import { deletionVariants, editBudget, hashString } from "../../runtime/fuzzy.js";
+import type { BundleFuzzy } from "../../runtime/bundle/bundle-types.js";
+import { deletionVariants, editBudget, hashString } from "../../runtime/text/fuzzy.js";
 
 export function computeFuzzyIndex(words: readonly string[]): BundleFuzzy {
   const pairs: [number, number][] = [];

@@ -1,6 +1,6 @@
 // Compute pass: each intent as the runtime renders it (pre-split texts, tool trees, context links).
 
-import type { BundleIntent } from "../../runtime/bundle-types.js";
+import type { BundleIntent } from "../../runtime/bundle/bundle-types.js";
 import { contextChildren, type OrderedIntent } from "./compute-intent-order.js";
 import { hasDestructiveTool } from "../tcs/destructive.js";
 import { splitSegments, toolTree, variantsOf } from "../segments.js";

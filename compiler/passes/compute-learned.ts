@@ -1,4 +1,4 @@
-// Compute pass: the learned stage's model (BundleLearned, runtime/match-learned.ts). Classes are
+// Compute pass: the learned stage's model (BundleLearned, runtime/match/match-learned.ts). Classes are
 // the top-level entries with inputs, in bundle order, plus "none of these" trained on generic
 // English (compiler/learn/generic-sentences.ts). Phrasings are sorted by (class, normalized text)
 // so neither file order nor input order changes a byte; the trainer is deterministic. The
@@ -17,10 +17,10 @@
 //     84 % (ships), TERMy 50 %, datasets/termy 16 % (both left out).
 // The decision and its figure go into the bundle's config (`learnedNote`) for `ndfc inspect`.
 
-import type { BundleLearned } from "../../runtime/bundle-types.js";
-import type { ConceptTable } from "../../runtime/learned-features.js";
-import { keyOf, tokenize, type Token } from "../../runtime/normalize.js";
-import { includesSorted } from "../../runtime/sorted.js";
+import type { BundleLearned } from "../../runtime/bundle/bundle-types.js";
+import type { ConceptTable } from "../../runtime/match/learned-features.js";
+import { keyOf, tokenize, type Token } from "../../runtime/text/normalize.js";
+import { includesSorted } from "../../runtime/match/sorted.js";
 import type { NpcConfig } from "../ir/types.js";
 import { compareStrings } from "../order.js";
 import { calibrate, type Calibration } from "../learn/calibrate.js";

@@ -1,7 +1,7 @@
 // Compute pass: the vocabulary of the NPC (every normalized word of inputs, context children's
 // included, and of synonyms), sorted, with the vocab tags each word is a synonym of. A word id is an index here.
 
-import { normalizeWords } from "../../runtime/normalize.js";
+import { normalizeWords } from "../../runtime/text/normalize.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { VocabTable } from "./compute-vocab.js";
 

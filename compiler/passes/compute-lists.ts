@@ -3,7 +3,7 @@
 // keeps its first value (check-lists.ts reports the others), so the table is deterministic.
 
 import type { ValueList } from "../ir/types.js";
-import type { BundleList } from "../../runtime/bundle-types.js";
+import type { BundleList } from "../../runtime/bundle/bundle-types.js";
 import { compareStrings } from "../order.js";
 
 export interface ListsResult {
@@ -32,7 +32,7 @@ export function computeLists(valueLists: readonly ValueList[]): ListsResult {
   return { lists, ids: new Map(lists.map((list, id) => [list.name, id])) };
 }
 
-/** English number words: units and tens add, `hundred` multiplies (runtime/match-template.ts). */
+/** English number words: units and tens add, `hundred` multiplies (runtime/match/match-template.ts). */
 const NUMBER_WORDS: [string, number][] = [
   ..."zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen"
     .split(" ")

@@ -7,11 +7,11 @@
 // alike. Context children are indexed too (the runtime lets them answer only while their parent
 // is active). Floats are rounded to 1e-6 so the bytes do not depend on the last bit.
 
-import type { BundleMatching } from "../../runtime/bundle-types.js";
+import type { BundleMatching } from "../../runtime/bundle/bundle-types.js";
 import { rowsOf } from "../emit/bundle-rows.js";
 import { withoutTagReferences } from "../ir/walk.js";
-import { normalizeKey, normalizeWords } from "../../runtime/normalize.js";
-import { stem } from "../../runtime/stem.js";
+import { normalizeKey, normalizeWords } from "../../runtime/text/normalize.js";
+import { stem } from "../../runtime/text/stem.js";
 import type { Concept } from "./compute-concepts.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { Lexicon } from "./compute-lexicon.js";
@@ -19,7 +19,7 @@ import type { Lexicon } from "./compute-lexicon.js";
 /**
  * What a function word keeps of its weight. With IDF at least ln 2, no stem weighs under
  * 0.05 · ln 2, so rounding an input's weight to 1e-6 changes its recall by far less than the 1e-3
- * the runtime's MaxScore bound allows for (runtime/match-probabilistic.ts).
+ * the runtime's MaxScore bound allows for (runtime/match/match-probabilistic.ts).
  */
 export const FUNCTION_FACTOR = 0.05;
 

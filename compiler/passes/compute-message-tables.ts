@@ -1,10 +1,10 @@
 // Compute pass: the tables the runtime would otherwise derive on the first message it answers,
 // so that first message costs what every other does (issue #15): per intent, the inputs the
 // probabilistic stage scores (its phrasings, then its describing text, as BundleRows), and the
-// action words that may start a clause (runtime/clauses.ts). Deterministic (ids ascending, words
+// action words that may start a clause (runtime/conversation/clauses.ts). Deterministic (ids ascending, words
 // sorted with compareStrings).
 
-import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle-types.js";
+import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { compareStrings } from "../order.js";
 import { rowsOf } from "../emit/bundle-rows.js";
 import type { Lexicon } from "./compute-lexicon.js";

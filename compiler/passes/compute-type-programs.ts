@@ -1,11 +1,11 @@
 // Compute pass: compiles each type regex (types.json, DSL `types`) into a Pike VM program for
-// runtime/regex-vm.ts. Python spellings are translated ((?i:…), (?P<name>…), \A, \Z). Patterns
+// runtime/text/regex-vm.ts. Python spellings are translated ((?i:…), (?P<name>…), \A, \Z). Patterns
 // using what a linear-time matcher cannot do (backreferences, lookaround, \b) are marked
 // unusable with the reason, never thrown: the lint reports them, the build goes on.
 // Matching is case-insensitive, as in NDF's engine (re.search(pattern, token, re.I)).
 
 import type { TypeDef } from "../ir/types.js";
-import type { BundleTypeProgram } from "../../runtime/bundle-types.js";
+import type { BundleTypeProgram } from "../../runtime/bundle/bundle-types.js";
 import {
   OP_ANY,
   OP_BOL,
@@ -20,7 +20,7 @@ import {
   SET_NOT_WORD,
   SET_SPACE,
   SET_WORD,
-} from "../../runtime/regex-vm.js";
+} from "../../runtime/text/regex-vm.js";
 
 /** Programs larger than this (counted repetitions expand) are refused. */
 const MAX_OPS = 20_000;

@@ -3,7 +3,7 @@
 // its name spells (`vocab_if` → "if") instead of nothing; the lint still reports it.
 
 import type { SynonymSet } from "../ir/types.js";
-import { normalizeWords } from "../../runtime/normalize.js";
+import { normalizeWords } from "../../runtime/text/normalize.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import { compareStrings } from "../order.js";
 

@@ -2,12 +2,12 @@
 // the word lists `<||tag||>` rendering draws from (vocabulary lists, personality blocks).
 
 import type { WordList } from "../ir/types.js";
-import type { BundleSanitizer, Segments } from "../../runtime/bundle-types.js";
-import { normalizeWords } from "../../runtime/normalize.js";
+import type { BundleSanitizer, Segments } from "../../runtime/bundle/bundle-types.js";
+import { normalizeWords } from "../../runtime/text/normalize.js";
 import { splitSegments } from "../segments.js";
 import { compareStrings } from "../order.js";
 
-/** Word list name → sentiment kind index (runtime/bundle-types.ts SENTIMENT_KINDS). */
+/** Word list name → sentiment kind index (runtime/bundle/bundle-types.ts SENTIMENT_KINDS). */
 const SENTIMENT_LISTS: Record<string, number> = {
   expletives: 0,
   interjection: 1,
@@ -21,7 +21,7 @@ const STOP_WORD_LISTS = new Set(["stop_words", "stopwords"]);
 /**
  * English words that name nothing by themselves: pronouns, determiners, particles, modal and light
  * verbs, courtesy. A destructive guess from a message of these and one verb ("delete it", "get rid
- * of that") has nothing to act on (runtime/guards.ts lacksReferent). Sorted, as the bundle stores it.
+ * of that") has nothing to act on (runtime/match/guards.ts lacksReferent). Sorted, as the bundle stores it.
  */
 const NAMELESS_WORDS = [
   "it", "its", "this", "that", "these", "those", "them", "they", "one", "ones", "all", "everything", "something", "anything",

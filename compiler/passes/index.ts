@@ -3,7 +3,7 @@
 //   transform  foldTeachings folds trusted teachings into the IR (CompileOptions.teachings);
 //   compute    the compute-*.ts passes derive the runtime's tables; compileNpc calls them in order
 //              with explicit data flow, each a pure function of what it is given;
-//   emit       runtime/encode.ts encodes the payload into bundle bytes.
+//   emit       runtime/bundle/encode.ts encodes the payload into bundle bytes.
 // Two entry points run them: lintSources (lint.ts) loads and checks; compileNpc (compile.ts)
 // transforms, computes and emits. ndfc lint calls the first, ndfc build (--taught, --wordnet) both,
 // refusing to compile on an error, and a library caller does the same with the same options.

@@ -3,7 +3,7 @@
 // "delete notes.txt" rather than a string only a regex generator would write.
 import type { TypeDef } from "../ir/types.js";
 import { compileTypeRegex } from "../passes/compute-type-programs.js";
-import { TypeMatcher } from "../../runtime/regex-vm.js";
+import { TypeMatcher } from "../../runtime/text/regex-vm.js";
 
 /** One token each (a typed slot captures one token), from the most to the least common shapes. */
 const CANDIDATES = [

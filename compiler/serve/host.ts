@@ -14,13 +14,13 @@
 import { randomBytes } from "node:crypto";
 import { bundleSlug } from "../emit/write-bundle.js";
 import { emojiFor, type Npc, type NpcResponse, type NpcSession, type ProcessOptions, type SessionOptions } from "../../runtime/index.js";
-import { emptySentiment } from "../../runtime/sanitize.js";
-import { conversation } from "../../runtime/conversation.js";
+import { emptySentiment } from "../../runtime/text/sanitize.js";
+import { conversation } from "../../runtime/conversation/conversation.js";
 import { bundleConcepts } from "../store/bundle-concepts.js";
 import { TRUST_AFTER, type ConceptLookup, type Store, type TeachGuard, type Teaching } from "../store/store.js";
 import { teachingGuard } from "../store/teach-guards.js";
 import type { Escalation, EscalationOutcome, EscalationResult } from "../escalate/types.js";
-import { normalizeKey } from "../../runtime/normalize.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
 import { LruMap } from "./lru.js";
 import { substituteTaught } from "./substitute.js";
 import { parseConfirmation, parseTeachMessage } from "./teach-messages.js";

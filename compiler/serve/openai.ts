@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import type { RenderedTool } from "../../runtime/index.js";
 import type { ServeAnswer } from "./host.js";
 import { badRequest } from "./http-error.js";
-import { toolCallParts } from "../../runtime/tool-call.js";
+import { toolCallParts } from "../../runtime/render/tool-call.js";
 
 /** What a chat-completions request asks, once validated. */
 export interface ChatRequest {

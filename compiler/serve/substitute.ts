@@ -1,6 +1,6 @@
 // Puts each taught word's meaning in its place in a message ("zap notes.txt" → "delete notes.txt"),
 // matching whole words on the runtime's normalization; literals (paths, flags) are never touched.
-import { tokenize } from "../../runtime/normalize.js";
+import { tokenize } from "../../runtime/text/normalize.js";
 import type { Teaching } from "../store/store.js";
 
 export interface Substituted {

@@ -2,7 +2,7 @@
 // a yes/no reply to an answer that used a taught word. Read with a linear scan, never a regex
 // that can backtrack on raw input ("teach:" + 2,000 spaces once blocked the server for seconds);
 // the host also applies the bundle's message length limit before calling this.
-import { normalizeKey } from "../../runtime/normalize.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
 
 const YES = new Set(["yes", "correct", "right", "yes correct", "that is right", "exactly", "yep", "yeah"]);
 const NO = new Set(["no", "wrong", "incorrect", "that is wrong", "nope"]);

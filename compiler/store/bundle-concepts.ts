@@ -1,7 +1,7 @@
 // The concepts of a compiled NPC (its vocab tags and their words), for refusing a teaching whose
 // word already means something else in the bundle. A word of the NPC's inputs that is no synonym
 // is its own concept: teaching it another meaning would change answers the dataset already gives.
-import type { BundlePayload } from "../../runtime/bundle-types.js";
+import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import type { ConceptLookup, KnownConcept } from "./store.js";
 
 export function bundleConcepts(payload: BundlePayload): ConceptLookup {

@@ -20,8 +20,8 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { isNegated } from "../../runtime/guards.js";
-import { normalizeKey } from "../../runtime/normalize.js";
+import { isNegated } from "../../runtime/match/guards.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
 import { defaultStorePath } from "./paths.js";
 import { migrate, SCHEMA_VERSION } from "./schema.js";
 

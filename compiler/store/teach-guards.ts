@@ -3,8 +3,8 @@
 // guesses of destructive entries ask first; taught, it would answer as an exact match instead.
 // A typo is what the runtime's own typo index finds: a known word within the edit budget (1 or 2
 // edits, by length) that the probabilistic stage allows.
-import type { BundlePayload } from "../../runtime/bundle-types.js";
-import { FuzzyIndex } from "../../runtime/fuzzy.js";
+import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
+import { FuzzyIndex } from "../../runtime/text/fuzzy.js";
 import type { TeachGuard } from "./store.js";
 
 /** Edits the typo index allows at most: a word longer than every known word by more cannot be a typo of one. */

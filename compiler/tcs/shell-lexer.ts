@@ -5,7 +5,7 @@
 // It lexes, it does not execute: words keep their parts (literal text, escapes, quotes, expansions)
 // with offsets into the command string, and command substitutions are lexed recursively.
 
-import type { QuoteContext } from "../../runtime/bundle-types.js";
+import type { QuoteContext } from "../../runtime/bundle/bundle-types.js";
 
 export type { QuoteContext };
 

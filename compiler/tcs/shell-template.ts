@@ -1,9 +1,9 @@
 // A tool's `arguments.command` as the bundle carries it: lexed here, at build time, so that the
-// runtime knows where each placeholder sits (runtime/shell-render.ts) without a shell lexer.
+// runtime knows where each placeholder sits (runtime/render/shell-render.ts) without a shell lexer.
 // Only what the shell lexer takes for a placeholder is one: any other `<||…||>` text stays
 // literal. A command that cannot be lexed refuses every value at run time.
 
-import type { Segments, ShellTemplate } from "../../runtime/bundle-types.js";
+import type { Segments, ShellTemplate } from "../../runtime/bundle/bundle-types.js";
 import { joinSegments } from "../ir/walk.js";
 import { firstPlaceholder, lexShell } from "./shell-lexer.js";
 

@@ -1,7 +1,7 @@
 import { readFileSync, rmSync, writeFileSync, existsSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FORMAT_MAJOR, FORMAT_MINOR } from "../../runtime/format.js";
+import { FORMAT_MAJOR, FORMAT_MINOR } from "../../runtime/bundle/format.js";
 import { runCaptured, tempDir, writeTree, type CliRun } from "../support/cli.js";
 import { repoRoot } from "../support/repo-root.js";
 

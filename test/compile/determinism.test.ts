@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, mkdirSync, writeFileSync, rmSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { FORMAT_MAJOR, FORMAT_MINOR } from "../../runtime/format.js";
+import { FORMAT_MAJOR, FORMAT_MINOR } from "../../runtime/bundle/format.js";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { inspectPayload } from "../../compiler/cli/inspect.js";

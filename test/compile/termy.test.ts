@@ -5,7 +5,7 @@ import { lintSources, type LintResult } from "../../compiler/lint.js";
 import { CODES } from "../../compiler/codes.js";
 import type { Intent } from "../../compiler/ir/types.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
-import { normalizeKey } from "../../runtime/normalize.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
 import { swapMiddleOfLongestWord } from "../../bench/matching-inputs.js";
 import { repoRoot } from "../support/repo-root.js";
 import { hasTermy, termyDir } from "./termy-corpus.js";

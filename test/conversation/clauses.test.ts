@@ -3,11 +3,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
-import { MAX_CLAUSES, splitClauses } from "../../runtime/clauses.js";
+import { MAX_CLAUSES, splitClauses } from "../../runtime/conversation/clauses.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
-import { learnedIndexFor, NpcModel } from "../../runtime/model.js";
-import { tokenize } from "../../runtime/normalize.js";
-import { WordResolver } from "../../runtime/word-resolver.js";
+import { learnedIndexFor, NpcModel } from "../../runtime/bundle/model.js";
+import { tokenize } from "../../runtime/text/normalize.js";
+import { WordResolver } from "../../runtime/text/word-resolver.js";
 import { tempDir, writeTree } from "../support/cli.js";
 import { loadShelly } from "./shelly.js";
 

@@ -8,7 +8,7 @@ import { lintSources } from "../../compiler/lint.js";
 import { hostileMessages } from "../../bench/hostile-inputs.js";
 import { messageStuff } from "../../bench/hostile-messages.js";
 import { loadNpc, type Npc, type NpcResponse } from "../../runtime/index.js";
-import { RENDER_LIMITS } from "../../runtime/render.js";
+import { RENDER_LIMITS } from "../../runtime/render/render.js";
 import { hasTermy, termyDir } from "../compile/termy-corpus.js";
 import { datasetNpc } from "../support/datasets.js";
 

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import type { Npc } from "../../runtime/index.js";
-import { lex } from "../../runtime/lexer.js";
+import { lex } from "../../runtime/text/lexer.js";
 import { loadShelly } from "./shelly.js";
 
 const kinds = (message: string) => lex(message).lexemes.map((l) => [l.kind, l.text]);

@@ -4,7 +4,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { explain } from "../../runtime/explain.js";
 import { Npc } from "../../runtime/index.js";
-import { MAX_MESSAGE_CHARS } from "../../runtime/session.js";
+import { MAX_MESSAGE_CHARS } from "../../runtime/conversation/session.js";
 import { datasetNpc } from "../support/datasets.js";
 
 let npc: Npc;

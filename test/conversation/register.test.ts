@@ -1,4 +1,4 @@
-// The context register (runtime/register.ts) and ndfc/runtime/conversation: snapshot()/restore()
+// The context register (runtime/conversation/register.ts) and ndfc/runtime/conversation: snapshot()/restore()
 // carry a conversation on in another session unchanged (property), the register expires, and
 // pronoun safety: 200 generated requests made of a pronoun or a bare destructive verb, each in a
 // fresh session, are never answered with a destructive tool (TERMy and datasets/termy).
@@ -6,9 +6,9 @@ import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
-import { conversation } from "../../runtime/conversation.js";
+import { conversation } from "../../runtime/conversation/conversation.js";
 import { loadNpc, type Npc, type NpcResponse } from "../../runtime/index.js";
-import type { SessionSnapshot } from "../../runtime/session.js";
+import type { SessionSnapshot } from "../../runtime/conversation/session.js";
 import { hasTermy, termyDir } from "../compile/termy-corpus.js";
 import { datasetNpc } from "../support/datasets.js";
 

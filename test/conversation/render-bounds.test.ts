@@ -5,11 +5,11 @@ import { beforeAll, describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
-import type { Segments } from "../../runtime/bundle-types.js";
+import type { Segments } from "../../runtime/bundle/bundle-types.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
-import type { NpcModel } from "../../runtime/model.js";
-import { RENDER_LIMITS, RenderBudget, renderVariant, type RenderContext } from "../../runtime/render.js";
-import { mulberry32 } from "../../runtime/rng.js";
+import type { NpcModel } from "../../runtime/bundle/model.js";
+import { RENDER_LIMITS, RenderBudget, renderVariant, type RenderContext } from "../../runtime/render/render.js";
+import { mulberry32 } from "../../runtime/render/rng.js";
 import { tempDir, writeTree } from "../support/cli.js";
 
 const AMPLIFIER = "x<||amp||>".repeat(300);

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import OpenAI from "openai";
 import type { ChatCompletion } from "openai/resources/chat/completions";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { conversation } from "../../runtime/conversation.js";
+import { conversation } from "../../runtime/conversation/conversation.js";
 import type { Npc } from "../../runtime/index.js";
 import { serveDatasets, type TestServer } from "../serve/support.js";
 import { datasetNpc } from "../support/datasets.js";

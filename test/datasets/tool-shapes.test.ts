@@ -10,7 +10,7 @@ import { compileNpc } from "../../compiler/compile.js";
 import type { Intent } from "../../compiler/ir/types.js";
 import { lintSources, type LintResult } from "../../compiler/lint.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
-import { toolCallParts } from "../../runtime/tool-call.js";
+import { toolCallParts } from "../../runtime/render/tool-call.js";
 import { corpusNpc } from "../support/corpus.js";
 import { repoRoot } from "../support/repo-root.js";
 

@@ -10,7 +10,7 @@ import { planFolds, withoutInputs, type FoldPlan } from "../../compiler/eval/fol
 import type { NpcIR } from "../../compiler/ir/types.js";
 import { lintSources } from "../../compiler/lint.js";
 import { loadNpc } from "../../runtime/index.js";
-import { normalizeKey } from "../../runtime/normalize.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
 import { repoRoot } from "../support/repo-root.js";
 import { writeLetters } from "./letters-npc.js";
 

@@ -6,8 +6,8 @@ import { banking77OffTopic } from "../../bench/banking77.js";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
-import { learnedIndexFor, NpcModel } from "../../runtime/model.js";
-import { tokenize } from "../../runtime/normalize.js";
+import { learnedIndexFor, NpcModel } from "../../runtime/bundle/model.js";
+import { tokenize } from "../../runtime/text/normalize.js";
 import { banking77Build, banking77Present } from "../support/banking77.js";
 import { repoRoot } from "../support/repo-root.js";
 

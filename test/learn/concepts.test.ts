@@ -9,11 +9,11 @@ import { conceptTable, keptConcepts } from "../../compiler/learn/concept-table.j
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
 import { learnedIndexFor } from "../../runtime/index.js";
-import { learnedEvidence } from "../../runtime/learned-evidence.js";
-import { CONCEPT_START, conceptFeature, conceptKey, featureWords, forEachFeature, type ConceptTable } from "../../runtime/learned-features.js";
-import type { LearnedScores } from "../../runtime/match-learned.js";
-import { tokenize } from "../../runtime/normalize.js";
-import { validatePayload } from "../../runtime/validate-payload.js";
+import { learnedEvidence } from "../../runtime/match/learned-evidence.js";
+import { CONCEPT_START, conceptFeature, conceptKey, featureWords, forEachFeature, type ConceptTable } from "../../runtime/match/learned-features.js";
+import type { LearnedScores } from "../../runtime/match/match-learned.js";
+import { tokenize } from "../../runtime/text/normalize.js";
+import { validatePayload } from "../../runtime/bundle/validate-payload.js";
 import { tempDir, writeTree } from "../support/cli.js";
 import { ENTRIES } from "./fixture.js";
 

@@ -1,10 +1,10 @@
-// The learned stage's feature extraction (runtime/learned-features.ts), shared by the trainer and
+// The learned stage's feature extraction (runtime/match/learned-features.ts), shared by the trainer and
 // the runtime: the reusable counting table must count exactly what a plain map counts.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { featureText } from "../../runtime/learned-evidence.js";
-import { addFeatureWeights, CHAR_BLOCK, FeatureCounts, featureWeight, featureWords, forEachFeature, normalizeBlocks, packedWeight, WORD_BLOCK } from "../../runtime/learned-features.js";
-import { tokenize } from "../../runtime/normalize.js";
+import { featureText } from "../../runtime/match/learned-evidence.js";
+import { addFeatureWeights, CHAR_BLOCK, FeatureCounts, featureWeight, featureWords, forEachFeature, normalizeBlocks, packedWeight, WORD_BLOCK } from "../../runtime/match/learned-features.js";
+import { tokenize } from "../../runtime/text/normalize.js";
 
 function naive(message: string): Map<number, number> {
   const { tokens } = tokenize(message);

@@ -9,9 +9,9 @@ import { lintSources, type LintResult } from "../../compiler/lint.js";
 import type { NpcIR } from "../../compiler/ir/types.js";
 import { explain } from "../../runtime/explain.js";
 import { learnedIndexFor, loadNpc, Npc } from "../../runtime/index.js";
-import { LearnedIndex } from "../../runtime/match-learned.js";
-import { tokenize } from "../../runtime/normalize.js";
-import { validatePayload } from "../../runtime/validate-payload.js";
+import { LearnedIndex } from "../../runtime/match/match-learned.js";
+import { tokenize } from "../../runtime/text/normalize.js";
+import { validatePayload } from "../../runtime/bundle/validate-payload.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { writeLearnedNpc } from "./fixture.js";
 

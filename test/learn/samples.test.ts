@@ -4,8 +4,8 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { featurize } from "../../compiler/learn/samples.js";
-import { FeatureCounts, idfByte } from "../../runtime/learned-features.js";
-import { tokenize } from "../../runtime/normalize.js";
+import { FeatureCounts, idfByte } from "../../runtime/match/learned-features.js";
+import { tokenize } from "../../runtime/text/normalize.js";
 
 const word = fc.constantFrom("card", "cards", "top", "up", "my", "account", "blocked", "pin", "why", "is", "the", "transfer", "refund");
 const phrasing = fc.array(word, { minLength: 1, maxLength: 6 }).map((words) => words.join(" "));

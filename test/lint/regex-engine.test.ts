@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { lintSources } from "../../compiler/lint.js";
 import { compileTypeRegex } from "../../compiler/passes/compute-type-programs.js";
 import { CATALOGUE } from "../../compiler/codes.js";
-import { TypeMatcher } from "../../runtime/regex-vm.js";
+import { TypeMatcher } from "../../runtime/text/regex-vm.js";
 import { runCaptured, tempDir, writeTree } from "../support/cli.js";
 
 const work = tempDir("regex-engine");

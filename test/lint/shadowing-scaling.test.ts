@@ -7,7 +7,7 @@ import { DiagnosticBag } from "../../compiler/diagnostics.js";
 import type { NpcIR, TemplatePath } from "../../compiler/ir/types.js";
 import { checkShadowing, findShadowedPaths } from "../../compiler/passes/check-shadowing.js";
 import { impliedWords } from "../../compiler/passes/compute-vocab.js";
-import { normalizeKey } from "../../runtime/normalize.js";
+import { normalizeKey } from "../../runtime/text/normalize.js";
 import { npcIr, type IntentSpec } from "../runtime/ir-fixture.js";
 
 const templates = (paths: string[]): IntentSpec[] => paths.map((path, i) => ({ id: `i${i}`, paths: [path] }));

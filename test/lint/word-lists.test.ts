@@ -4,7 +4,7 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { RENDER_LIMITS } from "../../runtime/render.js";
+import { RENDER_LIMITS } from "../../runtime/render/render.js";
 import { runCaptured, tempDir, writeTree } from "../support/cli.js";
 
 const work = tempDir("word-lists");

@@ -8,10 +8,10 @@ import { syntheticNpc } from "../../bench/synthetic.js";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
 import { loadNpc } from "../../runtime/index.js";
-import { matchProbabilistic, type RankedIntent } from "../../runtime/match-probabilistic.js";
-import { NpcModel } from "../../runtime/model.js";
-import { tokenize } from "../../runtime/normalize.js";
-import { WordResolver } from "../../runtime/word-resolver.js";
+import { matchProbabilistic, type RankedIntent } from "../../runtime/match/match-probabilistic.js";
+import { NpcModel } from "../../runtime/bundle/model.js";
+import { tokenize } from "../../runtime/text/normalize.js";
+import { WordResolver } from "../../runtime/text/word-resolver.js";
 import { repoRoot } from "../compile/termy-corpus.js";
 
 async function modelOf(ir: Parameters<typeof compileNpc>[0]): Promise<NpcModel> {

@@ -7,7 +7,7 @@ import { compileNpc } from "../../compiler/compile.js";
 import { computeConcepts } from "../../compiler/passes/compute-concepts.js";
 import { wordnetExpansion } from "../../compiler/wordnet.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
-import { stem } from "../../runtime/stem.js";
+import { stem } from "../../runtime/text/stem.js";
 import { npcIr, type NpcSpec } from "../runtime/ir-fixture.js";
 
 const TOOLS: NpcSpec = {

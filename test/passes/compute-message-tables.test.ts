@@ -2,8 +2,8 @@
 // bundle; and the validator's refusal of intent-input rows that do not fit (BundleRows' checks).
 import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
-import { encodeBundle } from "../../runtime/encode.js";
-import type { BundlePayload } from "../../runtime/bundle-types.js";
+import { encodeBundle } from "../../runtime/bundle/encode.js";
+import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { shellNpc } from "../runtime/ir-fixture.js";
 import { refusalOf } from "../support/refusal.js";
 

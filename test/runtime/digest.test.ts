@@ -1,9 +1,9 @@
 // The bundle hash without Web Crypto: digest.ts then loads the synchronous SHA-256 on demand.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
-import { digestSha256 } from "../../runtime/digest.js";
+import { digestSha256 } from "../../runtime/bundle/digest.js";
 import { InvalidBundleError, loadNpc } from "../../runtime/index.js";
-import { sha256, toHex } from "../../runtime/sha256.js";
+import { sha256, toHex } from "../../runtime/bundle/sha256.js";
 import { shellNpc } from "./ir-fixture.js";
 
 afterEach(() => vi.unstubAllGlobals());

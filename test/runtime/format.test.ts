@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
-import { encodeBundle, frameBundle, packPayload, type PackedPayload } from "../../runtime/encode.js";
-import { FORMAT_MAJOR, HEADER_SIZE, decodeBundle } from "../../runtime/format.js";
-import { decodePlainMsgpack as decodePlain } from "../../runtime/plain-msgpack.js";
+import { encodeBundle, frameBundle, packPayload, type PackedPayload } from "../../runtime/bundle/encode.js";
+import { FORMAT_MAJOR, HEADER_SIZE, decodeBundle } from "../../runtime/bundle/format.js";
+import { decodePlainMsgpack as decodePlain } from "../../runtime/bundle/plain-msgpack.js";
 import { loadNpc, type ShellTemplate } from "../../runtime/index.js";
-import { digestSha256 } from "../../runtime/digest.js";
-import { sha256, toHex } from "../../runtime/sha256.js";
+import { digestSha256 } from "../../runtime/bundle/digest.js";
+import { sha256, toHex } from "../../runtime/bundle/sha256.js";
 import { shellNpc } from "./ir-fixture.js";
 import { refusalOf } from "../support/refusal.js";
 
@@ -138,7 +138,7 @@ function bytesAsArrays(_key: string, value: unknown): unknown {
 
 describe("section sizes", () => {
   it("add up to the payload, within msgpack's map framing and the sections' alignment padding", async () => {
-    const { sectionSizes } = await import("../../runtime/encode.js");
+    const { sectionSizes } = await import("../../runtime/bundle/encode.js");
     const sizes = Object.values(sectionSizes(built.payload));
     const keys = Object.keys(built.payload).reduce((sum, key) => sum + key.length + 1, 0);
     // The payload: msgpack length (4), map header (3), keys, values, then at most 7 bytes of padding per field and before the area.

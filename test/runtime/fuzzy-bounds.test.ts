@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { computeFuzzyIndex } from "../../compiler/passes/compute-fuzzy-index.js";
-import { FuzzyIndex, MAX_TYPO_WORD_LENGTH } from "../../runtime/fuzzy.js";
+import { FuzzyIndex, MAX_TYPO_WORD_LENGTH } from "../../runtime/text/fuzzy.js";
 
 const LONGEST = "abcdefghijklmnopqrstuvwx"; // 24 letters, all different: the most variants a word can have
 const words = ["archive", "directory", "show", LONGEST];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { computeFuzzyIndex } from "../../compiler/passes/compute-fuzzy-index.js";
-import { editBudget, FuzzyIndex, osaDistance } from "../../runtime/fuzzy.js";
+import { editBudget, FuzzyIndex, osaDistance } from "../../runtime/text/fuzzy.js";
 
 const words = ["archive", "backup", "cat", "directory", "disk", "download", "show", "usage"];
 const index = (() => {

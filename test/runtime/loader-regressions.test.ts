@@ -3,11 +3,11 @@
 // from datasets/example's payload, so only the loader stands between it and the runtime.
 import { describe, expect, it } from "vitest";
 import { examplePayload, hostileBundle, sharedToolTree } from "../../bench/hostile-payloads.js";
-import type { BundlePayload } from "../../runtime/bundle-types.js";
+import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { explain } from "../../runtime/explain.js";
-import { packPayload } from "../../runtime/encode.js";
+import { packPayload } from "../../runtime/bundle/encode.js";
 import { loadNpc } from "../../runtime/index.js";
-import { validatePayload } from "../../runtime/validate-payload.js";
+import { validatePayload } from "../../runtime/bundle/validate-payload.js";
 import { repoRoot } from "../support/repo-root.js";
 import { refusalOf } from "../support/refusal.js";
 

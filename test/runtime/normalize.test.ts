@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { expandContraction, normalizeKey, textOf, tokenize } from "../../runtime/normalize.js";
+import { expandContraction, normalizeKey, textOf, tokenize } from "../../runtime/text/normalize.js";
 
 describe("normalizeKey", () => {
   it("lowercases (Unicode too), applies NFKC and collapses whitespace", () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileTypeRegex } from "../../compiler/passes/compute-type-programs.js";
-import { TypeMatcher } from "../../runtime/regex-vm.js";
+import { TypeMatcher } from "../../runtime/text/regex-vm.js";
 
 function matcher(pattern: string, flags = ""): TypeMatcher {
   return new TypeMatcher(compileTypeRegex("t", pattern, flags));

@@ -147,7 +147,7 @@ describe("probabilistic matches and rejection", () => {
       expect(negated).toMatchObject({ status: "rejected", tools: [] });
       expect(negated.notice).toMatch(/not to do something destructive/);
       expect(negated.related.map((r) => r.intent)).toContain("nuke");
-      // The guard's reading of negation (runtime/guards.ts), not a shorter list of its own.
+      // The guard's reading of negation (runtime/match/guards.ts), not a shorter list of its own.
       for (const message of ["dont nuke the build folder", "avoid nuking the build folder", "you cannot nuke the build folder"]) {
         const answer = s.process(message);
         expect(answer, message).toMatchObject({ status: "rejected", tools: [] });

@@ -5,9 +5,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources } from "../../compiler/lint.js";
-import { lex } from "../../runtime/lexer.js";
+import { lex } from "../../runtime/text/lexer.js";
 import { loadNpc } from "../../runtime/index.js";
-import { normalizeKey, tokenize } from "../../runtime/normalize.js";
+import { normalizeKey, tokenize } from "../../runtime/text/normalize.js";
 import { tempDir, writeTree } from "../support/cli.js";
 
 const QUOTES = `difference between ' and " in linux`;

@@ -3,11 +3,11 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
-import { NpcModel } from "../../runtime/model.js";
-import { matchTemplate } from "../../runtime/match-template.js";
-import { tokenize, type Token } from "../../runtime/normalize.js";
-import { WordResolver } from "../../runtime/word-resolver.js";
-import { TypeMatcher } from "../../runtime/regex-vm.js";
+import { NpcModel } from "../../runtime/bundle/model.js";
+import { matchTemplate } from "../../runtime/match/match-template.js";
+import { tokenize, type Token } from "../../runtime/text/normalize.js";
+import { WordResolver } from "../../runtime/text/word-resolver.js";
+import { TypeMatcher } from "../../runtime/text/regex-vm.js";
 import { compileTypeRegex } from "../../compiler/passes/compute-type-programs.js";
 import { npcIr } from "./ir-fixture.js";
 

@@ -43,9 +43,9 @@ describe("import graph", () => {
 
   it("sees value, type-only, re-export and dynamic imports", () => {
     const edges = (file: string) => graph.get(join(repoRoot, file))!.map((target) => relative(repoRoot, target));
-    expect(edges("runtime/index.ts")).toContain("runtime/format.ts");
+    expect(edges("runtime/index.ts")).toContain("runtime/bundle/format.ts");
     expect(edges("runtime/index.ts")).toContain("runtime/response.ts"); // export type * from
-    expect(edges("runtime/explain.ts")).toContain("runtime/model.ts"); // import type
+    expect(edges("runtime/explain.ts")).toContain("runtime/bundle/model.ts"); // import type
     expect(edges("compiler/cli/program.ts")).toContain("compiler/cli/lint.ts"); // import()
   });
 

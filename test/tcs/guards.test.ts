@@ -3,9 +3,9 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
-import { applyGuards, isNegated, type GuardedAnswer } from "../../runtime/guards.js";
+import { applyGuards, isNegated, type GuardedAnswer } from "../../runtime/match/guards.js";
 import { loadNpc } from "../../runtime/index.js";
-import type { Permission } from "../../runtime/bundle-types.js";
+import type { Permission } from "../../runtime/bundle/bundle-types.js";
 import { npcIr } from "../runtime/ir-fixture.js";
 
 describe("negation", () => {

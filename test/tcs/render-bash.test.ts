@@ -4,10 +4,10 @@
 import { spawnSync } from "node:child_process";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { UnsafeSlotValueError } from "../../runtime/shell-escape.js";
+import { UnsafeSlotValueError } from "../../runtime/render/shell-escape.js";
 import { splitSegments } from "../../compiler/segments.js";
 import { shellTemplate } from "../../compiler/tcs/shell-template.js";
-import { renderShellTemplate, type TagValues } from "../../runtime/shell-render.js";
+import { renderShellTemplate, type TagValues } from "../../runtime/render/shell-render.js";
 
 /** What a command goes through from dataset to shell: split and lexed by the compiler, rendered by the runtime. */
 const renderShellCommand = (command: string, valueOf: TagValues) => renderShellTemplate(shellTemplate(splitSegments(command)), valueOf);

@@ -3,7 +3,7 @@
 // spoken form to a canonical value; `value: ["spoken", …]` gives one value several spoken forms.
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { ListValue, ValueList } from "../../ir/types.js";
-import { normalizeKey } from "../../../runtime/normalize.js";
+import { normalizeKey } from "../../../runtime/text/normalize.js";
 import type { CallNode, Expr, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
 import { describeExpr, nameOf } from "./values.js";

@@ -1,7 +1,7 @@
 // Lowering the NDF lookup tables: types.json, vocabulary/templates.json, vocabulary/vocabulary.json,
 // and ndfc's extension vocabulary/lists.json.
 import type { SynonymSet, TypeDef, ValueList, WordList } from "../../ir/types.js";
-import { normalizeKey } from "../../../runtime/normalize.js";
+import { normalizeKey } from "../../../runtime/text/normalize.js";
 import { tagName } from "./entries.js";
 import { locOf, membersOf, type JsonNode } from "./json-ast.js";
 

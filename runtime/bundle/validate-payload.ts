@@ -359,7 +359,7 @@ const PAYLOAD = object({
       accept: list(tuple(INTENT, NUM)),
     }),
   ),
-  // a phrase's value index is checked where the trie is built (runtime/model.ts)
+  // a phrase's value index is checked where the trie is built (runtime/bundle/model.ts)
   lists: list(object({ name: STR, phrases: list(tuple(TEXT, NUM)), values: TEXT })),
   ranges: list(object({ min: NUM, max: NUM, unit: STR })),
   numberWords: list(tuple(STR, NUM)),

@@ -11,7 +11,7 @@
 //   right after a bare $ → refused unless empty ($value would be an expansion)
 //   inside backticks    → refused when it holds ` \ $ (backticks unescape before parsing)
 // NUL is refused everywhere (a C string cannot carry it).
-import type { ShellPlace, ShellTemplate } from "./bundle-types.js";
+import type { ShellPlace, ShellTemplate } from "../bundle/bundle-types.js";
 import { escapeForSingleQuotes, UnsafeSlotValueError } from "./shell-escape.js";
 
 /** The value a tag renders to; "" for a tag nothing fills. */

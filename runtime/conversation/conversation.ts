@@ -1,6 +1,6 @@
 // ndfc/runtime/conversation: a conversation that keeps its word (DESIGN §7). With
 // `npc.session({ conversation })` the session writes every answer into its context register
-// (runtime/register.ts) and, before a match stands, asks this module whether the register answers
+// (runtime/conversation/register.ts) and, before a match stands, asks this module whether the register answers
 // instead, in this order:
 //   1. a slot captured as a pronoun ("delete it") is bound to last_path, or asked about;
 //      a top-level template with "it" among its words that asks permission ("move it to /tmp")
@@ -17,15 +17,15 @@
 //   6. a pronoun or bare request with nothing to bind asks what is meant;
 //   7. an object alone ("old.log") asks what to do with it.
 // Outside the core (like explain): a host that only matches does not ship it.
-import { matchTemplate } from "./match-template.js";
+import { matchTemplate } from "../match/match-template.js";
 import { openTemplate } from "./open-template.js";
-import { tokenize, type Token } from "./normalize.js";
+import { tokenize, type Token } from "../text/normalize.js";
 import { isPronoun, referentOf } from "./elicit.js";
 import type { ContextRegister } from "./register.js";
-import type { NpcResponse, SlotCapture } from "./response.js";
+import type { NpcResponse, SlotCapture } from "../response.js";
 import type { Conversation, ConversationTurn, Matched } from "./session.js";
 import { actionQuestion, asksOtherOne, barePronoun, filledText, pendingText, redoTarget, redoText, referentQuestion, slotQuestion, WHICH_ONE, whichOfQuestion, wholeRequestQuestion } from "./elicit.js";
-import { WordResolver } from "./word-resolver.js";
+import { WordResolver } from "../text/word-resolver.js";
 
 const inCapture = (token: Token, captures: Record<string, SlotCapture> | undefined): boolean =>
   Object.values(captures ?? {}).some((capture) => token.start >= capture.start && token.end <= capture.end);

@@ -8,9 +8,9 @@
 //     session): see lacksReferent.
 // Negation is detected on the message's words, wherever they sit: a false alarm only makes the
 // NPC ask first, while a missed "don't" could delete what the user wanted kept.
-import type { Token } from "./normalize.js";
-import type { Permission } from "./bundle-types.js";
-import type { MatchStatus } from "./response.js";
+import type { Token } from "../text/normalize.js";
+import type { Permission } from "../bundle/bundle-types.js";
+import type { MatchStatus } from "../response.js";
 
 export interface GuardedAnswer {
   status: MatchStatus;

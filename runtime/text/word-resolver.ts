@@ -4,9 +4,9 @@
 // probabilistic stage, where the rest of the message can outvote a bad guess, the generous one.
 
 import { wordEditBudget, type FuzzyHit } from "./fuzzy.js";
-import type { NpcModel } from "./model.js";
+import type { NpcModel } from "../bundle/model.js";
 import type { Token } from "./normalize.js";
-import { round4, type WitnessItem } from "./response.js";
+import { round4, type WitnessItem } from "../response.js";
 
 export class WordResolver {
   /** Corrections looked up so far; made on the first unknown word (most messages have none). */

@@ -1,6 +1,6 @@
 // Stage 3: exact match of the normalized message, the active context's children first.
 
-import type { NpcModel } from "./model.js";
+import type { NpcModel } from "../bundle/model.js";
 
 export interface ExactHit {
   intent: number;

@@ -3,7 +3,7 @@
 // misspelt word generates its own variants, looks their hashes up (binary search) and verifies
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
 
-import { lowerBound } from "./sorted.js";
+import { lowerBound } from "../match/sorted.js";
 
 /**
  * Longest word (in characters) that typo correction considers. Its cost grows with the cube of

@@ -11,11 +11,11 @@
 //   3. source order (intent index, then path index).
 // A path matches only when it consumes every word; stop words may be skipped between nodes.
 
-import { osaDistance, wordEditBudget } from "./fuzzy.js";
-import { phraseAt, type ListTrie, type NpcModel } from "./model.js";
-import { textOf, type Token } from "./normalize.js";
-import type { SlotCapture, WitnessItem } from "./response.js";
-import type { WordResolver } from "./word-resolver.js";
+import { osaDistance, wordEditBudget } from "../text/fuzzy.js";
+import { phraseAt, type ListTrie, type NpcModel } from "../bundle/model.js";
+import { textOf, type Token } from "../text/normalize.js";
+import type { SlotCapture, WitnessItem } from "../response.js";
+import type { WordResolver } from "../text/word-resolver.js";
 
 export interface TemplateHit {
   intent: number;

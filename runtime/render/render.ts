@@ -6,8 +6,8 @@
 // rendered by shell-render.ts, which quotes slot values for where they land, so no slot value can
 // inject shell code. Every answer renders within RENDER_LIMITS, whatever its word lists hold.
 
-import type { BundleIntent, Segments, ToolTree } from "./bundle-types.js";
-import type { NpcModel } from "./model.js";
+import type { BundleIntent, Segments, ToolTree } from "../bundle/bundle-types.js";
+import type { NpcModel } from "../bundle/model.js";
 import { pick } from "./rng.js";
 import { renderShellTemplate } from "./shell-render.js";
 import { UnsafeSlotValueError } from "./shell-escape.js";

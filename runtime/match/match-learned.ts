@@ -1,5 +1,5 @@
 // The learned stage: a linear model trained at build time (compiler/learn/) scores the message's
-// hashed features (runtime/learned-features.ts), one score per intent and one for "none of
+// hashed features (runtime/match/learned-features.ts), one score per intent and one for "none of
 // these": a class's bias plus its weights for the message's features. The winner answers when
 // it is an intent and leads the runner-up by the bundle's `learnedThreshold` (a margin chosen by
 // cross-validation at build time).
@@ -9,10 +9,10 @@
 // over the classes — independent of how many phrasings an intent has. Scratch buffers live in
 // LearnedIndex: scoring allocates only the stems of the message's words (and their list).
 
-import type { BundleLearned } from "./bundle-types.js";
+import type { BundleLearned } from "../bundle/bundle-types.js";
 import { addFeatureWeights, ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks, packedWeight, slotOf } from "./learned-features.js";
-import type { Token } from "./normalize.js";
-import { stem } from "./stem.js";
+import type { Token } from "../text/normalize.js";
+import { stem } from "../text/stem.js";
 
 /** The outcome of one message; the same object is refilled by the next message. */
 export interface LearnedScores {

@@ -20,14 +20,14 @@
 // `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
 // abstains and the ranking becomes `related`.
 
-import type { BundleRows } from "./bundle-types.js";
-import type { NpcModel } from "./model.js";
-import type { Token } from "./normalize.js";
+import type { BundleRows } from "../bundle/bundle-types.js";
+import type { NpcModel } from "../bundle/model.js";
+import type { Token } from "../text/normalize.js";
 import { KIND_FUZZY, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
-import type { WitnessItem } from "./response.js";
+import type { WitnessItem } from "../response.js";
 import { includesSorted } from "./sorted.js";
-import { stem } from "./stem.js";
-import type { WordResolver } from "./word-resolver.js";
+import { stem } from "../text/stem.js";
+import type { WordResolver } from "../text/word-resolver.js";
 
 /** Share of recall in the harmonic mean: missing input words cost more than extra message words. */
 const RECALL_WEIGHT = 0.6;

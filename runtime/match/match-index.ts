@@ -2,7 +2,7 @@
 // walks, built once at load. Apart from the matcher so that model.ts, which builds it, and the
 // matcher, which reads the model, do not import each other.
 
-import type { BundleMessageTables, BundlePayload, BundleRows } from "./bundle-types.js";
+import type { BundleMessageTables, BundlePayload, BundleRows } from "../bundle/bundle-types.js";
 import { ProbabilisticScratch } from "./probabilistic-scratch.js";
 import { SortedKeys } from "./sorted.js";
 

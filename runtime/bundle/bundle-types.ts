@@ -1,6 +1,6 @@
 // The payload of a `.npc` bundle: everything the runtime needs, computed at build time.
 // Plain arrays and objects (deterministic key order), and typed arrays for the big numeric tables,
-// which the bundle stores as sections (runtime/sections.ts) and the runtime reads as views.
+// which the bundle stores as sections (runtime/bundle/sections.ts) and the runtime reads as views.
 
 /** An intent's permission: what a client must do before running its tools. */
 export type Permission = "ask" | "yolo" | "auto";
@@ -133,9 +133,9 @@ export interface BundleRows {
   items: Uint32Array;
 }
 
-/** The probabilistic stage's index (runtime/match-probabilistic.ts): everything is keyed by stem. */
+/** The probabilistic stage's index (runtime/match/match-probabilistic.ts): everything is keyed by stem. */
 export interface BundleMatching {
-  /** Porter stems (runtime/stem.ts) of input words, synonyms, concept members and function words, sorted. */
+  /** Porter stems (runtime/text/stem.ts) of input words, synonyms, concept members and function words, sorted. */
   stems: string[];
   /** Per lexicon word: its stem id. */
   wordStem: Uint32Array;
@@ -160,8 +160,8 @@ export interface BundleMatching {
 }
 
 /**
- * The learned stage (runtime/match-learned.ts): a one-vs-rest linear model over hashed features
- * (runtime/learned-features.ts), trained at build time. Class k < intents.length stands for
+ * The learned stage (runtime/match/match-learned.ts): a one-vs-rest linear model over hashed features
+ * (runtime/match/learned-features.ts), trained at build time. Class k < intents.length stands for
  * intents[k]; the last class is "none of these" (generic English). Weights are int8 with a scale
  * per class, pruned of zeros, grouped by feature (compressed sparse rows). The arrays are sections (format.ts).
  */
@@ -182,7 +182,7 @@ export interface BundleLearned {
   scale: number[];
   /** Per class: its score when no feature of the message has a weight for it. */
   bias: number[];
-  /** Concept lookup (runtime/learned-features.ts ConceptTable): member stems' conceptKey, ascending and distinct. */
+  /** Concept lookup (runtime/match/learned-features.ts ConceptTable): member stems' conceptKey, ascending and distinct. */
   conceptKeys: Uint32Array;
   /** Per key, and one more: where its concept features start in `conceptFeatures` (ascending). */
   conceptOffsets: Uint32Array;
@@ -206,7 +206,7 @@ export interface BundleFuzzy {
 /**
  * A type regex compiled to a Pike VM program (linear time on any input).
  * `classes`: per class [negated, namedSets bitmask, lo0, hi0, lo1, hi1, …].
- * `ops`: triples [opcode, a, b] (see runtime/regex-vm.ts).
+ * `ops`: triples [opcode, a, b] (see runtime/text/regex-vm.ts).
  */
 export interface BundleTypeProgram {
   name: string;
@@ -264,7 +264,7 @@ export interface BundleSanitizer {
   /** Phrases (normalized words) and their sentiment kind; expletives and interjections are stripped. */
   phrases: [string[], number][];
   stopWords: string[];
-  /** Words that name nothing by themselves (pronouns, determiners, courtesy), sorted: runtime/guards.ts lacksReferent. */
+  /** Words that name nothing by themselves (pronouns, determiners, courtesy), sorted: runtime/match/guards.ts lacksReferent. */
   nameless: string[];
 }
 
@@ -273,7 +273,7 @@ export interface BundleSanitizer {
  * (compiler/passes/compute-message-tables.ts).
  */
 export interface BundleMessageTables {
-  /** Words that start an exact input (any context) or a template path, sorted: runtime/clauses.ts. */
+  /** Words that start an exact input (any context) or a template path, sorted: runtime/conversation/clauses.ts. */
   actionWords: string[];
   /** Per intent: its input ids, ascending (its phrasings, then its describing text). */
   intentInputs: BundleRows;

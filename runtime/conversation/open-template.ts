@@ -1,12 +1,12 @@
 // Slot elicitation's reading of the template automaton: the template a message starts with its
 // words but stops short of ("delete", "copy notes.txt"), and the slot it needs next, found by
 // walking on from where the message ends (optional nodes and a few vocab words, no slot skipped).
-// Used by runtime/conversation.ts only, so it stays out of the core.
-import { matchTemplate } from "./match-template.js";
-import type { NpcModel } from "./model.js";
-import type { Token } from "./normalize.js";
-import type { WordResolver } from "./word-resolver.js";
-import { lowerBound } from "./sorted.js";
+// Used by runtime/conversation/conversation.ts only, so it stays out of the core.
+import { matchTemplate } from "../match/match-template.js";
+import type { NpcModel } from "../bundle/model.js";
+import type { Token } from "../text/normalize.js";
+import type { WordResolver } from "../text/word-resolver.js";
+import { lowerBound } from "../match/sorted.js";
 
 /** A template the message starts but stops short of: its next required slot (slot elicitation, session.ts). */
 export interface OpenTemplate {

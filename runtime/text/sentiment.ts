@@ -19,10 +19,10 @@
 //   - a message that is only sentiment and filler ("thanks a lot": nothing else the NPC knows)
 //     against the inputs that are exactly one of its sentiment phrases ("thanks").
 
-import { SENTIMENT_KINDS } from "./bundle-types.js";
-import type { NpcModel } from "./model.js";
+import { SENTIMENT_KINDS } from "../bundle/bundle-types.js";
+import type { NpcModel } from "../bundle/model.js";
 import { keyOf, tokenize, type Token } from "./normalize.js";
-import type { Sentiment } from "./response.js";
+import type { Sentiment } from "../response.js";
 import { NOISE_KINDS, sanitize } from "./sanitize.js";
 
 export function emojiFor(s: Sentiment): string {

@@ -4,7 +4,7 @@
 
 import { CONCEPT_START, featureWords, forEachFeature } from "./learned-features.js";
 import type { LearnedIndex } from "./match-learned.js";
-import type { Token } from "./normalize.js";
+import type { Token } from "../text/normalize.js";
 
 /** Where a feature comes from: a word (`start` −1), a pair (−2), a word's concept (CONCEPT_START), or characters of a token. */
 export interface FeatureOrigin {

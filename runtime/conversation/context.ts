@@ -7,11 +7,11 @@
 // before a top-level template that needed a typo correction. A top-level template matched word
 // for word still wins ("delete old.log" deletes old.log, not the folder just created).
 
-import type { RankedIntent } from "./match-probabilistic.js";
-import type { NpcModel } from "./model.js";
-import { normalizeWords, type Token } from "./normalize.js";
-import type { WitnessItem } from "./response.js";
-import type { WordResolver } from "./word-resolver.js";
+import type { RankedIntent } from "../match/match-probabilistic.js";
+import type { NpcModel } from "../bundle/model.js";
+import { normalizeWords, type Token } from "../text/normalize.js";
+import type { WitnessItem } from "../response.js";
+import type { WordResolver } from "../text/word-resolver.js";
 
 const childWords = new WeakMap<NpcModel, Map<number, Set<string>>>();
 

@@ -1,11 +1,11 @@
-// How a message leans on the context register (runtime/register.ts), read from its words, and the
+// How a message leans on the context register (runtime/conversation/register.ts), read from its words, and the
 // questions the NPC asks when it cannot: a missing slot ("Delete what?"), a pronoun with nothing
 // to refer to, an object with no action. The session (session.ts) acts on what these return; the
 // texts it re-reads ("delete b.log" for "and b.log too") go through the template matcher again,
 // so a filled slot must fit its type exactly as if it had been typed in one message.
 import type { OpenTemplate } from "./open-template.js";
-import type { NpcModel } from "./model.js";
-import type { Token } from "./normalize.js";
+import type { NpcModel } from "../bundle/model.js";
+import type { Token } from "../text/normalize.js";
 import type { ContextRegister } from "./register.js";
 
 /** Words that end an ellipsis ("and b.log too", "the other one as well"). */

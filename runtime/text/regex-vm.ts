@@ -2,7 +2,7 @@
 // time linear in the input whatever the pattern, so no message can make a type check backtrack
 // exponentially (TERMy's `path` regex hangs a backtracking engine on 30 characters).
 
-import type { BundleTypeProgram } from "./bundle-types.js";
+import type { BundleTypeProgram } from "../bundle/bundle-types.js";
 
 export const OP_CHAR = 0; // [0, class, next]: consume one character of the class
 export const OP_SPLIT = 1; // [1, x, y]: continue at x and at y

@@ -3,12 +3,12 @@
 // search (sorted.ts) rather than turned into Maps.
 
 import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
-import { FuzzyIndex } from "./fuzzy.js";
-import { MatchIndex } from "./match-index.js";
-import type { LearnedIndex } from "./match-learned.js";
-import { TypeMatcher } from "./regex-vm.js";
-import type { Token } from "./normalize.js";
-import { SortedKeys, SortedTable } from "./sorted.js";
+import { FuzzyIndex } from "../text/fuzzy.js";
+import { MatchIndex } from "../match/match-index.js";
+import type { LearnedIndex } from "../match/match-learned.js";
+import { TypeMatcher } from "../text/regex-vm.js";
+import type { Token } from "../text/normalize.js";
+import { SortedKeys, SortedTable } from "../match/sorted.js";
 
 export interface RuntimeState {
   /** Tag id → children (an edge may carry several alternative tags). */
@@ -87,7 +87,7 @@ export class NpcModel {
   readonly numberWords: Map<string, number>;
   /** Words of list values and number words: words the NPC knows, never typos of vocabulary words. */
   readonly valueWords: Set<string>;
-  /** Words that may start a clause (runtime/clauses.ts; computed by the compiler). */
+  /** Words that may start a clause (runtime/conversation/clauses.ts; computed by the compiler). */
   readonly actionWords: Set<string>;
   /** The probabilistic stage's index. */
   readonly matching: MatchIndex;
@@ -135,6 +135,6 @@ export class NpcModel {
  */
 export async function learnedIndexFor(payload: BundlePayload): Promise<LearnedIndex | null> {
   if (!payload.learned) return null;
-  const { LearnedIndex } = await import("./match-learned.js");
+  const { LearnedIndex } = await import("../match/match-learned.js");
   return new LearnedIndex(payload.learned, payload.config.learnedThreshold);
 }

@@ -11,9 +11,9 @@
 //     and "echo this then that" stay whole.
 // A piece made only of stop words ("please") joins the piece before it.
 
-import type { NpcModel } from "./model.js";
-import type { Token } from "./normalize.js";
-import type { WordResolver } from "./word-resolver.js";
+import type { NpcModel } from "../bundle/model.js";
+import type { Token } from "../text/normalize.js";
+import type { WordResolver } from "../text/word-resolver.js";
 
 /** At most this many clauses per message; more and the message is refused (say to split it). */
 export const MAX_CLAUSES = 10;

@@ -5,7 +5,7 @@
 //   - the status is the common status, or the parts' statuses joined with ", ";
 //   - `parts` holds each part's own response.
 
-import type { MatchStatus, NpcResponse, Sentiment } from "./response.js";
+import type { MatchStatus, NpcResponse, Sentiment } from "../response.js";
 
 function joined(texts: readonly (string | null)[]): string {
   return texts.filter((t): t is string => t !== null && t !== "").join(" ");

@@ -2,10 +2,10 @@
 // discouraging) as whole words or phrases outside quotes. Noise is removed before matching;
 // sentiment phrases are counted and left out of the probabilistic stage only.
 
-import { SENTIMENT_KINDS, type SentimentKind } from "./bundle-types.js";
-import { phraseAt, type NpcModel } from "./model.js";
+import { SENTIMENT_KINDS, type SentimentKind } from "../bundle/bundle-types.js";
+import { phraseAt, type NpcModel } from "../bundle/model.js";
 import { textOf, type Token } from "./normalize.js";
-import type { Sentiment, WitnessItem } from "./response.js";
+import type { Sentiment, WitnessItem } from "../response.js";
 
 /** Sentiment kinds below this (expletives, interjections) are noise: stripped, not sentiment phrases. */
 export const NOISE_KINDS = 2;

@@ -4,25 +4,25 @@
 // Conversation (ndfc/runtime/conversation) it also keeps the context register: each answer is
 // written into it, and before a match stands the conversation may answer from it instead.
 
-import { SENTIMENT_KINDS, type BundleConfig, type BundleIntent } from "./bundle-types.js";
+import { SENTIMENT_KINDS, type BundleConfig, type BundleIntent } from "../bundle/bundle-types.js";
 import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
 import { mayMatchChild, pickContextChild } from "./context.js";
-import type { Explainer, Tracer } from "./explain.js";
-import { applyGuards, isNegated, lacksReferent } from "./guards.js";
-import type { LearnedScores } from "./match-learned.js";
-import { matchExact, type ExactHit } from "./match-exact.js";
-import { matchProbabilistic, type RankedIntent } from "./match-probabilistic.js";
-import { matchTemplate, type TemplateHit } from "./match-template.js";
-import type { NpcModel } from "./model.js";
-import { keyOf, textOf, tokenize, type Token } from "./normalize.js";
-import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "./render.js";
-import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "./response.js";
-import { turnRandom } from "./rng.js";
-import { emptySentiment, sanitize } from "./sanitize.js";
-import { emojiFor, sentimentMatch, withoutTrailingFiller } from "./sentiment.js";
-import { WordResolver } from "./word-resolver.js";
-import { UnsafeSlotValueError } from "./shell-escape.js";
+import type { Explainer, Tracer } from "../explain.js";
+import { applyGuards, isNegated, lacksReferent } from "../match/guards.js";
+import type { LearnedScores } from "../match/match-learned.js";
+import { matchExact, type ExactHit } from "../match/match-exact.js";
+import { matchProbabilistic, type RankedIntent } from "../match/match-probabilistic.js";
+import { matchTemplate, type TemplateHit } from "../match/match-template.js";
+import type { NpcModel } from "../bundle/model.js";
+import { keyOf, textOf, tokenize, type Token } from "../text/normalize.js";
+import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "../render/render.js";
+import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "../response.js";
+import { turnRandom } from "../render/rng.js";
+import { emptySentiment, sanitize } from "../text/sanitize.js";
+import { emojiFor, sentimentMatch, withoutTrailingFiller } from "../text/sentiment.js";
+import { WordResolver } from "../text/word-resolver.js";
+import { UnsafeSlotValueError } from "../render/shell-escape.js";
 import { ageRegister, emptyRegister, REGISTER_TURNS, type ContextRegister } from "./register.js";
 
 export interface SessionMetadata {
@@ -45,7 +45,7 @@ export interface SessionOptions {
   conversation?: Conversation;
 }
 
-/** The part of a session a Conversation works with (runtime/conversation.ts). */
+/** The part of a session a Conversation works with (runtime/conversation/conversation.ts). */
 export interface ConversationTurn {
   readonly model: NpcModel;
   register: ContextRegister;
@@ -130,7 +130,7 @@ export interface Match {
   confidence: number;
   slots: Record<string, string>;
   captures?: Record<string, SlotCapture>;
-  /** A guess's runner-up intent (none: absent or -1): what "no, the other one" means (runtime/conversation.ts). */
+  /** A guess's runner-up intent (none: absent or -1): what "no, the other one" means (runtime/conversation/conversation.ts). */
   runnerUp?: number;
 }
 
@@ -190,7 +190,7 @@ export class NpcSession {
 
   /**
    * Answers one message. A message of several clauses ("delete a.log then list files") is answered
-   * clause by clause, in order, and combined (runtime/composite.ts); `parts` then holds each answer.
+   * clause by clause, in order, and combined (runtime/conversation/composite.ts); `parts` then holds each answer.
    */
   process(message: string, options: ProcessOptions = {}): NpcResponse {
     const turn = this.turn++;

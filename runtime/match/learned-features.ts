@@ -1,4 +1,4 @@
-// The features of a message for the learned stage (runtime/match-learned.ts). The compiler's
+// The features of a message for the learned stage (runtime/match/match-learned.ts). The compiler's
 // trainer (compiler/learn/) extracts its training phrasings' features with this very module, so
 // build time and run time cannot disagree. Features are 32-bit FNV-1a hashes, no strings:
 //   - words: the Porter stem of each word (a literal keeps its text), and each pair of neighbours;
@@ -9,10 +9,10 @@
 // The lowest bit of a hash is its block (WORD_BLOCK, CHAR_BLOCK): each block is TF-IDF weighted
 // (tf = 1 + ln count) and L2-normalized on its own, so long words do not drown the word features.
 
-import type { Token } from "./normalize.js";
-import { FNV_OFFSET, FNV_PRIME, fnv1a, hashString } from "./fuzzy.js";
+import type { Token } from "../text/normalize.js";
+import { FNV_OFFSET, FNV_PRIME, fnv1a, hashString } from "../text/fuzzy.js";
 import { lowerBound } from "./sorted.js";
-import { stem } from "./stem.js";
+import { stem } from "../text/stem.js";
 
 export const WORD_BLOCK = 0;
 export const CHAR_BLOCK = 1;
