@@ -185,7 +185,7 @@ async function benchNpc(): Promise<Record<string, unknown>> {
 
 async function costCurve(): Promise<CurvePoint[]> {
   const points: CurvePoint[] = [];
-  // 20k: the size DESIGN §9 sets a probabilistic target for (≤ 300 µs median).
+  // 20k: the size docs/architecture.md's speed targets sets a probabilistic target for (≤ 300 µs median).
   for (const size of quick ? [1_000, 10_000] : [1_000, 10_000, 20_000, 100_000]) {
     const synthetic = syntheticNpc(size);
     const { value: built, ms: buildMs } = timeMs(() => compileNpc({ ir: synthetic.ir }));
@@ -207,7 +207,7 @@ async function costCurve(): Promise<CurvePoint[]> {
 interface RuntimeSize {
   bytes: number;
   strippedBytes: number;
-  /** The core entry chunk, minified (DESIGN §9 budget); null when rolldown cannot be loaded. */
+  /** The core entry chunk, minified (docs/architecture.md's speed targets budget); null when rolldown cannot be loaded. */
   minifiedBytes: number | null;
   /** Chunks the core loads on demand (SHA-256 without Web Crypto, the learned stage), and each optional entry beyond the core (minified). */
   lazy: RuntimeBundleSize["lazy"] | null;
@@ -265,7 +265,7 @@ function readmeFrom(all: Record<string, unknown>[]): string {
     "# Benchmark results",
     "",
     "Written by `npm run bench` (bench/run.ts). Latencies are per message, in µs, as `median / p99 (messages)`;",
-    "messages are bucketed by the status they actually get. Targets (DESIGN §9): exact ≤ 2 µs, template ≤ 20 µs,",
+    "messages are bucketed by the status they actually get. Targets (docs/architecture.md's speed targets): exact ≤ 2 µs, template ≤ 20 µs,",
     "probabilistic and rejection ≤ 100 µs median (≤ 1 ms p99), load ≤ 10 ms, heap growth ≤ 10 MB, build ≤ 1 s.",
     "",
     "| NPC | bundle bytes | lint ms | compile ms | load ms (median) | heap MB | exact | template | probabilistic | rejected |",
@@ -288,7 +288,7 @@ function readmeFrom(all: Record<string, unknown>[]): string {
       "",
       `## Cost curve (synthetic datasets, run with ${r.name} (${r.source})${r.curveLoadAverage1m === undefined ? "" : `; load average ${r.curveLoadAverage1m} after it`})`,
       "",
-      "Target (DESIGN §9): probabilistic ≤ 300 µs median on the 20,000-input dataset.",
+      "Target (docs/architecture.md's speed targets): probabilistic ≤ 300 µs median on the 20,000-input dataset.",
       "",
       "| inputs | intents | build ms | bundle bytes | load ms | exact | probabilistic | rejected |",
       "|---|---|---|---|---|---|---|---|",

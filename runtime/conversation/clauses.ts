@@ -1,4 +1,4 @@
-// Sentences and clauses of a message (DESIGN §7.1), so "delete old.log then list files" is two
+// Sentences and clauses of a message (the lex stage, docs/architecture.md), so "delete old.log then list files" is two
 // requests answered in order. Boundaries:
 //   - a sentence ends at `.`, `!`, `?`, `;` or a line break between two tokens (never inside a
 //     literal such as old.log or a quoted text: those are single tokens) when the next sentence

@@ -1,4 +1,4 @@
-// ndfc/runtime/conversation: a conversation that keeps its word (DESIGN §7). With
+// ndfc/runtime/conversation: a conversation that keeps its word (docs/architecture.md). With
 // `npc.session({ conversation })` the session writes every answer into its context register
 // (runtime/conversation/register.ts) and, before a match stands, asks this module whether the register answers
 // instead, in this order:

@@ -1,4 +1,4 @@
-// The context register (DESIGN §7): what the last turns did, so the next message can say "it",
+// The context register (docs/architecture.md): what the last turns did, so the next message can say "it",
 // "and b.log too", "no, I meant c.log", "no, the other one", or answer a question the NPC asked ("delete" → "delete
 // what?" → "old.log"). One buffer behind pronouns, ellipsis, corrections and slot elicitation.
 // It is plain data (strings and records only) so session.snapshot() carries it as it is; it
@@ -34,7 +34,7 @@ export interface ContextRegister {
   age: number;
 }
 
-/** Turns the register is kept without being written (DESIGN §7: the last 2–3 turns). */
+/** Turns the register is kept without being written (issue 17: the last 2–3 turns). */
 export const REGISTER_TURNS = 3;
 
 export function emptyRegister(): ContextRegister {

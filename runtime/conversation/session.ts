@@ -1,6 +1,7 @@
 // A conversation with a loaded NPC: holds the active context, sentiment counts and the turn
-// number, and runs the pipeline (DESIGN §7): tokenize → sanitize → exact → template →
-// probabilistic → rejection, then renders the answer. `process` never throws. With a
+// number, and runs the stages as TraceStage names them (docs/architecture.md, Runtime stages):
+// lex → limits → sanitize → exact → sentiment → template → learned → probabilistic → decision,
+// which renders the answer or the rejection. `process` never throws. With a
 // Conversation (ndfc/runtime/conversation) it also keeps the context register: each answer is
 // written into it, and before a match stands the conversation may answer from it instead.
 
@@ -39,8 +40,8 @@ export interface SessionOptions {
   /** Turns the context register outlives its last write (default 3). */
   registerTurns?: number;
   /**
-   * Pronouns, ellipsis, corrections and slot elicitation through the context register (DESIGN
-   * §7). Outside the core: `import { conversation } from "ndfc/runtime/conversation"`.
+   * Pronouns, ellipsis, corrections and slot elicitation through the context register
+   * (docs/architecture.md). Outside the core: `import { conversation } from "ndfc/runtime/conversation"`.
    */
   conversation?: Conversation;
 }

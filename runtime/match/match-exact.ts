@@ -1,4 +1,4 @@
-// Stage 3: exact match of the normalized message, the active context's children first.
+// Stage exact: match of the normalized message, the active context's children first.
 
 import type { NpcModel } from "../bundle/model.js";
 

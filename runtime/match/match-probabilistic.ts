@@ -1,4 +1,4 @@
-// Stage 5: probabilistic match, deterministic and independent of word order.
+// Stage probabilistic: a match, deterministic and independent of word order.
 //
 // Each message word becomes weighted candidate stems: its own Porter stem, else its typo
 // corrections from the fuzzy index (similarity 1 − edits/length, at least `wordThreshold`, never

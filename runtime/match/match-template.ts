@@ -1,4 +1,4 @@
-// Stage 4: template match through the compiled automaton (compiler/passes/compute-automaton.ts).
+// Stage template: match through the compiled automaton (compiler/passes/compute-automaton.ts).
 // The message's words are read left to right while a set of threads walks the automaton; a thread
 // is (state, position) plus what it captured. Two threads in the same state at the same position
 // have the same future, so only the better one is kept: cost is words × states, whatever the

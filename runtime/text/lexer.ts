@@ -1,4 +1,4 @@
-// Stage 0 (DESIGN §7.1): the message as typed tokens. Words and literals come from the one
+// Stage lex (docs/architecture.md, Runtime stages): the message as typed tokens. Words and literals come from the one
 // tokenizer (normalize.ts), so build and run time agree; this module names each token's kind and
 // recovers the punctuation between them, which marks sentence ends and clause boundaries.
 //

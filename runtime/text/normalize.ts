@@ -4,7 +4,7 @@
 
 export type TokenKind = "word" | "literal" | "quoted";
 
-/** What a literal token looks like (DESIGN §7 stage 0), for typed slots and later stages. */
+/** What a literal token looks like (the lex stage, docs/architecture.md), for typed slots and later stages. */
 export type LiteralShape = "url" | "env" | "number" | "flag" | "glob" | "path" | "address" | "file" | "assignment" | "symbol";
 
 export interface Token {

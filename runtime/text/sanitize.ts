@@ -1,4 +1,4 @@
-// Stage 2: finds noise (expletives, interjections) and sentiment phrases (thanking, encouraging,
+// Stage sanitize: finds noise (expletives, interjections) and sentiment phrases (thanking, encouraging,
 // discouraging) as whole words or phrases outside quotes. Noise is removed before matching;
 // sentiment phrases are counted and left out of the probabilistic stage only.
 
