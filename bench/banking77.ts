@@ -10,13 +10,18 @@ export interface LabelledRow {
   label: string;
 }
 
-/** Where the corpus sits, beside the repository. */
-export function banking77Dir(repoRoot: string): string {
-  return resolve(repoRoot, "../shared/corpus/banking77");
+/** The shared corpus's folder beside the repository (../shared/corpus), where the bench reads it. */
+export function corpusBeside(repoRoot: string): string {
+  return resolve(repoRoot, "../shared/corpus");
 }
 
-export function hasBanking77(repoRoot: string): boolean {
-  const dir = banking77Dir(repoRoot);
+/** Where Banking77 sits in a corpus folder. */
+export function banking77Dir(corpusDir: string): string {
+  return join(corpusDir, "banking77");
+}
+
+export function hasBanking77(corpusDir: string): boolean {
+  const dir = banking77Dir(corpusDir);
   return existsSync(join(dir, "train.csv")) && existsSync(join(dir, "test.csv"));
 }
 
@@ -53,8 +58,8 @@ export function readLabelledCsv(file: string): LabelledRow[] {
 }
 
 /** Writes the NPC (config.json, dataset/dataset_banking.json) under `dir` from train.csv; returns the test rows. */
-export function writeBanking77Npc(repoRoot: string, dir: string): { train: LabelledRow[]; test: LabelledRow[] } {
-  const corpus = banking77Dir(repoRoot);
+export function writeBanking77Npc(corpusDir: string, dir: string): { train: LabelledRow[]; test: LabelledRow[] } {
+  const corpus = banking77Dir(corpusDir);
   const train = readLabelledCsv(join(corpus, "train.csv"));
   const test = readLabelledCsv(join(corpus, "test.csv"));
   const byLabel = new Map<string, string[]>();

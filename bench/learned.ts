@@ -28,7 +28,7 @@ import { loadNpc } from "../runtime/index.js";
 import { learnedIndexFor, NpcModel } from "../runtime/bundle/model.js";
 import { tokenize, type Token } from "../runtime/text/normalize.js";
 import { sanitize } from "../runtime/text/sanitize.js";
-import { banking77OffTopic, hasBanking77, writeBanking77Npc } from "./banking77.js";
+import { banking77OffTopic, corpusBeside, hasBanking77, writeBanking77Npc } from "./banking77.js";
 import { percentile, round } from "./stats.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -78,7 +78,7 @@ function cliBuildMs(dir: string): number[] {
 
 async function banking77() {
   const dir = mkdtempSync(join(tmpdir(), "ndfc-banking77-"));
-  const { test } = writeBanking77Npc(repoRoot, dir);
+  const { test } = writeBanking77Npc(corpusBeside(repoRoot), dir);
   const lint = lintSources([dir]);
   const built = compileNpc(lint);
   const npc = await loadNpc(built.bytes);
@@ -147,7 +147,7 @@ async function termy() {
 }
 
 async function main(): Promise<void> {
-  if (!hasBanking77(repoRoot)) throw new Error("Banking77 corpus not found beside the repository (../shared/corpus/banking77)");
+  if (!hasBanking77(corpusBeside(repoRoot))) throw new Error("Banking77 corpus not found beside the repository (../shared/corpus/banking77)");
   if (!existsSync(join(termyDir, "config.json"))) throw new Error(`NPC-Forge corpus not found at ${termyDir}`);
   const learned = { banking77: await banking77(), termy: await termy(), machine: { loadAverage1m: round(loadavg()[0]!, 2) } };
   const file = join(repoRoot, "bench/results/matching.json");

@@ -1,9 +1,9 @@
 // Where the tests find the shared corpus (NPC-Forge's datasets, Banking77): beside the repository
-// in ../shared/corpus, or wherever NDFC_SHARED_CORPUS points (a test points it at a missing
+// in ../shared/corpus, or wherever NDFC_SHARED_CORPUS points (both the NPC-Forge NPCs and Banking77) (a test points it at a missing
 // directory to check what the suite does without it). Read at run time, never copied in.
 import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { hasBanking77 } from "../../bench/banking77.js";
+import { banking77Dir, hasBanking77 } from "../../bench/banking77.js";
 import { repoRoot } from "./repo-root.js";
 
 export const SHARED_CORPUS_ENV = "NDFC_SHARED_CORPUS";
@@ -22,6 +22,6 @@ export function corpusSkipNote(): string | null {
   if (corpusNpc("termy") === undefined) {
     missing.push(`NPC-Forge corpus not found at ${npcForgeDir}: its TERMy and smith tests are skipped; datasets/termy and test/fixtures/two-tool-shapes run instead`);
   }
-  if (!hasBanking77(repoRoot)) missing.push(`Banking77 not found beside the repository: its tests are skipped; the learned stage is tested on test/learn's fixture NPCs`);
+  if (!hasBanking77(sharedCorpusDir)) missing.push(`Banking77 not found at ${banking77Dir(sharedCorpusDir)}: its tests are skipped; the learned stage is tested on test/learn's fixture NPCs`);
   return missing.length === 0 ? null : `${missing.join("\n")}\n(set ${SHARED_CORPUS_ENV} to a corpus directory to run them)`;
 }
