@@ -17,14 +17,14 @@
 //   6. a pronoun or bare request with nothing to bind asks what is meant;
 //   7. an object alone ("old.log") asks what to do with it.
 // Outside the core (like explain): a host that only matches does not ship it.
+import type { NpcModel } from "../bundle/model.js";
 import { matchTemplate } from "../match/match-template.js";
 import { openTemplate } from "./open-template.js";
 import { tokenize, type Token } from "../text/normalize.js";
-import { isPronoun, referentOf } from "./elicit.js";
 import type { ContextRegister } from "./register.js";
 import type { NpcResponse, SlotCapture } from "../response.js";
 import type { Conversation, ConversationTurn, Matched } from "./session.js";
-import { actionQuestion, asksOtherOne, barePronoun, filledText, pendingText, redoTarget, redoText, referentQuestion, slotQuestion, WHICH_ONE, whichOfQuestion, wholeRequestQuestion } from "./elicit.js";
+import { actionQuestion, asksOtherOne, barePronoun, filledText, isPronoun, pendingText, redoTarget, redoText, referentOf, referentQuestion, slotQuestion, WHICH_ONE, whichOfQuestion, wholeRequestQuestion } from "./elicit.js";
 import { WordResolver } from "../text/word-resolver.js";
 
 const inCapture = (token: Token, captures: Record<string, SlotCapture> | undefined): boolean =>
@@ -68,8 +68,19 @@ function stands(turn: ConversationTurn, matched: Matched): null {
   return null;
 }
 
+/** Per model, per intent: 1 when a template reads it. Found once per model, not per message. */
+const templateIntents = new WeakMap<NpcModel, Uint8Array>();
+
 /** Whether a template reads `intent`: its answer needs words (slots) a guess never has. */
-const isTemplate = (turn: ConversationTurn, intent: number): boolean => turn.model.states.some((state) => state.accept.some(([accepted]) => accepted === intent));
+function isTemplate({ model }: ConversationTurn, intent: number): boolean {
+  let read = templateIntents.get(model);
+  if (!read) {
+    read = new Uint8Array(model.payload.intents.length);
+    for (const state of model.states) for (const [accepted] of state.accept) read[accepted] = 1;
+    templateIntents.set(model, read);
+  }
+  return read[intent] === 1;
+}
 
 /**
  * "No, the other one": after a guess, its runner-up, answered as a guess is (a destructive entry
