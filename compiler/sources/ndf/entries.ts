@@ -128,21 +128,39 @@ function lowerStructure(node: JsonNode, bag: DiagnosticBag): TemplatePath[] {
 }
 
 function lowerNode(node: ObjectNode, bag: DiagnosticBag): TemplateNode[] {
-  const members = new Map(membersOf(node).map((m) => [m.key, m.value]));
-  for (const { key, keyNode } of membersOf(node)) {
-    if (!KNOWN_NODE_KEYS.includes(key)) {
-      bag.warning(NDF_CODES.unknownKey, `unknown key "${key}" in a template node: nodes have tag, type, required (and ndfc's list and range); it is ignored`, locOf(keyNode));
+  // One pass over the members, no map: a big templates file has tens of thousands of nodes.
+  let tag: JsonNode | undefined;
+  let type: JsonNode | undefined;
+  let required: JsonNode | undefined;
+  let list: JsonNode | undefined;
+  let range: JsonNode | undefined;
+  for (const { name, value } of node.members) {
+    switch (name.value) {
+      case "tag":
+        tag = value;
+        break;
+      case "type":
+        type = value;
+        break;
+      case "required":
+        required = value;
+        break;
+      case "list":
+        list = value;
+        break;
+      case "range":
+        range = value;
+        break;
+      default:
+        if (!KNOWN_NODE_KEYS.includes(name.value)) {
+          bag.warning(NDF_CODES.unknownKey, `unknown key "${name.value}" in a template node: nodes have tag, type, required (and ndfc's list and range); it is ignored`, locOf(name));
+        }
     }
   }
-  const tag = members.get("tag");
-  const type = members.get("type");
-  const required = members.get("required");
-  const tags = tag ? texts(tag).map((t) => tagName(t.value)) : [];
+  const tags = tag ? tagNames(tag) : [];
   if (tags.length === 0 || type?.type !== "String") return []; // reported by the schema check
   const lowered: TemplateNode = { tags, type: type.value, required: required?.type === "Boolean" ? required.value : true, loc: locOf(node) };
-  const list = members.get("list");
   if (type.value === "list" && list?.type === "String") lowered.list = list.value;
-  const range = members.get("range");
   if (type.value === "range" && range !== undefined) {
     const bounds = toValue(range) as { min?: unknown; max?: unknown; unit?: unknown };
     if (typeof bounds.min === "number" && typeof bounds.max === "number") {
@@ -151,6 +169,13 @@ function lowerNode(node: ObjectNode, bag: DiagnosticBag): TemplateNode[] {
     }
   }
   return [lowered];
+}
+
+/** The tag names of a node's `tag` (a string or a list of strings); no location is needed for them. */
+function tagNames(node: JsonNode): string[] {
+  if (node.type === "String") return [tagName(node.value)];
+  if (node.type !== "Array") return [];
+  return node.elements.flatMap((e) => (e.value.type === "String" ? [tagName(e.value.value)] : []));
 }
 
 /** An unknown key close to a known one (`otuput`) is almost certainly a typo; others are custom tags. */
