@@ -17,8 +17,7 @@ export interface EntriesFragment {
 export function lowerEntriesFile(relPath: string, root: JsonNode, bag: DiagnosticBag): EntriesFragment {
   const fragment: EntriesFragment = { intents: [], wordLists: [] };
   if (root.type !== "Array") return fragment; // the schema check already reported it
-  root.elements.forEach((element, index) => {
-    const node = element.value;
+  root.elements.forEach((node, index) => {
     if (node.type !== "Object") return;
     const id = `${relPath}#${index}`;
     if (isWordListBlock(node)) {
@@ -42,7 +41,7 @@ function isWordListBlock(node: ObjectNode): boolean {
 }
 
 function isStringOrStrings(node: JsonNode): boolean {
-  return node.type === "String" || (node.type === "Array" && node.elements.every((e) => e.value.type === "String"));
+  return node.type === "String" || (node.type === "Array" && node.elements.every((e) => e.type === "String"));
 }
 
 function wordListsOf(node: ObjectNode): WordList[] {
@@ -52,7 +51,7 @@ function wordListsOf(node: ObjectNode): WordList[] {
 function texts(node: JsonNode): LocatedText[] {
   if (node.type === "String") return [{ value: node.value, loc: locOf(node) }];
   if (node.type === "Array") {
-    return node.elements.flatMap((e) => (e.value.type === "String" ? [{ value: e.value.value, loc: locOf(e.value) }] : []));
+    return node.elements.flatMap((e) => (e.type === "String" ? [{ value: e.value, loc: locOf(e) }] : []));
   }
   return [];
 }
@@ -113,16 +112,15 @@ function lowerEntry(node: ObjectNode, id: string, bag: DiagnosticBag): Intent {
 function lowerContext(node: JsonNode, parentId: string, bag: DiagnosticBag): Intent[] {
   if (node.type !== "Array") return []; // NDF: a non-list context clears it (the schema check reports the shape)
   return node.elements.flatMap((element, index) =>
-    element.value.type === "Object" ? [lowerEntry(element.value, `${parentId}/context#${index}`, bag)] : [],
+    element.type === "Object" ? [lowerEntry(element, `${parentId}/context#${index}`, bag)] : [],
   );
 }
 
 function lowerStructure(node: JsonNode, bag: DiagnosticBag): TemplatePath[] {
   if (node.type !== "Array") return [];
-  return node.elements.flatMap((pathElement) => {
-    const path = pathElement.value;
+  return node.elements.flatMap((path) => {
     if (path.type !== "Array") return [];
-    const nodes = path.elements.flatMap((e) => (e.value.type === "Object" ? lowerNode(e.value, bag) : []));
+    const nodes = path.elements.flatMap((e) => (e.type === "Object" ? lowerNode(e, bag) : []));
     return nodes.length > 0 ? [{ nodes, loc: locOf(path) }] : [];
   });
 }
@@ -175,7 +173,7 @@ function lowerNode(node: ObjectNode, bag: DiagnosticBag): TemplateNode[] {
 function tagNames(node: JsonNode): string[] {
   if (node.type === "String") return [tagName(node.value)];
   if (node.type !== "Array") return [];
-  return node.elements.flatMap((e) => (e.value.type === "String" ? [tagName(e.value.value)] : []));
+  return node.elements.flatMap((e) => (e.type === "String" ? [tagName(e.value)] : []));
 }
 
 /** An unknown key close to a known one (`otuput`) is almost certainly a typo; others are custom tags. */

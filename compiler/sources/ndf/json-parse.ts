@@ -6,19 +6,25 @@
 // what is valid.
 import type { LineMap } from "../location.js";
 
+/** Where a value was written: offsets into the text of `lines`, which turns them into lines and columns on demand. */
 export interface Span {
   start: number;
   end: number;
   lines: LineMap;
 }
 
-export type JsonNode =
-  | { type: "Object"; members: JsonMemberNode[]; loc: Span }
-  | { type: "Array"; elements: { value: JsonNode }[]; loc: Span }
-  | { type: "String"; value: string; loc: Span }
-  | { type: "Number"; value: number; loc: Span }
-  | { type: "Boolean"; value: boolean; loc: Span }
-  | { type: "Null"; loc: Span };
+// The span is on the node itself, and arrays hold their nodes directly: a big templates file has
+// hundreds of thousands of values, and every object less per value is time the parse and the
+// collector do not spend.
+export type JsonNode = Span &
+  (
+    | { type: "Object"; members: JsonMemberNode[] }
+    | { type: "Array"; elements: JsonNode[] }
+    | { type: "String"; value: string }
+    | { type: "Number"; value: number }
+    | { type: "Boolean"; value: boolean }
+    | { type: "Null" }
+  );
 
 export type ObjectNode = Extract<JsonNode, { type: "Object" }>;
 export type StringNode = Extract<JsonNode, { type: "String" }>;
@@ -39,7 +45,6 @@ const MAX_DEPTH = 512;
 /** The tree of `text`, or undefined when it is not strict JSON. */
 export function parseJsonFast(text: string, lines: LineMap): JsonNode | undefined {
   let i = 0;
-  const span = (start: number): Span => ({ start, end: i, lines });
   const fail = (): never => {
     throw new NotJson();
   };
@@ -81,21 +86,21 @@ export function parseJsonFast(text: string, lines: LineMap): JsonNode | undefine
     }
     value = runStart === start + 1 ? text.slice(runStart, i) : value + text.slice(runStart, i);
     i++;
-    return { type: "String", value, loc: span(start) };
+    return { type: "String", value, start, end: i, lines };
   };
   /** true, false or null at `start`, as a node (undefined when none is there). */
   const literal = (start: number): JsonNode | undefined => {
     if (text.startsWith("true", i)) {
       i += 4;
-      return { type: "Boolean", value: true, loc: span(start) };
+      return { type: "Boolean", value: true, start, end: i, lines };
     }
     if (text.startsWith("false", i)) {
       i += 5;
-      return { type: "Boolean", value: false, loc: span(start) };
+      return { type: "Boolean", value: false, start, end: i, lines };
     }
     if (text.startsWith("null", i)) {
       i += 4;
-      return { type: "Null", loc: span(start) };
+      return { type: "Null", start, end: i, lines };
     }
     return undefined;
   };
@@ -121,22 +126,22 @@ export function parseJsonFast(text: string, lines: LineMap): JsonNode | undefine
         }
       }
       expect("}");
-      return { type: "Object", members, loc: span(start) };
+      return { type: "Object", members, start, end: i, lines };
     }
     if (c === "[") {
       i++;
-      const elements: { value: JsonNode }[] = [];
+      const elements: JsonNode[] = [];
       skipSpace();
       if (text[i] !== "]") {
         for (;;) {
-          elements.push({ value: value(depth + 1) });
+          elements.push(value(depth + 1));
           skipSpace();
           if (text[i] !== ",") break;
           i++;
         }
       }
       expect("]");
-      return { type: "Array", elements, loc: span(start) };
+      return { type: "Array", elements, start, end: i, lines };
     }
     if (c === '"') return string();
     const named = literal(start);
@@ -145,7 +150,7 @@ export function parseJsonFast(text: string, lines: LineMap): JsonNode | undefine
     const number = NUMBER.exec(text);
     if (number === null) fail();
     i += number![0].length;
-    return { type: "Number", value: Number(number![0]), loc: span(start) };
+    return { type: "Number", value: Number(number![0]), start, end: i, lines };
   };
   try {
     const root = value(0);
