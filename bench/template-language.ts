@@ -27,8 +27,9 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const ROUNDS = 30;
 const CLI_RUNS = 5;
 const cli = join(repoRoot, "build/compiler/cli/main.js");
-/** Preloaded into each `ndfc build` process: prints its own CPU time (user + system) as it exits. */
-const CPU_AT_EXIT = "data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write(`\\ncpu-ms ${(u.user+u.system)/1000}\\n`)})";
+/** Preloaded into each `ndfc build` process: prints its own CPU time (user + system) and peak RSS (KB) as it exits. */
+const CPU_AT_EXIT =
+  "data:text/javascript,process.on('exit',()=>{const u=process.cpuUsage();process.stderr.write(`\\ncpu-ms ${(u.user+u.system)/1000} rss-kb ${process.resourceUsage().maxRSS}\\n`)})";
 
 /** A seeded shuffle (xorshift32), so every run times the same order. */
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -67,18 +68,22 @@ function timed<T>(fn: () => T): { value: T; ms: number } {
 }
 
 /** Medians of CLI_RUNS whole `ndfc build` processes on `dir`: what a user waits for, Node start included. */
-function cliBuilds(dir: string): { runs: number; wallMedianMs: number; cpuMedianMs: number } {
+function cliBuilds(dir: string): { runs: number; loadAverageAtStart: number; wallMedianMs: number; cpuMedianMs: number; peakRssMedianMB: number } {
+  const loadAverageAtStart = round(loadavg()[0]!, 2);
   const wall: number[] = [];
   const cpu: number[] = [];
+  const rss: number[] = [];
   for (let i = 0; i < CLI_RUNS; i++) {
     const start = process.hrtime.bigint();
     const run = spawnSync(process.execPath, ["--import", CPU_AT_EXIT, cli, "build", dir, "--output", join(dir, "out.npc"), "--force"], { encoding: "utf8" });
     wall.push(Number(process.hrtime.bigint() - start) / 1e6);
-    const cpuMs = /cpu-ms ([\d.]+)/.exec(run.stderr)?.[1];
-    if (run.status !== 0 || cpuMs === undefined) throw new Error(`ndfc build ${dir} failed: ${run.stderr}`);
-    cpu.push(Number(cpuMs));
+    const measured = /cpu-ms ([\d.]+) rss-kb (\d+)/.exec(run.stderr);
+    if (run.status !== 0 || measured === null) throw new Error(`ndfc build ${dir} failed: ${run.stderr}`);
+    cpu.push(Number(measured[1]));
+    rss.push(Number(measured[2]) / 1024);
   }
-  return { runs: CLI_RUNS, wallMedianMs: round(percentile(wall, 50), 1), cpuMedianMs: round(percentile(cpu, 50), 1) };
+  const median = (values: number[]) => round(percentile(values, 50), 1);
+  return { runs: CLI_RUNS, loadAverageAtStart, wallMedianMs: median(wall), cpuMedianMs: median(cpu), peakRssMedianMB: median(rss) };
 }
 
 function buildNpc(dir: string) {
@@ -169,6 +174,7 @@ async function main(): Promise<void> {
     large4mbPeakRssMB: largeTemplates.peakRssMB,
     large4mbCliBuildMs: largeTemplates.cli.wallMedianMs,
     large4mbCliBuildCpuMs: largeTemplates.cli.cpuMedianMs,
+    large4mbCliPeakRssMB: largeTemplates.cli.peakRssMedianMB,
     largeTemplates,
     home: {
       intents: home.intents,

@@ -11,7 +11,7 @@ import { lowerDslFile, typeDslSlots } from "./dsl/index.js";
 import { lowerConfig } from "./ndf/config.js";
 import { lowerEntriesFile } from "./ndf/entries.js";
 import { classifyNpcFiles, isDslFile, type NdfFile } from "./ndf/files.js";
-import { parseJson } from "./ndf/json-ast.js";
+import { parseJson, type JsonNode } from "./ndf/json-ast.js";
 import type { SchemaKind } from "./ndf/schemas.js";
 import { lowerSynonyms, lowerTypes, lowerValueLists, lowerWordLists } from "./ndf/tables.js";
 import { validateAgainstSchema } from "./ndf/validate.js";
@@ -72,8 +72,8 @@ class Loader {
     const hasDsl = files.some((f) => f.kind === "dsl");
     let config: NpcConfig = { name: basename(dir), connectives: [], extra: {} };
     if (existsSync(configPath)) {
-      const root = this.readJson(configPath, "config.json");
-      if (root && validateAgainstSchema("config", root, this.bag)) config = lowerConfig(root, basename(dir), this.bag);
+      const json = this.readJson(configPath, "config.json");
+      if (json && validateAgainstSchema("config", json.root, this.bag, json.value)) config = lowerConfig(json.root, basename(dir), this.bag);
     } else if (!hasDsl) {
       this.bag.error(NDF_CODES.missingConfig, `no config.json in ${dir}: an NDF NPC directory needs config.json and a dataset/ folder`, fileStart(configPath));
     }
@@ -107,13 +107,14 @@ class Loader {
       this.loadDsl(file);
       return;
     }
-    const root = this.readJson(file.path, file.relPath);
-    if (!root) return;
+    const json = this.readJson(file.path, file.relPath);
+    if (!json) return;
+    const { root } = json;
     if (file.misnamed) {
       this.bag.warning(NDF_CODES.misnamedFile, `NDF names this kind of file ${file.misnamed}; it is loaded, but other NDF tools will skip it`, fileStart(file.path));
     }
     // Schema findings are reported; each lowerer reads what it can and skips a root of the wrong type.
-    validateAgainstSchema(SCHEMA_OF[file.kind], root, this.bag);
+    validateAgainstSchema(SCHEMA_OF[file.kind], root, this.bag, json.value);
     switch (file.kind) {
       case "entries": {
         const { intents, wordLists } = lowerEntriesFile(file.relPath, root, this.bag);
@@ -157,9 +158,12 @@ class Loader {
     return source.text;
   }
 
-  private readJson(path: string, relPath: string) {
+  /** The file's tree (for lowering, with offsets) and its plain value (for the schema check). */
+  private readJson(path: string, relPath: string): { root: JsonNode; value: unknown } | undefined {
     const text = this.read(path, relPath);
-    return text === undefined ? undefined : parseJson(path, text, this.bag);
+    const root = text === undefined ? undefined : parseJson(path, text, this.bag);
+    // The same strict JSON the tree was parsed from, so JSON.parse cannot refuse it.
+    return root && { root, value: JSON.parse(text!) };
   }
 
   private finish(config: NpcConfig, root: string): LoadedSources {

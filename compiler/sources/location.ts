@@ -7,7 +7,7 @@ export class LineMap {
   private readonly starts: number[] = [0];
 
   constructor(readonly file: string, readonly text: string) {
-    for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) this.starts.push(i + 1);
+    for (let i = text.indexOf("\n"); i !== -1; i = text.indexOf("\n", i + 1)) this.starts.push(i + 1); // indexOf: a native scan
   }
 
   at(offset: number, endOffset?: number): SourceLocation {

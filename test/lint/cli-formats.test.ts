@@ -90,6 +90,11 @@ describe("ndfc schema", () => {
       "ndf-vocabulary-templates.schema.json",
       "ndf-vocabulary.schema.json",
     ]);
+    // ndfc's own validator skips the meta-schema check at start-up: every schema it ships is checked here.
+    const metaCheck = new Ajv({ strict: false });
+    for (const file of readdirSync(dir)) {
+      expect(metaCheck.validateSchema(JSON.parse(readFileSync(join(dir, file), "utf8"))), `${file}: ${metaCheck.errorsText()}`).toBe(true);
+    }
     const validate = new Ajv({ strict: false }).compile(JSON.parse(readFileSync(join(dir, "ndf-dataset.schema.json"), "utf8")));
     expect(validate([{ input: "hi", output: ["a", "b"], permission: "ask" }])).toBe(true);
     expect(validate([{ input: "hi", permission: "sometimes" }])).toBe(false);

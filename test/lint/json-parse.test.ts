@@ -12,9 +12,9 @@ import { LineMap } from "../../compiler/sources/location.js";
 
 /** Every node as "type start-end", depth first (keys included), from either tree. */
 function spans(node: JsonNode): string[] {
-  const own = `${node.type} ${node.loc.start}-${node.loc.end}`;
+  const own = `${node.type} ${node.start}-${node.end}`;
   if (node.type === "Object") return [own, ...node.members.flatMap((m) => [...spans(m.name), ...spans(m.value)])];
-  if (node.type === "Array") return [own, ...node.elements.flatMap((e) => spans(e.value))];
+  if (node.type === "Array") return [own, ...node.elements.flatMap(spans)];
   return [own];
 }
 
@@ -63,7 +63,7 @@ describe("the fast JSON parser", () => {
     const bag = new DiagnosticBag();
     const root = parseJson("/x/t.json", text, bag)!;
     expect(toValue(root)).toEqual(JSON.parse(text));
-    expect(root.type === "Object" && root.members[1]!.name.loc.lines.at(root.members[1]!.name.loc.start)).toMatchObject({ file: "/x/t.json", line: 3, column: 2 });
+    expect(root.type === "Object" && root.members[1]!.name.lines.at(root.members[1]!.name.start)).toMatchObject({ file: "/x/t.json", line: 3, column: 2 });
   });
 
   test("text it refuses is momoa's: a syntax error keeps momoa's message and position", () => {

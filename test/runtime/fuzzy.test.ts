@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { computeFuzzyIndex } from "../../compiler/passes/compute-fuzzy-index.js";
-import { editBudget, FuzzyIndex, osaDistance } from "../../runtime/text/fuzzy.js";
+import { deletionVariants, editBudget, FuzzyIndex, hashString, osaDistance } from "../../runtime/text/fuzzy.js";
 
 const words = ["archive", "backup", "cat", "directory", "disk", "download", "show", "usage"];
 const index = (() => {
@@ -44,6 +44,22 @@ describe("fuzzy index", () => {
         expect(index.lookup(token)).toEqual(expected);
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("holds every deletion variant's (hash, word) pair, sorted by hash and then word, for any vocabulary (property)", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.string({ minLength: 0, maxLength: 9 }), { maxLength: 40 }), (vocabulary) => {
+        const pairs = vocabulary.flatMap((word, id) => {
+          const budget = editBudget(Array.from(word).length);
+          return budget === 0 ? [] : [...deletionVariants(word, budget)].map((variant) => [hashString(variant), id] as const);
+        });
+        pairs.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+        const built = computeFuzzyIndex(vocabulary);
+        expect([...built.hashes]).toEqual(pairs.map((p) => p[0]));
+        expect([...built.words]).toEqual(pairs.map((p) => p[1]));
+      }),
+      { numRuns: 300 },
     );
   });
 });

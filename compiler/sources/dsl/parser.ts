@@ -265,7 +265,8 @@ class DslParser extends EmbeddedActionsParser {
   }
 }
 
-const parser = new DslParser();
+/** Built on the first parse: its grammar analysis takes ~80 ms, which a build of NDF files alone never needs. */
+let parser: DslParser | undefined;
 
 export interface ParseError {
   message: string;
@@ -281,6 +282,7 @@ export interface ParseResult {
 
 /** Parses tokens into the parts of each rule; never throws, errors come back with their token. */
 export function parseTokens(tokens: IToken[]): ParseResult {
+  parser ??= new DslParser();
   parser.input = tokens;
   const program = body("program");
   parser.program(program);

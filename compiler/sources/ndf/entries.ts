@@ -17,8 +17,7 @@ export interface EntriesFragment {
 export function lowerEntriesFile(relPath: string, root: JsonNode, bag: DiagnosticBag): EntriesFragment {
   const fragment: EntriesFragment = { intents: [], wordLists: [] };
   if (root.type !== "Array") return fragment; // the schema check already reported it
-  root.elements.forEach((element, index) => {
-    const node = element.value;
+  root.elements.forEach((node, index) => {
     if (node.type !== "Object") return;
     const id = `${relPath}#${index}`;
     if (isWordListBlock(node)) {
@@ -42,7 +41,7 @@ function isWordListBlock(node: ObjectNode): boolean {
 }
 
 function isStringOrStrings(node: JsonNode): boolean {
-  return node.type === "String" || (node.type === "Array" && node.elements.every((e) => e.value.type === "String"));
+  return node.type === "String" || (node.type === "Array" && node.elements.every((e) => e.type === "String"));
 }
 
 function wordListsOf(node: ObjectNode): WordList[] {
@@ -52,7 +51,7 @@ function wordListsOf(node: ObjectNode): WordList[] {
 function texts(node: JsonNode): LocatedText[] {
   if (node.type === "String") return [{ value: node.value, loc: locOf(node) }];
   if (node.type === "Array") {
-    return node.elements.flatMap((e) => (e.value.type === "String" ? [{ value: e.value.value, loc: locOf(e.value) }] : []));
+    return node.elements.flatMap((e) => (e.type === "String" ? [{ value: e.value, loc: locOf(e) }] : []));
   }
   return [];
 }
@@ -113,36 +112,53 @@ function lowerEntry(node: ObjectNode, id: string, bag: DiagnosticBag): Intent {
 function lowerContext(node: JsonNode, parentId: string, bag: DiagnosticBag): Intent[] {
   if (node.type !== "Array") return []; // NDF: a non-list context clears it (the schema check reports the shape)
   return node.elements.flatMap((element, index) =>
-    element.value.type === "Object" ? [lowerEntry(element.value, `${parentId}/context#${index}`, bag)] : [],
+    element.type === "Object" ? [lowerEntry(element, `${parentId}/context#${index}`, bag)] : [],
   );
 }
 
 function lowerStructure(node: JsonNode, bag: DiagnosticBag): TemplatePath[] {
   if (node.type !== "Array") return [];
-  return node.elements.flatMap((pathElement) => {
-    const path = pathElement.value;
+  return node.elements.flatMap((path) => {
     if (path.type !== "Array") return [];
-    const nodes = path.elements.flatMap((e) => (e.value.type === "Object" ? lowerNode(e.value, bag) : []));
+    const nodes = path.elements.flatMap((e) => (e.type === "Object" ? lowerNode(e, bag) : []));
     return nodes.length > 0 ? [{ nodes, loc: locOf(path) }] : [];
   });
 }
 
 function lowerNode(node: ObjectNode, bag: DiagnosticBag): TemplateNode[] {
-  const members = new Map(membersOf(node).map((m) => [m.key, m.value]));
-  for (const { key, keyNode } of membersOf(node)) {
-    if (!KNOWN_NODE_KEYS.includes(key)) {
-      bag.warning(NDF_CODES.unknownKey, `unknown key "${key}" in a template node: nodes have tag, type, required (and ndfc's list and range); it is ignored`, locOf(keyNode));
+  // One pass over the members, no map: a big templates file has tens of thousands of nodes.
+  let tag: JsonNode | undefined;
+  let type: JsonNode | undefined;
+  let required: JsonNode | undefined;
+  let list: JsonNode | undefined;
+  let range: JsonNode | undefined;
+  for (const { name, value } of node.members) {
+    switch (name.value) {
+      case "tag":
+        tag = value;
+        break;
+      case "type":
+        type = value;
+        break;
+      case "required":
+        required = value;
+        break;
+      case "list":
+        list = value;
+        break;
+      case "range":
+        range = value;
+        break;
+      default:
+        if (!KNOWN_NODE_KEYS.includes(name.value)) {
+          bag.warning(NDF_CODES.unknownKey, `unknown key "${name.value}" in a template node: nodes have tag, type, required (and ndfc's list and range); it is ignored`, locOf(name));
+        }
     }
   }
-  const tag = members.get("tag");
-  const type = members.get("type");
-  const required = members.get("required");
-  const tags = tag ? texts(tag).map((t) => tagName(t.value)) : [];
+  const tags = tag ? tagNames(tag) : [];
   if (tags.length === 0 || type?.type !== "String") return []; // reported by the schema check
   const lowered: TemplateNode = { tags, type: type.value, required: required?.type === "Boolean" ? required.value : true, loc: locOf(node) };
-  const list = members.get("list");
   if (type.value === "list" && list?.type === "String") lowered.list = list.value;
-  const range = members.get("range");
   if (type.value === "range" && range !== undefined) {
     const bounds = toValue(range) as { min?: unknown; max?: unknown; unit?: unknown };
     if (typeof bounds.min === "number" && typeof bounds.max === "number") {
@@ -151,6 +167,13 @@ function lowerNode(node: ObjectNode, bag: DiagnosticBag): TemplateNode[] {
     }
   }
   return [lowered];
+}
+
+/** The tag names of a node's `tag` (a string or a list of strings); no location is needed for them. */
+function tagNames(node: JsonNode): string[] {
+  if (node.type === "String") return [tagName(node.value)];
+  if (node.type !== "Array") return [];
+  return node.elements.flatMap((e) => (e.type === "String" ? [tagName(e.value)] : []));
 }
 
 /** An unknown key close to a known one (`otuput`) is almost certainly a typo; others are custom tags. */

@@ -15,7 +15,7 @@ export type { JsonNode, ObjectNode };
 
 /** Where a value (or a key) was written; line and column are computed here, on demand. */
 export function locOf(node: JsonNode): SourceLocation {
-  return node.loc.lines.at(node.loc.start, node.loc.end);
+  return node.lines.at(node.start, node.end);
 }
 
 /** Parses JSON text; a syntax error becomes a located diagnostic and the result is undefined. */
@@ -34,22 +34,22 @@ export function parseJson(file: string, text: string, bag: DiagnosticBag): JsonN
 
 /** momoa's tree in this module's shape (for text the fast parser left to momoa and momoa took). */
 function fromMomoa(node: ValueNode, lines: LineMap): JsonNode {
-  const loc = { start: node.loc.start.offset, end: node.loc.end.offset, lines };
+  const span = { start: node.loc.start.offset, end: node.loc.end.offset, lines };
   switch (node.type) {
     case "Object":
       return {
         type: "Object",
         members: node.members.map((m) => ({ name: fromMomoa(m.name as ValueNode, lines) as StringNode, value: fromMomoa(m.value, lines) })),
-        loc,
+        ...span,
       };
     case "Array":
-      return { type: "Array", elements: node.elements.map((e) => ({ value: fromMomoa(e.value, lines) })), loc };
+      return { type: "Array", elements: node.elements.map((e) => fromMomoa(e.value, lines)), ...span };
     case "String":
     case "Number":
     case "Boolean":
-      return { type: node.type, value: node.value, loc } as JsonNode;
+      return { type: node.type, value: node.value, ...span } as JsonNode;
     default:
-      return { type: "Null", loc }; // json mode has no other value (no NaN, Infinity, identifiers)
+      return { type: "Null", ...span }; // json mode has no other value (no NaN, Infinity, identifiers)
   }
 }
 
@@ -71,7 +71,7 @@ export function toValue(node: JsonNode): unknown {
       return out;
     }
     case "Array":
-      return node.elements.map((e) => toValue(e.value));
+      return node.elements.map(toValue);
     case "Null":
       return null;
     default:
@@ -103,7 +103,7 @@ export function nodeAtPointer(root: JsonNode, pointer: string): JsonNode {
     } else if (node.type === "Array") {
       const element = node.elements[Number(part)];
       if (!element) return node;
-      node = element.value;
+      node = element;
     } else {
       return node;
     }

@@ -10,7 +10,7 @@ function stringMembers(root: JsonNode) {
 }
 
 function strings(node: JsonNode): string[] {
-  return node.type === "Array" ? node.elements.flatMap((e) => (e.value.type === "String" ? [e.value.value] : [])) : [];
+  return node.type === "Array" ? node.elements.flatMap((e) => (e.type === "String" ? [e.value] : [])) : [];
 }
 
 export function lowerTypes(root: JsonNode): TypeDef[] {

@@ -10,7 +10,7 @@ import { locOf, membersOf, toValue, type JsonNode, type ObjectNode } from "./jso
 
 export function lowerTools(node: JsonNode, bag: DiagnosticBag): ToolCall[] {
   if (node.type !== "Array") return [];
-  return node.elements.flatMap((element) => (element.value.type === "Object" ? [lowerTool(element.value, bag)] : []));
+  return node.elements.flatMap((element) => (element.type === "Object" ? [lowerTool(element, bag)] : []));
 }
 
 function lowerTool(tool: ObjectNode, bag: DiagnosticBag): ToolCall {
