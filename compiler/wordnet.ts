@@ -26,8 +26,8 @@ const SENSES = 3;
 /** Words shorter than this are left alone (their senses are mostly abbreviations). */
 const MIN_LENGTH = 3;
 /**
- * Pointers to a sense's neighbours: hyponym, hypernym, similar to. Only the first sense's: the
- * neighbours of the first three senses answered 40 % more off-topic prompts on TERMy.
+ * Pointers to a sense's neighbours: hyponym, hypernym, similar to. Only the first sense's: with
+ * the first three senses' hyponyms, TERMy answered 13 of its 204 off-topic prompts instead of 10.
  */
 const NEIGHBOUR_POINTERS: ReadonlySet<string> = new Set(["~", "@", "&"]);
 
