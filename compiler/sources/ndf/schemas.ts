@@ -144,6 +144,7 @@ export const NDF_SCHEMAS = {
       suggestions: { type: "integer", minimum: 0 },
       matcher: { enum: ["auto", "learned", "lexical"], description: "auto (default): the learned stage ships when cross-validation says it answers enough unseen phrasings; learned: always; lexical: never." },
       learned_threshold: { type: "number", minimum: 0, description: "Margin the learned stage's winner needs over its runner-up (default: chosen by cross-validation)." },
+      wordnet_neighbours: { type: "boolean", description: "With ndfc build --wordnet: also read each word's narrower, broader and similar words as weak synonyms (default true)." },
     },
   },
   dataset: entriesFile("dataset", "NDF dataset_*.json / templates_*.json / personality.json"),
