@@ -3,7 +3,7 @@
 // every hash at least two phrasings use, ascending; IDF is over all phrasings (the none-of-these sentences
 // included) and rounded to the byte the bundle stores, so training sees the runtime's values.
 
-import { type ConceptTable, FeatureCounts, featureWeight, idfByte, MAX_FEATURES, normalizeBlocks } from "../../runtime/match/learned-features.js";
+import { type ConceptTable, FeatureCounts, featureWeight, idfByte, MAX_FEATURES, normalizeBlocks, slotFor } from "../../runtime/match/learned-features.js";
 import type { Token } from "../../runtime/text/normalize.js";
 import type { SparseSamples } from "./svm.js";
 
@@ -55,38 +55,34 @@ function grown<T extends Uint32Array | Uint16Array>(from: T, to: T): T {
 }
 
 /**
- * Distinct hashes, each given an id in first-seen order and counted: open addressing over typed
- * arrays (a Map of numbers costs several times more on Banking77's 1.4 million occurrences).
+ * Distinct hashes, each given an id in first-seen order and counted: slotFor's table (two ints a
+ * slot: the hash, then 1 + its id), grown as ids come (a Map of numbers costs several times more
+ * on Banking77's 1.4 million occurrences).
  */
-const GOLDEN = 0x9e3779b1;
-
 class HashIds {
   keys = new Uint32Array(1 << 15);
   counts = new Int32Array(1 << 15);
   size = 0;
-  /** Per slot: 1 + the id there, 0 when free; a hash's first slot is the top bits of its product with GOLDEN. */
-  private slots = new Int32Array(1 << 16);
-  private shift = 16;
+  private slots = new Int32Array(2 << 16);
+  private mask = (1 << 16) - 1;
 
   /** The id of `hash`, counting this occurrence. */
   add(hash: number): number {
-    const mask = this.slots.length - 1;
-    let slot = Math.imul(hash, GOLDEN) >>> this.shift;
-    for (;;) {
-      const at = this.slots[slot]!;
-      if (at === 0) break;
-      if (this.keys[at - 1] === hash) {
-        this.counts[at - 1]!++;
-        return at - 1;
-      }
-      slot = (slot + 1) & mask;
+    const slot = 2 * slotFor(this.slots, 2, this.mask, hash);
+    const at = this.slots[slot + 1]!;
+    if (at !== 0) {
+      this.counts[at - 1]!++;
+      return at - 1;
     }
     if (this.size === this.keys.length) this.grow();
     const id = this.size++;
     this.keys[id] = hash;
     this.counts[id] = 1;
-    if (2 * this.size > this.slots.length) this.rehash();
-    else this.slots[slot] = id + 1;
+    if (2 * this.size > this.mask + 1) this.rehash();
+    else {
+      this.slots[slot] = hash | 0;
+      this.slots[slot + 1] = id + 1;
+    }
     return id;
   }
 
@@ -101,13 +97,12 @@ class HashIds {
 
   /** Doubles the slots and places ids 0 .. size − 1 again (the newest included). */
   private rehash(): void {
-    this.slots = new Int32Array(2 * this.slots.length);
-    this.shift--;
-    const mask = this.slots.length - 1;
+    this.mask = 2 * this.mask + 1;
+    this.slots = new Int32Array(2 * (this.mask + 1));
     for (let id = 0; id < this.size; id++) {
-      let slot = Math.imul(this.keys[id]!, GOLDEN) >>> this.shift;
-      while (this.slots[slot] !== 0) slot = (slot + 1) & mask;
-      this.slots[slot] = id + 1;
+      const slot = 2 * slotFor(this.slots, 2, this.mask, this.keys[id]!);
+      this.slots[slot] = this.keys[id]! | 0;
+      this.slots[slot + 1] = id + 1;
     }
   }
 }

@@ -34,14 +34,27 @@ export interface SvmOptions {
   epochs: number;
 }
 
-/** Per feature: its weight row, the most used features first (ties by feature). */
-function rowsByUse(samples: SparseSamples): Int32Array {
+interface RowLayout {
+  /** Per feature: its weight row, the most used features first (ties by feature). */
+  rowOf: Int32Array;
+  /** The samples' features as rows (rowOf of each). */
+  features: Int32Array;
+}
+
+/** Each sample set's layout, found once: the model and every fold train over the same samples. */
+const layouts = new WeakMap<SparseSamples, RowLayout>();
+
+function rowLayout(samples: SparseSamples): RowLayout {
+  const known = layouts.get(samples);
+  if (known) return known;
   const uses = new Int32Array(samples.dims);
   for (const f of samples.features) uses[f]!++;
   const byUse = Int32Array.from({ length: samples.dims }, (_, f) => f).sort((a, b) => uses[b]! - uses[a]! || a - b);
   const rowOf = new Int32Array(samples.dims);
   byUse.forEach((f, r) => (rowOf[f] = r));
-  return rowOf;
+  const layout = { rowOf, features: samples.features.map((f) => rowOf[f]!) };
+  layouts.set(samples, layout);
+  return layout;
 }
 
 /** A trained model: one weight vector per class. */
@@ -90,8 +103,7 @@ export function trainOneVsRest(samples: SparseSamples, rows: Int32Array, classCo
   const { offsets, values, labels, dims } = samples;
   const K = classCount;
   const n = rows.length;
-  const rowOf = rowsByUse(samples);
-  const features = samples.features.map((f) => rowOf[f]!);
+  const { rowOf, features } = rowLayout(samples);
   const weights = new Float32Array(dims * K);
   const bias = new Float64Array(K);
   const alpha = new Float64Array(n * K);

@@ -111,37 +111,45 @@ export function forEachFeature(
   }
 }
 
-/** The first slot of a feature hash in an open-addressing table of `mask + 1` slots (the high bits folded into the low ones the mask keeps). */
-export function slotOf(hash: number, mask: number): number {
-  return (hash ^ (hash >>> 15)) & mask;
+/**
+ * Open addressing over an Int32Array of slots `stride` ints wide: a slot's first int is its key
+ * (a feature hash as int32), its second 1 + the entry's index (0: free), any others the table's
+ * own. The learned stage's feature table, FeatureCounts and the trainer's hash ids (compiler/
+ * learn/samples.ts) share it; keeping the key in the slot makes a probe one cache line, not one
+ * there and one in a key array. `mask` + 1 (the slots) is a power of two above the entries.
+ * Returns where `hash` is, or the free slot where it goes.
+ */
+export function slotFor(slots: Int32Array, stride: number, mask: number, hash: number): number {
+  const key = hash | 0;
+  // The first slot: the high bits folded into the low ones the mask keeps.
+  let slot = (hash ^ (hash >>> 15)) & mask;
+  while (slots[slot * stride + 1] !== 0 && slots[slot * stride] !== key) slot = (slot + 1) & mask;
+  return slot;
 }
 
 /**
  * A message's distinct features and their counts, in the order first seen. Reused from message to
- * message (an open-addressing table over typed arrays): counting allocates nothing.
+ * message (slotFor's table, two ints a slot): counting allocates nothing.
  */
 export class FeatureCounts {
   readonly hashes = new Uint32Array(MAX_FEATURES);
   readonly counts = new Uint16Array(MAX_FEATURES);
   size = 0;
-  private readonly slots = new Int32Array(MAX_FEATURES * 2);
+  private readonly slots = new Int32Array(MAX_FEATURES * 4);
   private readonly mask = MAX_FEATURES * 2 - 1;
   /** Bound once: forEachFeature calls it per occurrence. */
   readonly add = (hash: number): void => {
-    let slot = slotOf(hash, this.mask);
-    for (;;) {
-      const at = this.slots[slot]!;
-      if (at === 0) break;
-      if (this.hashes[at - 1] === hash) {
-        if (this.counts[at - 1]! < 0xffff) this.counts[at - 1]!++;
-        return;
-      }
-      slot = (slot + 1) & this.mask;
+    const slot = 2 * slotFor(this.slots, 2, this.mask, hash);
+    const at = this.slots[slot + 1]!;
+    if (at !== 0) {
+      if (this.counts[at - 1]! < 0xffff) this.counts[at - 1]!++;
+      return;
     }
     if (this.size === MAX_FEATURES) return;
     this.hashes[this.size] = hash;
     this.counts[this.size] = 1;
-    this.slots[slot] = ++this.size;
+    this.slots[slot] = hash | 0;
+    this.slots[slot + 1] = ++this.size;
   };
 
   /** Counts the features of `tokens`, replacing what was counted before. */
@@ -151,14 +159,9 @@ export class FeatureCounts {
     return this;
   }
 
+  /** Frees the slots of the features counted, newest first: each one's probe chain (over older entries only) still stands when it is found. */
   clear(): void {
-    for (let i = 0; i < this.size; i++) {
-      let slot = slotOf(this.hashes[i]!, this.mask);
-      while (this.slots[slot] !== 0) {
-        this.slots[slot] = 0;
-        slot = (slot + 1) & this.mask;
-      }
-    }
+    for (let i = this.size - 1; i >= 0; i--) this.slots[2 * slotFor(this.slots, 2, this.mask, this.hashes[i]!) + 1] = 0;
     this.size = 0;
   }
 }

@@ -62,15 +62,19 @@ describe("the bundle's learned section", () => {
     expect(await learnedIndexFor({ ...built.payload, learned: null })).toBeNull();
   });
 
-  it("scores a message the same on a fresh index as on one that has read other messages (stems are remembered)", () => {
+  it("scores a message the same on a fresh index as on one that has read other messages (stems and the last result are remembered)", () => {
     const indexed = () => new LearnedIndex(built.payload.learned!, built.payload.config.learnedThreshold);
     const used = indexed();
     const words = fc.constantFrom("disk", "space", "trash", "emptying", "files", "running", "memory", "ip", "what", "is", "my", "show", "rubbish", "x1", "über");
     fc.assert(
       fc.property(fc.array(fc.array(words, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 6 }), (messages) => {
         for (const message of messages) used.score(tokenize(message.join(" ")).tokens);
-        const last = tokenize(messages[messages.length - 1]!.join(" ")).tokens;
+        const lastWords = messages[messages.length - 1]!;
+        const last = tokenize(lastWords.join(" ")).tokens;
+        // The same tokens again (the index reuses its last result), then the same texts quoted (not words: other features).
         expect({ ...used.score(last) }).toEqual({ ...indexed().score(last) });
+        const quoted = tokenize(lastWords.map((w) => `"${w}"`).join(" ")).tokens;
+        expect({ ...used.score(quoted) }).toEqual({ ...indexed().score(quoted) });
       }),
       { numRuns: 40, seed: 14 },
     );

@@ -6,7 +6,7 @@
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { trainAndCrossValidate, type FirstFold, type TrainedAndValidated } from "../../compiler/learn/train.js";
 import { trainOneVsRest, type OneVsRestModel, type SparseSamples } from "../../compiler/learn/svm.js";
 import { builtCli } from "../support/built-cli.js";
@@ -124,8 +124,13 @@ describe("training with cross-validation", () => {
     expectSame(run);
   });
 
+  // Compiling the CLI (builtCli, once per run) takes most of a minute on a loaded machine: setup's time, not the test's.
+  let compiled = "";
+  beforeAll(() => {
+    compiled = pathToFileURL(join(dirname(dirname(builtCli())), "learn/train.js")).href;
+  });
+
   it("gives the same model and predictions when the folds train on a worker thread (the compiled modules)", async () => {
-    const compiled = pathToFileURL(join(dirname(dirname(builtCli())), "learn/train.js")).href;
     const built = (await import(compiled)) as typeof import("../../compiler/learn/train.js");
     const run = built.trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: true });
     expect(run.parallel).toBe(true);
