@@ -93,7 +93,7 @@ export function coldStartReport(repoRoot: string, runs = MIN_RUNS): Record<strin
     const bundle = join(scratch, "synthetic-100k.npc");
     // Lexical: the lexical tables at 100k inputs are the load being measured (training the learned stage on them takes minutes).
     const ir = { ...synthetic.ir, config: { ...synthetic.ir.config, extra: { ...synthetic.ir.config.extra, matcher: "lexical" } } };
-    const { bytes } = compileNpc({ ir });
+    const { bytes } = compileNpc(ir);
     writeFileSync(bundle, bytes);
     report.synthetic100kBytes = bytes.length;
     for (const [name, value] of Object.entries(coldLoads(child, bundle, synthetic.inputs[0]!.text, runs, ["--max-old-space-size=64"]))) {

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
       console.warn(`${dir} not found: skipped`);
       continue;
     }
-    const npc = await loadNpc(compileNpc(lintSources([dir])).bytes);
+    const npc = await loadNpc(compileNpc(lintSources([dir]).ir).bytes);
     const messages = hostileMessages(messageStuff(npc), count, SEED);
     const result = run(npc, messages);
     console.log(`${npc.name} (${dir}): median ${result.medianMs} ms, p99 ${result.p99Ms} ms, max ${result.maxMs} ms (slowest re-timed ${result.slowestRetimedMs} ms) over ${result.messages}`);

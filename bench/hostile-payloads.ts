@@ -23,7 +23,7 @@ export function examplePayload(repoRoot: string): BundlePayload {
   const lint = lintSources([join(repoRoot, "datasets", "example")]);
   const errors = lint.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new Error(`datasets/example has lint errors: ${errors.map((e) => e.message).join("; ")}`);
-  return compileNpc(lint).payload;
+  return compileNpc(lint.ir).payload;
 }
 
 /** msgpackr with its structured-clone extensions on: a value met twice is written once, then pointed to (0x69/0x70). */

@@ -54,7 +54,7 @@ function stagesMedian(results: { stages: StageFigures }[]): StageFigures {
 
 function trainingInputs(npcDir: string): { bytes: Uint8Array; inputs: string[] } {
   const lint = lintSources([npcDir]);
-  const built = compileNpc(lint);
+  const built = compileNpc(lint.ir);
   return { bytes: built.bytes, inputs: lint.ir.intents.flatMap((i) => i.inputs.map((input) => input.value)) };
 }
 

@@ -86,7 +86,7 @@ async function banking77() {
   const dir = mkdtempSync(join(tmpdir(), "ndfc-banking77-"));
   const { test } = writeBanking77Npc(corpusBeside(repoRoot), dir);
   const lint = lintSources([dir]);
-  const built = compileNpc(lint);
+  const built = compileNpc(lint.ir);
   const npc = await loadNpc(built.bytes);
   const model = new NpcModel(built.payload, await learnedIndexFor(built.payload));
   const ids = built.payload.intents.map((i) => i.id);
@@ -118,7 +118,7 @@ async function banking77() {
     cliBuildMs: { runs: builds, median: [...builds].sort((a, b) => a - b)[1] },
     learnedShipped: built.summary.learnedShipped,
     learnedNote: built.summary.learnedNote,
-    bundleBytes: { learned: built.bytes.length, lexicalOnly: compileNpc(withMatcher(lint, "lexical")).bytes.length },
+    bundleBytes: { learned: built.bytes.length, lexicalOnly: compileNpc(withMatcher(lint, "lexical").ir).bytes.length },
   };
 }
 
@@ -129,9 +129,9 @@ function evalFigures(report: EvalReport) {
 /** TERMy as built ("matcher": "auto" decides), and the learned stage's latency when forced. */
 async function termy() {
   const lint = lintSources([termyDir]);
-  const built = compileNpc(lint);
+  const built = compileNpc(lint.ir);
   const npc = await loadNpc(built.bytes);
-  const forced = compileNpc(withMatcher(lint, "learned"));
+  const forced = compileNpc(withMatcher(lint, "learned").ir);
   const model = new NpcModel(forced.payload, await learnedIndexFor(forced.payload));
   const evalFile = join(termyDir, "dataset/eval.json");
   const cases = parseCases(readFileSync(evalFile, "utf8"), evalFile);

@@ -56,8 +56,8 @@ function forced(lint: LintResult): LintResult {
 }
 
 async function bundles(lint: LintResult): Promise<{ plain: { npc: Npc; model: NpcModel }; wordnet: { npc: Npc; model: NpcModel } }> {
-  const plain = compileNpc(lint);
-  const wordnet = compileNpc(lint, { lexicalExpansion: wordnetExpansion });
+  const plain = compileNpc(lint.ir);
+  const wordnet = compileNpc(lint.ir, { lexicalExpansion: wordnetExpansion });
   return {
     plain: { npc: await loadNpc(plain.bytes), model: new NpcModel(plain.payload) },
     wordnet: { npc: await loadNpc(wordnet.bytes), model: new NpcModel(wordnet.payload) },

@@ -12,7 +12,7 @@ import { median } from "./stats.js";
 const target = process.argv[2] ?? "20000";
 const synthetic = /^\d+$/.test(target) ? syntheticNpc(Number(target)) : null;
 const ir = synthetic ? synthetic.ir : lintSources([target]).ir;
-const npc = await loadNpc(compileNpc({ ir }).bytes);
+const npc = await loadNpc(compileNpc(ir).bytes);
 const inputs = ir.intents.flatMap((intent) => intent.inputs.map((input) => input.value));
 const sample = inputs.filter((_, i) => i % Math.ceil(inputs.length / 200) === 0);
 const extra = synthetic ? `${synthetic.vocabulary.at(-1)} zorbly` : "zorbly quib";

@@ -149,7 +149,7 @@ async function loadStats(bytes: Uint8Array, runs: number): Promise<{ medianMs: n
 async function benchNpc(): Promise<Record<string, unknown>> {
   const lintRuns = [1, 2, 3].map(() => timeMs(() => lintSources([npcDir])));
   const lint = lintRuns.at(-1)!.value;
-  const compileRuns = [1, 2, 3].map(() => timeMs(() => compileNpc(lint)));
+  const compileRuns = [1, 2, 3].map(() => timeMs(() => compileNpc(lint.ir)));
   const built = compileRuns.at(-1)!.value;
   const load = await loadStats(built.bytes, quick ? 20 : 100);
   const npc = await loadNpc(built.bytes);
@@ -188,7 +188,7 @@ async function costCurve(): Promise<CurvePoint[]> {
   // 20k: the size docs/architecture.md's speed targets sets a probabilistic target for (≤ 300 µs median).
   for (const size of quick ? [1_000, 10_000] : [1_000, 10_000, 20_000, 100_000]) {
     const synthetic = syntheticNpc(size);
-    const { value: built, ms: buildMs } = timeMs(() => compileNpc({ ir: synthetic.ir }));
+    const { value: built, ms: buildMs } = timeMs(() => compileNpc(synthetic.ir));
     const load = await loadStats(built.bytes, 20);
     const npc = await loadNpc(built.bytes);
     const sample = synthetic.inputs.filter((_, i) => i % Math.ceil(synthetic.inputs.length / 200) === 0).map((x) => x.text);

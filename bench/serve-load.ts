@@ -112,7 +112,7 @@ async function main(): Promise<void> {
   const requestsPerClient = Number(process.argv[3] ?? 200);
   const repo = resolve(import.meta.dirname, "../..");
   const lint = lintSources([join(repo, "datasets", "termy")]);
-  const npc = await loadNpc(compileNpc(lint).bytes);
+  const npc = await loadNpc(compileNpc(lint.ir).bytes);
   const runs = [];
   let hostileTeach: Record<string, unknown> = {};
   for (const [withStore, apiKey] of [[true, undefined], [false, undefined], [true, "bench-key"]] as const) {

@@ -88,7 +88,7 @@ function cliBuilds(dir: string): { runs: number; loadAverageAtStart: number; wal
 
 function buildNpc(dir: string) {
   const lint = timed(() => lintSources([dir]));
-  const compiled = timed(() => compileNpc(lint.value));
+  const compiled = timed(() => compileNpc(lint.value.ir));
   const { counts } = compiled.value.payload;
   return { lintMs: lint.ms, compileMs: compiled.ms, bytes: compiled.value.bytes, paths: counts.templatePaths, states: counts.automatonStates, intents: counts.intents };
 }

@@ -108,10 +108,13 @@ export interface CompileOptions {
   lexicalExpansion?: (ir: NpcIR) => LexicalExpansion;
 }
 
-/** The transform, compute and emit stages (passes/index.ts) over a checked IR. */
-export function compileNpc(lint: { ir: NpcIR }, options: CompileOptions = {}): CompileResult {
-  const folded = options.teachings ? foldTeachings(lint.ir, options.teachings) : null;
-  const ir = folded?.ir ?? lint.ir;
+/**
+ * The transform, compute and emit stages (passes/index.ts) over a checked IR: the IR that
+ * lintSources returned with no error (`compileNpc(lint.ir)`), or one built by hand.
+ */
+export function compileNpc(checked: NpcIR, options: CompileOptions = {}): CompileResult {
+  const folded = options.teachings ? foldTeachings(checked, options.teachings) : null;
+  const ir = folded?.ir ?? checked;
   const ordered = computeIntentOrder(ir.intents);
   // Before the learned stage: it learns from the concepts.
   const concepts = computeConcepts(ir.synonyms, options.lexicalExpansion?.(ir) ?? null, synonymContributionOf(ir.config));

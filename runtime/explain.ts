@@ -123,10 +123,10 @@ class Trace implements Tracer {
 
   learnedWitness(tokens: readonly Token[], scores: LearnedScores): Witness[] {
     const name = (intent: number) => (intent < 0 ? "none of these" : this.intentId(intent));
-    const { topClass, topIntent, topScore, runnerUpClass, runnerUpIntent, runnerUpScore, margin } = scores;
+    const { topClass, topIntent, runnerUpClass, runnerUpIntent, runnerUpScore } = scores;
     const items = (c: number, matched: string): WitnessItem[] =>
       learnedEvidence(this.model.learned!, tokens, c, WITNESS_FEATURES).map((e) => ({ word: e.feature, kind: "feature", matched, weight: e.weight }));
-    const out: Witness[] = [{ stage: "learned", items: items(topClass, name(topIntent)), note: `${name(topIntent)} ${round4(topScore)}, margin ${round4(margin)}` }];
+    const out: Witness[] = [{ stage: "learned", items: items(topClass, name(topIntent)), note: this.model.learned!.winnerNote(name(topIntent), scores) }];
     if (runnerUpClass >= 0) out.push({ stage: "learned", items: items(runnerUpClass, name(runnerUpIntent)), note: `runner-up ${name(runnerUpIntent)} ${round4(runnerUpScore)}` });
     return out;
   }

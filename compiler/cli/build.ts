@@ -56,7 +56,7 @@ Examples:
       };
       let compiled;
       try {
-        compiled = compileNpc(lint, compileOptions);
+        compiled = compileNpc(lint.ir, compileOptions);
       } catch (error) {
         if (error instanceof WordNetUnavailableError) throw new CliError(error.message, EXIT_USAGE);
         throw error;

@@ -107,7 +107,7 @@ async function crossValidateSources(dir: string, options: EvalOptions & { crossV
     io.stderr(formatText(errors, lint.texts, io.cwd, io.isTTY));
     throw new CliError(`cannot cross-validate: ${errors.length} lint error(s); fix them (ndfc lint shows everything)`, EXIT_USAGE);
   }
-  const compile = options.wordnet ? (ir: NpcIR) => compileNpc({ ir }, { lexicalExpansion: wordnetExpansion }).bytes : undefined;
+  const compile = options.wordnet ? (ir: NpcIR) => compileNpc(ir, { lexicalExpansion: wordnetExpansion }).bytes : undefined;
   try {
     return await crossValidate(lint.ir, {
       folds: options.crossValidate,

@@ -54,7 +54,7 @@ function bySourceLine(a: CaseOutcome, b: CaseOutcome): number {
 
 export async function crossValidate(ir: NpcIR, options: CrossValidationOptions): Promise<CrossValidationReport> {
   const plan = planFolds(ir, options.folds, options.seed);
-  const compile = options.compile ?? ((foldIr: NpcIR) => compileNpc({ ir: foldIr }).bytes);
+  const compile = options.compile ?? ((foldIr: NpcIR) => compileNpc(foldIr).bytes);
   const outcomes: CaseOutcome[] = [];
   for (const [index, heldOut] of plan.heldOut.entries()) {
     options.onFold?.(index + 1, plan.folds, heldOut.length);

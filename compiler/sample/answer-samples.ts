@@ -18,7 +18,7 @@ export interface SampleAnswerer {
 
 /** Compiles `ir` once and answers sentences in fresh sessions (seed 0: the same answer every run). */
 export async function sampleAnswerer(ir: NpcIR, firstSentence: (intent: Intent) => string | undefined): Promise<SampleAnswerer> {
-  const npc = await loadNpc(compileNpc({ ir }).bytes);
+  const npc = await loadNpc(compileNpc(ir).bytes);
   const ordered = computeIntentOrder(ir.intents);
   const position = new Map(ordered.map((o) => [o.intent, o]));
   /** The phrasings that make `intent` reachable: each ancestor's first sentence, outermost first. */

@@ -7,7 +7,7 @@ import { DiagnosticBag, fileStart } from "../diagnostics.js";
 import { compareStrings } from "../order.js";
 import type { Intent, IrFragment, NpcConfig, NpcIR, SourceFileRef } from "../ir/types.js";
 import { NDF_CODES } from "./ndf/codes.js";
-import { lowerDslFile, typeDslSlots } from "./dsl/index.js";
+import { lowerDslFile, resolveSlotReferences } from "./dsl/index.js";
 import { lowerConfig } from "./ndf/config.js";
 import { lowerEntriesFile } from "./ndf/entries.js";
 import { classifyNpcFiles, isDslFile, type NdfFile } from "./ndf/files.js";
@@ -168,7 +168,7 @@ class Loader {
 
   private finish(config: NpcConfig, root: string): LoadedSources {
     const intents = this.fragment.intents;
-    typeDslSlots(intents, this.fragment.types, this.fragment.lists);
+    resolveSlotReferences(intents, this.fragment.types, this.fragment.lists);
     disambiguateIntentIds(intents, this.bag);
     config.connectives.push(...this.fragment.connectives);
     const ir: NpcIR = {

@@ -13,6 +13,8 @@ import type { BundleLearned } from "../bundle/bundle-types.js";
 import { addFeatureWeights, ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks, packedWeight, slotFor } from "./learned-features.js";
 import type { Token } from "../text/normalize.js";
 import { stem } from "../text/stem.js";
+import { round4, type Witness } from "../response.js";
+import { correctedTokens, type KnownWords } from "./learned-spelling.js";
 
 /** The outcome of one message; the same object is refilled by the next message. */
 export interface LearnedScores {
@@ -163,6 +165,30 @@ export class LearnedIndex {
       this.lastIsWord[i] = t.kind === "word";
     });
     this.lastLength = tokens.length;
+  }
+
+  /** The note of a learned answer's witness: the winner's score and margin (explain.ts shows it too). */
+  winnerNote(id: string, { topScore, margin }: LearnedScores): string {
+    return `${id} ${round4(topScore)}, margin ${round4(margin)}`;
+  }
+
+  /** The witness of a learned answer when not explaining: the winner's note, no features. */
+  winnerWitness(id: string, scores: LearnedScores): Witness {
+    return { stage: "learned", items: [], note: this.winnerNote(id, scores) };
+  }
+
+  /**
+   * The winner as the session's answer: its confidence is the margin's share of margin +
+   * threshold, and its runner-up is what "no, the other one" answers. Here rather than in the
+   * session so that the core does not carry it (this chunk loads only with a learned stage).
+   */
+  winnerMatch({ topIntent, margin, runnerUpIntent }: LearnedScores): { status: "probabilistic match"; intent: number; confidence: number; slots: Record<string, string>; runnerUp: number } {
+    return { status: "probabilistic match", intent: topIntent, confidence: round4(margin / (margin + this.threshold)), slots: {}, runnerUp: runnerUpIntent };
+  }
+
+  /** The scores of the message with its unknown words corrected first (learned-spelling.ts), as the session reads it. */
+  scoreAsSpelled(tokens: Token[], words: KnownWords, threshold: number): LearnedScores {
+    return this.score(correctedTokens(tokens, words, threshold));
   }
 
   score(tokens: readonly Token[]): LearnedScores {

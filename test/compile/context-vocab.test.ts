@@ -28,7 +28,7 @@ describe("vocab tags of context children", () => {
         },
       ]),
     });
-    const npc = await loadNpc(compileNpc(lintSources([dir])).bytes);
+    const npc = await loadNpc(compileNpc(lintSources([dir]).ir).bytes);
     const session = npc.session({ seed: 1 });
     expect(session.process("aaa box").intent).toBe("open_box");
     expect(session.process("aaa it").status).not.toBe("context match");

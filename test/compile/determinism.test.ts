@@ -20,7 +20,7 @@ function shuffled<T>(items: readonly T[], keys: readonly number[]): T[] {
 }
 
 describe("reproducible bundles", () => {
-  const reference = compileNpc({ ir: shellNpc() }).bytes;
+  const reference = compileNpc(shellNpc()).bytes;
 
   it("do not depend on the order of intents, synonyms, types, word lists or sources in the IR", () => {
     fc.assert(
@@ -34,14 +34,14 @@ describe("reproducible bundles", () => {
           wordLists: shuffled(ir.wordLists, keys),
           sources: shuffled(ir.sources, keys),
         };
-        expect(compileNpc({ ir: reordered }).bytes).toEqual(reference);
+        expect(compileNpc(reordered).bytes).toEqual(reference);
       }),
       { numRuns: 30 },
     );
   });
 
   it("round-trip: the loaded bundle reports what was built", async () => {
-    const built = compileNpc({ ir: shellNpc() });
+    const built = compileNpc(shellNpc());
     const npc = await loadNpc(built.bytes);
     const report = inspectPayload(npc.payload, built.bytes);
     expect(report).toMatchObject({
@@ -75,9 +75,9 @@ describe("reproducible bundles", () => {
     // Three TERMy compiles, each training the learned stage: seconds on a quiet machine, over a
     // minute on a busy shared one, so the default 60 s would fail it for the machine, not the code.
     it("give byte-identical bundles", { timeout: 300_000 }, () => {
-      const a = compileNpc(lintSources([copyInOrder(false)])).bytes;
-      const b = compileNpc(lintSources([copyInOrder(true)])).bytes;
-      const original = compileNpc(lintSources([termyDir])).bytes;
+      const a = compileNpc(lintSources([copyInOrder(false)]).ir).bytes;
+      const b = compileNpc(lintSources([copyInOrder(true)]).ir).bytes;
+      const original = compileNpc(lintSources([termyDir]).ir).bytes;
       expect(Buffer.from(a).equals(Buffer.from(b))).toBe(true);
       expect(Buffer.from(a).equals(Buffer.from(original))).toBe(true);
     });

@@ -33,7 +33,7 @@ const datasets = resolve(import.meta.dirname, "../../datasets");
 function bundleOf(dir: string, seed: number | null): Buffer {
   listing.seed = seed;
   try {
-    return Buffer.from(compileNpc(lintSources([dir])).bytes);
+    return Buffer.from(compileNpc(lintSources([dir]).ir).bytes);
   } finally {
     listing.seed = null;
   }

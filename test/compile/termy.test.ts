@@ -18,7 +18,7 @@ describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", () => {
   let npc: Npc;
   beforeAll(async () => {
     lint = lintSources([termyDir]);
-    built = compileNpc(lint);
+    built = compileNpc(lint.ir);
     npc = await loadNpc(built.bytes);
   }, 300_000);
   const ask = (message: string) => npc.session({ seed: 1 }).process(message);

@@ -65,7 +65,7 @@ end
 `,
     });
     const lint = lintSources([dir]);
-    const npc = await loadNpc(compileNpc(lint).bytes);
+    const npc = await loadNpc(compileNpc(lint.ir).bytes);
     expect(npc.payload.config.connectives).toEqual(expect.arrayContaining([["afterwards"], ["once", "done"]]));
     const on = new NpcModel(npc.payload, await learnedIndexFor(npc.payload));
     expect(clauses("list files afterwards show disk usage", on)).toEqual(["list files", "show disk usage"]);

@@ -101,7 +101,7 @@ describe("context entries are tried first", () => {
 const corpus = resolve(import.meta.dirname, "../../datasets/termy");
 describe.skipIf(!existsSync(corpus))("TERMy's follow-ups (NDFC_IT convention)", () => {
   it("create a folder, move it, delete it; the second delete is not a follow-up", async () => {
-    const termy = await loadNpc(compileNpc(lintSources([corpus])).bytes);
+    const termy = await loadNpc(compileNpc(lintSources([corpus]).ir).bytes);
     const s = termy.session();
     const created = s.process("create a folder demo");
     expect(created).toMatchObject({ intent: "dirs_create", slots: { directory: "demo" } });

@@ -72,6 +72,6 @@ describe("ndfc ask --explain", () => {
 
   it("the compiled bundle and the in-memory one agree", async () => {
     const lint = lintSources([writeShelly()]);
-    expect(compileNpc(lint).payload.name).toBe(npc.name);
+    expect(compileNpc(lint.ir).payload.name).toBe(npc.name);
   });
 });

@@ -77,7 +77,7 @@ function fuzz(name: string, load: () => Promise<Npc>, count: number): void {
 }
 
 describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", () => {
-  fuzz("TERMy", async () => loadNpc(compileNpc(lintSources([termyDir])).bytes), 100_000);
+  fuzz("TERMy", async () => loadNpc(compileNpc(lintSources([termyDir]).ir).bytes), 100_000);
 });
 
 fuzz("datasets/termy", () => datasetNpc("termy"), 20_000);

@@ -162,7 +162,7 @@ describe("pronoun safety: nothing to refer to, nothing destructive", () => {
   });
 
   it.skipIf(!hasTermy)("TERMy (NPC-Forge): 0 of 200 answered with a destructive tool", async () => {
-    const corpus = await loadNpc(compileNpc(lintSources([termyDir])).bytes);
+    const corpus = await loadNpc(compileNpc(lintSources([termyDir]).ir).bytes);
     expect(destructiveAnswers(corpus, messages, true)).toEqual([]);
   });
 });

@@ -25,7 +25,7 @@ beforeAll(async () => {
       { intent: "echo", input: ["echo it"], output: ["Echoing."], tools: [{ name: "run_in_terminal", arguments: { command: "echo <||amp||>" } }], permission: "yolo" },
     ]),
   });
-  npc = await loadNpc(compileNpc(lintSources([dir])).bytes);
+  npc = await loadNpc(compileNpc(lintSources([dir]).ir).bytes);
 });
 
 /** Word lists that count their lookups (one per word-list tag rendered). */

@@ -94,7 +94,7 @@ describe("sentiment", () => {
         { intent: "greet", input: ["hello"], output: "Hi.", permission: "yolo" },
       ]),
     });
-    const calm = await loadNpc(compileNpc(lintSources([dir])).bytes);
+    const calm = await loadNpc(compileNpc(lintSources([dir]).ir).bytes);
     // "mate" is unknown: the message is only the phrase and filler, so the phrase alone decides.
     const answer = calm.session().process("don't worry mate");
     expect(answer).toMatchObject({ status: "exact match", intent: "reassured", sentiment: { encouraging: 1 } });

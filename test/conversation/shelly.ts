@@ -146,5 +146,5 @@ export async function loadShelly(change?: (files: Record<string, unknown>) => vo
   const lint = lintSources([writeShelly(change)]);
   const errors = lint.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new Error(`Shelly does not lint: ${errors.map((d) => `${d.code} ${d.message}`).join("; ")}`);
-  return loadNpc(compileNpc(lint).bytes);
+  return loadNpc(compileNpc(lint.ir).bytes);
 }

@@ -15,7 +15,7 @@ const cases = parseCases(readFileSync(join(repoRoot, "datasets/home/eval.jsonl")
 async function bundle(name: string): Promise<{ npc: Npc; paths: number }> {
   const lint = lintSources([join(repoRoot, "datasets", name)]);
   expect(lint.diagnostics).toEqual([]);
-  const { bytes, payload } = compileNpc(lint);
+  const { bytes, payload } = compileNpc(lint.ir);
   return { npc: await loadNpc(bytes), paths: payload.counts.templatePaths };
 }
 

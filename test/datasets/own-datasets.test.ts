@@ -27,7 +27,7 @@ describe("the project's datasets", () => {
 
   it.each(datasets)("dist-npcs bundle of datasets/%s is byte-identical to a fresh build", (name) => {
     const lint = lintSources([join(datasetsDir, name)]);
-    const { bytes, summary } = compileNpc(lint);
+    const { bytes, summary } = compileNpc(lint.ir);
     const committed = join(repoRoot, "dist-npcs", `${bundleSlug(summary.name)}.npc`);
     expect(existsSync(committed), `${committed} is missing: run \`npm run demo\` and commit dist-npcs/`).toBe(true);
     const same = Buffer.from(bytes).equals(readFileSync(committed));

@@ -19,7 +19,7 @@ const smith = corpusNpc("smith");
 
 async function built(dir: string): Promise<{ lint: LintResult; npc: Npc }> {
   const lint = lintSources([dir]);
-  return { lint, npc: await loadNpc(compileNpc(lint).bytes) };
+  return { lint, npc: await loadNpc(compileNpc(lint.ir).bytes) };
 }
 
 describe("test/fixtures/two-tool-shapes", () => {

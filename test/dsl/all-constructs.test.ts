@@ -30,7 +30,7 @@ describe("all-constructs.rules", () => {
 
   beforeAll(async () => {
     lint = lintSources([FIXTURE]);
-    const npc = await loadNpc(compileNpc(lint).bytes);
+    const npc = await loadNpc(compileNpc(lint.ir).bytes);
     session = npc.session({ seed: 7 });
   });
 

@@ -25,7 +25,7 @@ describe("datasets/shell", () => {
 
   beforeAll(async () => {
     lint = lintSources([SHELL]);
-    session = (await loadNpc(compileNpc(lint).bytes)).session({ seed: 3 });
+    session = (await loadNpc(compileNpc(lint.ir).bytes)).session({ seed: 3 });
   });
 
   test("lints without any diagnostic and is named by its rule set", () => {

@@ -34,7 +34,7 @@ end
 function build(files: Record<string, string>): { lint: LintResult; bytes: Uint8Array; paths: number; states: number } {
   const dir = writeTree(tempDir("tl"), files);
   const lint = lintSources([dir]);
-  const { bytes, payload } = compileNpc(lint);
+  const { bytes, payload } = compileNpc(lint.ir);
   return { lint, bytes, paths: payload.counts.templatePaths, states: payload.counts.automatonStates };
 }
 
@@ -307,6 +307,6 @@ describe("datasets/home", () => {
   test("builds with a bounded number of paths", () => {
     const lint = lintSources([join(import.meta.dirname, "../../datasets/home")]);
     expect(lint.diagnostics).toEqual([]);
-    expect(compileNpc(lint).summary.templatePaths).toBeLessThan(400);
+    expect(compileNpc(lint.ir).summary.templatePaths).toBeLessThan(400);
   });
 });

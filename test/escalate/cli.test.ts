@@ -16,7 +16,7 @@ let bundle: string;
 beforeAll(async () => {
   model = await startStandIn();
   bundle = join(tempDir("escalate-cli"), "keeper.npc");
-  writeFileSync(bundle, compileNpc(lintSources([keeperDir()])).bytes);
+  writeFileSync(bundle, compileNpc(lintSources([keeperDir()]).ir).bytes);
 });
 afterAll(() => model.close());
 

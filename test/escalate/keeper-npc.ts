@@ -39,5 +39,5 @@ export async function keeperNpc(): Promise<Npc> {
   const lint = lintSources([keeperDir()]);
   const errors = lint.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new Error(errors.map((e) => e.message).join("; "));
-  return loadNpc(compileNpc(lint).bytes);
+  return loadNpc(compileNpc(lint.ir).bytes);
 }

@@ -26,7 +26,7 @@ const HOOKS = `export async function resolve(specifier, context, next) {
 async function modulesOfServe(extra: string[]): Promise<string[]> {
   const dir = writeTree(tempDir("lazy-import"), { "hooks.mjs": HOOKS, "register.mjs": `import { register } from "node:module";\nregister("./hooks.mjs", import.meta.url);\n` });
   const bundle = join(dir, "keeper.npc");
-  writeFileSync(bundle, compileNpc(lintSources([keeperDir()])).bytes);
+  writeFileSync(bundle, compileNpc(lintSources([keeperDir()]).ir).bytes);
   const child = spawn(process.execPath, ["--import", join(dir, "register.mjs"), builtCli(), "serve", bundle, "--port", "0", "--no-store", ...extra], { stdio: ["ignore", "pipe", "pipe"] });
   let stderr = "";
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));

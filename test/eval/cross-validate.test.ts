@@ -94,12 +94,12 @@ describe("withoutInputs", () => {
 
   it("a fold's bundle lacks exactly that fold's phrasings", async () => {
     const plan = planFolds(letters, 3, 0);
-    const allKeys = compileNpc({ ir: letters }).payload.exact.keys;
+    const allKeys = compileNpc(letters).payload.exact.keys;
     for (const heldOut of plan.heldOut) {
-      const npc = await loadNpc(compileNpc({ ir: withoutInputs(letters, heldOut) }).bytes);
+      const npc = await loadNpc(compileNpc(withoutInputs(letters, heldOut)).bytes);
       const held = new Set(heldOut.map((h) => h.key));
       expect(npc.payload.exact.keys).toEqual(allKeys.filter((key) => !held.has(key)));
-      expect(npc.payload.counts.inputs).toBe(compileNpc({ ir: letters }).payload.counts.inputs - heldOut.length);
+      expect(npc.payload.counts.inputs).toBe(compileNpc(letters).payload.counts.inputs - heldOut.length);
     }
   });
 });
@@ -114,7 +114,7 @@ describe("crossValidate", () => {
       root: lettersRoot,
       compile: (ir) => {
         compiled.push(ir);
-        return compileNpc({ ir }).bytes;
+        return compileNpc(ir).bytes;
       },
       onFold: (fold, folds, heldOut) => progress.push(`${fold}/${folds}: ${heldOut}`),
     });

@@ -25,5 +25,5 @@ export function writeLetters(): string {
 }
 
 export async function loadLetters(): Promise<Npc> {
-  return loadNpc(compileNpc(lintSources([writeLetters()])).bytes);
+  return loadNpc(compileNpc(lintSources([writeLetters()]).ir).bytes);
 }

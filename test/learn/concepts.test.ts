@@ -78,8 +78,8 @@ function writeNpc(withSynonyms: boolean): string {
 
 describe("concept features end to end", () => {
   it("bring a synonym no input spells closer to the entry its set belongs to, and name the concept when explaining", async () => {
-    const withSynonyms = compileNpc(lintSources([writeNpc(true)]));
-    const without = compileNpc(lintSources([writeNpc(false)]));
+    const withSynonyms = compileNpc(lintSources([writeNpc(true)]).ir);
+    const without = compileNpc(lintSources([writeNpc(false)]).ir);
     expect(validatePayload(withSynonyms.payload, withSynonyms.bytes.length)).toBeNull();
     expect(withSynonyms.payload.learned!.conceptKeys.length).toBeGreaterThan(0);
     expect(without.payload.learned!.conceptKeys.length).toBe(0);
@@ -98,7 +98,7 @@ describe("concept features end to end", () => {
   });
 
   it("are refused when the concept table does not fit together", async () => {
-    const built = compileNpc(lintSources([writeNpc(true)]));
+    const built = compileNpc(lintSources([writeNpc(true)]).ir);
     const learned = built.payload.learned!;
     const keys = learned.conceptKeys.slice();
     keys[1] = keys[0]!;

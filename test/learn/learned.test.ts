@@ -20,7 +20,7 @@ let built: CompileResult;
 let npc: Npc;
 beforeAll(async () => {
   lint = lintSources([writeLearnedNpc()]);
-  built = compileNpc(lint);
+  built = compileNpc(lint.ir);
   npc = await loadNpc(built.bytes);
 });
 
@@ -47,10 +47,10 @@ describe("the bundle's learned section", () => {
   });
 
   it('is left out with "matcher": "lexical", and `learned_threshold` overrides the threshold', () => {
-    const lexical = compileNpc(lintSources([writeLearnedNpc({ matcher: "lexical" })]));
+    const lexical = compileNpc(lintSources([writeLearnedNpc({ matcher: "lexical" })]).ir);
     expect(lexical.payload.learned).toBeNull();
     expect(lexical.bytes.length).toBeLessThan(built.bytes.length);
-    const fixed = compileNpc(lintSources([writeLearnedNpc({ learned_threshold: 0.75 })]));
+    const fixed = compileNpc(lintSources([writeLearnedNpc({ learned_threshold: 0.75 })]).ir);
     expect(fixed.payload.config.learnedThreshold).toBe(0.75);
   });
 
@@ -97,7 +97,7 @@ describe("the bundle's learned section", () => {
     fc.assert(
       fc.property(fc.array(fc.nat(50), { minLength: 6, maxLength: 6 }), (keys) => {
         const ir: NpcIR = { ...lint.ir, intents: lint.ir.intents.map((intent, i) => ({ intent, key: keys[i]! * 10 + i })).sort((a, b) => a.key - b.key).map((x) => x.intent) };
-        expect(compileNpc({ ir }).bytes).toEqual(reference);
+        expect(compileNpc(ir).bytes).toEqual(reference);
       }),
       { numRuns: 5, seed: 14 },
     );
@@ -140,7 +140,7 @@ describe("answers of the learned stage", () => {
   it('never reaches a destructive entry from a pronoun or a bare verb ("delete it") in a fresh session', async () => {
     // Before the guard, the lexical stage answered "get rid of it", "throw it away", "clean it
     // out", "empty it" and "empty" with `rm -rf` of the trash.
-    const lexical = await loadNpc(compileNpc(lintSources([writeLearnedNpc({ matcher: "lexical" })])).bytes);
+    const lexical = await loadNpc(compileNpc(lintSources([writeLearnedNpc({ matcher: "lexical" })]).ir).bytes);
     for (const [name, bundle] of Object.entries({ learned: npc, lexical })) {
       for (const message of ["delete it", "remove that", "wipe it", "get rid of it", "throw it away", "purge them please", "clean it out", "empty it", "empty"]) {
         const answer = bundle.session().process(message);

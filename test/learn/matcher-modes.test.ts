@@ -23,7 +23,7 @@ function writeTinyNpc(config: Record<string, unknown>): string {
   });
 }
 
-const build = (dir: string) => compileNpc(lintSources([dir]));
+const build = (dir: string) => compileNpc(lintSources([dir]).ir);
 
 describe('config "matcher"', () => {
   const autoFixture = build(writeLearnedNpc({ matcher: undefined }));

@@ -40,7 +40,7 @@ describe("provable template shadowing", () => {
   });
 
   it("agrees with the runtime: the shadowed path's messages go to the earlier intent", async () => {
-    const npc = await loadNpc(compileNpc(lintSources([dir])).bytes);
+    const npc = await loadNpc(compileNpc(lintSources([dir]).ir).bytes);
     for (const message of ["show file notes.txt", "display file a/b.txt"]) {
       expect(npc.session({ seed: 1 }).process(message).intent).toBe("a_wide");
     }

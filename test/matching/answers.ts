@@ -82,14 +82,14 @@ export async function collectAnswers(): Promise<Record<string, AnswerSet>> {
   const out: Record<string, AnswerSet> = {};
   if (hasTermy) {
     const { lint, messages } = datasetMessages(termyDir, resolve(termyDir, "dataset/eval.json"));
-    out["corpus-termy"] = answerSet(await loadNpc(compileNpc(lint).bytes), messages);
-    const expanded = compileNpc(lint, { lexicalExpansion: wordnetExpansion });
+    out["corpus-termy"] = answerSet(await loadNpc(compileNpc(lint.ir).bytes), messages);
+    const expanded = compileNpc(lint.ir, { lexicalExpansion: wordnetExpansion });
     out["corpus-termy-wordnet"] = answerSet(await loadNpc(expanded.bytes), messages);
   }
   const ownDir = resolve(repoRoot, "datasets/termy");
   const own = datasetMessages(ownDir, resolve(ownDir, "eval.jsonl"));
-  out["datasets-termy"] = answerSet(await loadNpc(compileNpc(own.lint).bytes), own.messages);
+  out["datasets-termy"] = answerSet(await loadNpc(compileNpc(own.lint.ir).bytes), own.messages);
   const synthetic = syntheticMessages(5_000);
-  out["synthetic-5000"] = answerSet(await loadNpc(compileNpc({ ir: synthetic.npc.ir }).bytes), synthetic.messages);
+  out["synthetic-5000"] = answerSet(await loadNpc(compileNpc(synthetic.npc.ir).bytes), synthetic.messages);
   return out;
 }

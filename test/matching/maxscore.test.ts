@@ -72,16 +72,16 @@ function checkContextMode(model: NpcModel, vocabulary: readonly string[], numRun
 describe("MaxScore pruning changes no ranking", () => {
   it("on a synthetic NPC (Zipf vocabulary, 3,000 inputs)", async () => {
     const synthetic = syntheticNpc(3_000, 7);
-    checkSameAsExhaustive(await modelOf({ ir: synthetic.ir }), synthetic.vocabulary.slice(0, 400), 300);
+    checkSameAsExhaustive(await modelOf(synthetic.ir), synthetic.vocabulary.slice(0, 400), 300);
   });
 
   it("on datasets/termy (synonyms, descriptions, function words)", async () => {
-    const model = await modelOf(lintSources([resolve(repoRoot, "datasets/termy")]));
+    const model = await modelOf(lintSources([resolve(repoRoot, "datasets/termy")]).ir);
     checkSameAsExhaustive(model, model.payload.lexicon.words, 300);
   });
 
   it("on datasets/termy while a context is active (its best children stay exact)", async () => {
-    const model = await modelOf(lintSources([resolve(repoRoot, "datasets/termy")]));
+    const model = await modelOf(lintSources([resolve(repoRoot, "datasets/termy")]).ir);
     checkContextMode(model, model.payload.lexicon.words, 300);
   });
 });

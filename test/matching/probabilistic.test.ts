@@ -22,7 +22,7 @@ const TOOLS: NpcSpec = {
 };
 
 async function build(spec: NpcSpec, options: Parameters<typeof compileNpc>[1] = {}): Promise<Npc> {
-  return loadNpc(compileNpc({ ir: npcIr(spec) }, options).bytes);
+  return loadNpc(compileNpc(npcIr(spec), options).bytes);
 }
 
 const ask = (npc: Npc, message: string) => npc.session().process(message);

@@ -15,8 +15,8 @@ export interface TermyBundles {
 
 export async function termyBundles(): Promise<TermyBundles> {
   const lint = lintSources([termyDir]);
-  const plain = await loadNpc(compileNpc(lint).bytes);
-  const wordnet = await loadNpc(compileNpc(lint, { lexicalExpansion: wordnetExpansion }).bytes);
+  const plain = await loadNpc(compileNpc(lint.ir).bytes);
+  const wordnet = await loadNpc(compileNpc(lint.ir, { lexicalExpansion: wordnetExpansion }).bytes);
   return { lint, plain, wordnet };
 }
 

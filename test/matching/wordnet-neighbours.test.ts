@@ -40,9 +40,9 @@ describe("WordNet neighbours", () => {
   });
 
   it("lets a narrower word reach its entry, and config wordnet_neighbours false takes that away", async () => {
-    const withNeighbours = await loadNpc(compileNpc({ ir: npcIr(QUAKES) }, { lexicalExpansion: wordnetExpansion }).bytes);
+    const withNeighbours = await loadNpc(compileNpc(npcIr(QUAKES), { lexicalExpansion: wordnetExpansion }).bytes);
     const off = npcIr({ ...QUAKES, config: { extra: { wordnet_neighbours: false } } });
-    const without = await loadNpc(compileNpc({ ir: off }, { lexicalExpansion: wordnetExpansion }).bytes);
+    const without = await loadNpc(compileNpc(off, { lexicalExpansion: wordnetExpansion }).bytes);
     const message = "show the latest tremors";
     const answer = withNeighbours.session().process(message);
     expect(answer).toMatchObject({ status: "probabilistic match", intent: "earthquakes" });

@@ -7,7 +7,7 @@ import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { shellNpc } from "../runtime/ir-fixture.js";
 import { refusalOf } from "../support/refusal.js";
 
-const { payload } = compileNpc({ ir: shellNpc() });
+const { payload } = compileNpc(shellNpc());
 
 function edited(edit: (tables: BundlePayload["messageTables"]) => void): Uint8Array {
   const copy = structuredClone(payload);

@@ -20,8 +20,8 @@ const teachings = {
 
 describe("transform stage (foldTeachings, run by compileNpc)", () => {
   it("folds trusted synonyms and learned inputs into the bundle, and says what it left out", async () => {
-    const plain = compileNpc({ ir: shellNpc() });
-    const taught = compileNpc({ ir: shellNpc() }, { teachings });
+    const plain = compileNpc(shellNpc());
+    const taught = compileNpc(shellNpc(), { teachings });
     expect(plain.folded).toBeNull();
     expect(taught.folded).toMatchObject({ synonyms: 1, inputs: 1 });
     expect(taught.folded!.skipped).toHaveLength(2);
@@ -37,12 +37,12 @@ describe("transform stage (foldTeachings, run by compileNpc)", () => {
 
   it("compiles the same bytes as compiling the IR the stage gives", () => {
     const ir = foldTeachings(shellNpc(), teachings).ir;
-    expect(compileNpc({ ir: shellNpc() }, { teachings }).bytes).toEqual(compileNpc({ ir }).bytes);
+    expect(compileNpc(shellNpc(), { teachings }).bytes).toEqual(compileNpc(ir).bytes);
   });
 
   it("hands the lexical expansion the taught IR", () => {
     const seen: NpcIR[] = [];
-    compileNpc({ ir: shellNpc() }, { teachings, lexicalExpansion: (ir) => (seen.push(ir), { synonyms: new Map(), neighbours: new Map() }) });
+    compileNpc(shellNpc(), { teachings, lexicalExpansion: (ir) => (seen.push(ir), { synonyms: new Map(), neighbours: new Map() }) });
     expect(seen).toHaveLength(1);
     expect(seen[0]!.synonyms.find((set) => set.tag === "vocab_delete")!.words).toContain("zap");
   });

@@ -14,7 +14,7 @@ describe("digestSha256 without crypto.subtle", () => {
     expect((globalThis as { crypto?: unknown }).crypto).toBeUndefined();
     const data = new TextEncoder().encode("abc");
     expect(toHex(await digestSha256(data))).toBe("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
-    const { bytes } = compileNpc({ ir: shellNpc() });
+    const { bytes } = compileNpc(shellNpc());
     expect((await loadNpc(bytes)).name).toBeTruthy();
     const corrupt = bytes.slice();
     corrupt[corrupt.length - 1]! ^= 1;

@@ -10,7 +10,7 @@ import { sha256, toHex } from "../../runtime/bundle/sha256.js";
 import { shellNpc } from "./ir-fixture.js";
 import { refusalOf } from "../support/refusal.js";
 
-const built = compileNpc({ ir: shellNpc() });
+const built = compileNpc(shellNpc());
 
 /** Bundle bytes (valid header and hash) of `value` written by the bundle writer. */
 function bundleOf(value: unknown): Uint8Array {

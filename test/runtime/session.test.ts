@@ -4,7 +4,7 @@ import { compileNpc } from "../../compiler/compile.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import { shellNpc } from "./ir-fixture.js";
 
-const npc: Npc = await loadNpc(compileNpc({ ir: shellNpc() }).bytes);
+const npc: Npc = await loadNpc(compileNpc(shellNpc()).bytes);
 
 function ask(message: string, seed = 0) {
   return npc.session({ seed, metadata: { username: "ada", computer_name: "box" } }).process(message);
@@ -85,7 +85,7 @@ describe("template matches", () => {
     const ir = shellNpc();
     ir.intents.push({ ...ir.intents[0]!, id: "shout", inputs: [], paths: [{ nodes: [{ tags: ["shout"], type: "vocab", required: true, loc: ir.intents[0]!.loc }, { tags: ["text"], type: "string", required: true, loc: ir.intents[0]!.loc }], loc: ir.intents[0]!.loc }] });
     ir.intents.at(-1)!.tools = [{ ...ir.intents[0]!.tools[0]!, raw: { name: "run_in_terminal", arguments: { command: 'echo "<||text||>"' } } }];
-    const custom = await loadNpc(compileNpc({ ir }).bytes);
+    const custom = await loadNpc(compileNpc(ir).bytes);
     const safe = custom.session().process("shout hello there");
     expect(safe).toMatchObject({ intent: "shout", tools: [{ arguments: { command: 'echo "hello there"' } }] });
     const refused = custom.session().process("shout $(reboot)");
@@ -131,7 +131,7 @@ describe("probabilistic matches and rejection", () => {
   it("limits related suggestions to the configured number", async () => {
     const ir = shellNpc();
     ir.config.suggestions = 1;
-    const one = await loadNpc(compileNpc({ ir }).bytes);
+    const one = await loadNpc(compileNpc(ir).bytes);
     expect(one.session().process("my disk files").related).toHaveLength(1);
   });
 
@@ -139,7 +139,7 @@ describe("probabilistic matches and rejection", () => {
     const ir = shellNpc();
     ir.intents.push({ ...ir.intents[2]!, id: "nuke", inputs: [{ value: "nuke the build folder", loc: ir.intents[2]!.loc }], permission: "yolo" });
     ir.intents.at(-1)!.tools = [{ ...ir.intents[0]!.tools[0]!, arguments: { command: "rm -rf build" } }];
-    return loadNpc(compileNpc({ ir }).bytes).then((custom) => {
+    return loadNpc(compileNpc(ir).bytes).then((custom) => {
       const s = custom.session();
       expect(s.process("nuke the build folder")).toMatchObject({ status: "exact match", permission: "yolo" });
       expect(s.process("nuke teh build folder")).toMatchObject({ status: "probabilistic match", intent: "nuke", permission: "ask" });

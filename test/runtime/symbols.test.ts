@@ -53,7 +53,7 @@ describe("symbol tokens", () => {
     });
     const lint = lintSources([dir]);
     expect(lint.diagnostics.filter((d) => d.code === "CON001")).toEqual([]);
-    const npc = await loadNpc(compileNpc(lint).bytes);
+    const npc = await loadNpc(compileNpc(lint.ir).bytes);
     const ask = (message: string) => npc.session({ seed: 1 }).process(message);
     expect([QUOTES, REDIRECTS, "what does | do"].map((m) => [ask(m).status, ask(m).intent])).toEqual([
       ["exact match", "quotes"],

@@ -110,7 +110,7 @@ describe("template automaton", () => {
           lists: { stop_words: [...STOP_WORDS] },
           intents: spec.map((paths, i) => ({ id: `i${i}`, paths: paths.map((nodes) => nodes.map(notation).join(" ")) })),
         });
-        const model = new NpcModel(compileNpc({ ir }).payload);
+        const model = new NpcModel(compileNpc(ir).payload);
         for (const text of messages) {
           const { tokens, clean } = tokenize(text);
           const hit = matchTemplate(model, tokens, clean, new WordResolver(model));

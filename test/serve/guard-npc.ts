@@ -29,7 +29,7 @@ export async function guardNpc(): Promise<Npc> {
   const lint = lintSources([guardNpcDir()]);
   const errors = lint.diagnostics.filter((d) => d.severity === "error");
   if (errors.length > 0) throw new Error(errors.map((e) => e.message).join("; "));
-  return loadNpc(compileNpc(lint).bytes);
+  return loadNpc(compileNpc(lint.ir).bytes);
 }
 
 export const guardNpcIr = (): ReturnType<typeof lintSources>["ir"] => lintSources([guardNpcDir()]).ir;

@@ -14,7 +14,7 @@ export function banking77Build(): { dir: string; result: CompileResult; test: La
   if (!built) {
     const dir = tempDir("banking77");
     const { train, test } = writeBanking77Npc(sharedCorpusDir, dir);
-    built = { dir, result: compileNpc(lintSources([dir])), test, train };
+    built = { dir, result: compileNpc(lintSources([dir]).ir), test, train };
   }
   return built;
 }

@@ -14,7 +14,7 @@ export function datasetBundle(name: string): Uint8Array {
     const lint = lintSources([join(repoRoot, "datasets", name)]);
     const errors = lint.diagnostics.filter((d) => d.severity === "error");
     if (errors.length > 0) throw new Error(`datasets/${name} has lint errors: ${errors.map((e) => e.message).join("; ")}`);
-    bytes = compileNpc(lint).bytes;
+    bytes = compileNpc(lint.ir).bytes;
     compiled.set(name, bytes);
   }
   return bytes;

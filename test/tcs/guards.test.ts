@@ -50,8 +50,7 @@ describe("applyGuards", () => {
 });
 
 const npc = await loadNpc(
-  compileNpc({
-    ir: npcIr({
+  compileNpc(npcIr({
       synonyms: { vocab_delete: ["delete", "remove", "erase"], vocab_file: ["file"] },
       types: { filename: "^[\\w\\-]+\\.[a-z0-9]{1,4}$" },
       // Negation words as noise: sanitizing strips them, so only the guard stands between them and rm.
@@ -60,8 +59,7 @@ const npc = await loadNpc(
         { id: "delete_file", paths: ["vocab_delete ?vocab_file target:filename"], inputs: ["delete the file"], outputs: ["Deleting."], command: "rm -- '<||target||>'", permission: "yolo" },
         { id: "list_files", inputs: ["list files"], outputs: ["Listing."], command: "ls -la", permission: "yolo" },
       ],
-    }),
-  }).bytes,
+    })).bytes,
 );
 
 describe("a session never returns a runnable destructive call for a negated request", () => {

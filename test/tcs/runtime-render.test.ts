@@ -6,15 +6,13 @@ import { loadNpc } from "../../runtime/index.js";
 import { npcIr } from "../runtime/ir-fixture.js";
 
 const npc = await loadNpc(
-  compileNpc({
-    ir: npcIr({
+  compileNpc(npcIr({
       synonyms: { vocab_say: ["say"], vocab_shout: ["shout"] },
       intents: [
         { id: "say_bare", paths: ["vocab_say text:string"], outputs: ["ok"], command: "printf '%s\\n' <||text||> /home/<||username||>" },
         { id: "shout_double", paths: ["vocab_shout text:string"], outputs: ["ok"], command: 'echo "<||text||>"' },
       ],
-    }),
-  }).bytes,
+    })).bytes,
 );
 
 const ask = (message: string) => npc.session({ metadata: { username: "ada" } }).process(message);

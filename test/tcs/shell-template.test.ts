@@ -36,7 +36,7 @@ describe("shell templates", () => {
     tool.raw = { name: "run", arguments: { command: "ls '<||dir||>'", explanation: "Lists <||dir||>." }, note: "<||dir||>" };
     const other = ir.intents.filter((intent) => intent.tools.length > 0)[1]!.tools[0]!;
     other.raw = { name: "run", arguments: { command: "ls -la" } };
-    const npc = await loadNpc(compileNpc({ ir }).bytes);
+    const npc = await loadNpc(compileNpc(ir).bytes);
     const tools = npc.payload.intents.flatMap((intent) => intent.tools);
     // Without placeholders a command is rendered as written: no template.
     expect(tools).toContainEqual({ o: [["name", ["run"]], ["arguments", { o: [["command", ["ls -la"]]] }]] });

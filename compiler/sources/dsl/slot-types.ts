@@ -6,11 +6,12 @@ import type { Intent, ListValue, TypeDef, ValueList } from "../../ir/types.js";
 import { isDslFile } from "../ndf/files.js";
 
 /**
- * Gives each DSL slot lowered as a free `string` the type of the same name, when the NPC defines
- * one, else the list of the same name (a type wins, as within one file). Derives the glued lists
- * that DSL and NDF list slots name (`"list": "area['s]"` in NDF).
+ * Resolves what each slot reads once every source is merged: a DSL slot lowered as a free
+ * `string` gets the type of the same name when the NPC defines one, else the list of the same
+ * name (a type wins, as within one file); a glued list slot of DSL or NDF (`"list": "area['s]"`)
+ * gets its derived list.
  */
-export function typeDslSlots(intents: readonly Intent[], types: readonly TypeDef[], lists: ValueList[]): void {
+export function resolveSlotReferences(intents: readonly Intent[], types: readonly TypeDef[], lists: ValueList[]): void {
   const typeNames = new Set(types.map((type) => type.name));
   const listNames = new Set(lists.map((list) => list.name));
   const glued = new Map<string, ValueList>();
