@@ -16,6 +16,7 @@ import { phraseAt, type ListTrie, type NpcModel } from "../bundle/model.js";
 import { textOf, type Token } from "../text/normalize.js";
 import type { SlotCapture, WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
+import { sortSmall } from "./sorted.js";
 
 export interface TemplateHit {
   intent: number;
@@ -154,7 +155,7 @@ class TemplateRun {
       const { pending } = this;
       pending.length = 0;
       for (const key of threads.keys()) if (key >= 0) pending.push(key);
-      pending.sort(ascending);
+      sortSmall(pending, ascending);
       for (let k = 0; k < pending.length; k++) {
         const stateId = pending[k]!;
         const thread = threads.get(stateId)!;

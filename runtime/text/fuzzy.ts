@@ -3,7 +3,7 @@
 // misspelt word generates its own variants, looks their hashes up (binary search) and verifies
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
 
-import { lowerBound } from "../match/sorted.js";
+import { lowerBound, sortSmall } from "../match/sorted.js";
 
 /**
  * Longest word (in characters) that typo correction considers. Its cost grows with the cube of
@@ -87,7 +87,7 @@ function fillCodePoints(text: string, into: Int32Array): number {
 }
 
 /** Characters (code points) of `text`: its length unless it has surrogates. */
-function characters(text: string): number {
+export function characters(text: string): number {
   if (!SURROGATE.test(text)) return text.length;
   let n = 0;
   for (let i = 0; i < text.length; n++) i += text.codePointAt(i)! > 0xffff ? 2 : 1;
@@ -185,7 +185,7 @@ export class FuzzyIndex {
     }
     for (const word of this.touched) this.seen[word] = 0;
     this.touched.length = 0;
-    return hits.sort(closestFirst);
+    return sortSmall(hits, closestFirst);
   }
 
   /** Adds to `hits` the words stored under `hash` that are within the edit budget of `token` (each word verified once per lookup). */

@@ -199,7 +199,9 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
     tokens.push({ text, norm, kind: "literal", shape, start, end });
     return;
   }
-  for (const word of expandContraction(norm)) tokens.push({ text, norm: word, kind: "word", shape: null, start, end });
+  // Most words have no apostrophe: pushed as they are, without expandContraction's array.
+  if (!norm.includes("'")) tokens.push({ text, norm, kind: "word", shape: null, start, end });
+  else for (const word of expandContraction(norm)) tokens.push({ text, norm: word, kind: "word", shape: null, start, end });
 }
 
 /** Punctuation-only chunks are dropped, except shell symbols (SYMBOL), kept whole as literals. */

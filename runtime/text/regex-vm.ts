@@ -3,6 +3,7 @@
 // exponentially (TERMy's `path` regex hangs a backtracking engine on 30 characters).
 
 import type { BundleTypeProgram } from "../bundle/bundle-types.js";
+import { characters } from "./fuzzy.js";
 
 export const OP_CHAR = 0; // [0, class, next]: consume one character of the class
 export const OP_SPLIT = 1; // [1, x, y]: continue at x and at y
@@ -26,11 +27,12 @@ export const MAX_TYPED_TOKEN = 256;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
 const SPACE_CHAR = /\s/u;
 
-function inNamedSets(bits: number, ch: string, code: number): boolean {
+function inNamedSets(bits: number, code: number): boolean {
   if (bits === 0) return false;
   const isDigit = code >= 48 && code <= 57;
-  const isWord = isDigit || (code < 128 ? (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 : WORD_CHAR.test(ch));
-  const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(ch));
+  // The regexes only for a character beyond ASCII (rare in a token), so no string is made per character.
+  const isWord = isDigit || (code < 128 ? (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 : WORD_CHAR.test(String.fromCodePoint(code)));
+  const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(String.fromCodePoint(code)));
   return (
     ((bits & SET_WORD) !== 0 && isWord) ||
     ((bits & SET_DIGIT) !== 0 && isDigit) ||
@@ -41,8 +43,8 @@ function inNamedSets(bits: number, ch: string, code: number): boolean {
   );
 }
 
-function inClass(cls: readonly number[], ch: string, code: number): boolean {
-  let hit = inNamedSets(cls[1]!, ch, code);
+function inClass(cls: readonly number[], code: number): boolean {
+  let hit = inNamedSets(cls[1]!, code);
   for (let i = 2; !hit && i < cls.length; i += 2) hit = code >= cls[i]! && code <= cls[i + 1]!;
   return cls[0] === 1 ? !hit : hit;
 }
@@ -53,6 +55,8 @@ export class TypeMatcher {
   private readonly marks: Int32Array;
   private current: Int32Array;
   private next: Int32Array;
+  /** addThread's work list, reused by every test: each op is pushed at most twice per expansion. */
+  private readonly stack: Int32Array;
   private generation = 0;
 
   constructor(private readonly program: BundleTypeProgram) {
@@ -61,6 +65,7 @@ export class TypeMatcher {
     this.marks = new Int32Array(size);
     this.current = new Int32Array(size);
     this.next = new Int32Array(size);
+    this.stack = new Int32Array(2 * size + 1);
   }
 
   get usable(): boolean {
@@ -69,10 +74,10 @@ export class TypeMatcher {
 
   test(text: string): boolean {
     if (!this.usable || text.length > MAX_TYPED_TOKEN) return false;
-    const chars = Array.from(text);
-    const n = chars.length;
+    // Positions count code points, as the compiler's regex does (no array of characters is made).
+    const n = characters(text);
     let currentCount = 0;
-    for (let i = 0; i <= n; i++) {
+    for (let i = 0, unit = 0; i <= n; i++) {
       this.generation++;
       // Re-mark the threads carried over from the previous step, then start a new attempt here.
       const carried = currentCount;
@@ -82,18 +87,18 @@ export class TypeMatcher {
       currentCount = this.addThread(list, currentCount, 0, i, n, false);
       let nextCount = 0;
       this.generation++;
-      const ch = chars[i];
-      const code = ch === undefined ? -1 : ch.codePointAt(0)!;
+      const code = i < n ? text.codePointAt(unit)! : -1;
+      unit += code > 0xffff ? 2 : 1;
       for (let t = 0; t < currentCount; t++) {
         const pc = list[t]!;
         const op = this.ops[pc * 3]!;
         if (op === OP_MATCH) return true;
-        if (ch === undefined) continue;
+        if (code === -1) continue;
         if (op === OP_CHAR) {
-          if (inClass(this.program.classes[this.ops[pc * 3 + 1]!]!, ch, code)) {
+          if (inClass(this.program.classes[this.ops[pc * 3 + 1]!]!, code)) {
             nextCount = this.addThread(this.next, nextCount, this.ops[pc * 3 + 2]!, i + 1, n, false);
           }
-        } else if (op === OP_ANY && ch !== "\n") {
+        } else if (op === OP_ANY && code !== 10) {
           nextCount = this.addThread(this.next, nextCount, this.ops[pc * 3 + 1]!, i + 1, n, false);
         }
       }
@@ -116,19 +121,23 @@ export class TypeMatcher {
       list[count] = pc;
       return count + 1;
     }
-    const stack = [pc];
-    while (stack.length > 0) {
-      const p = stack.pop()!;
+    const { stack } = this;
+    stack[0] = pc;
+    let depth = 1;
+    while (depth > 0) {
+      const p = stack[--depth]!;
       if (this.marks[p] === this.generation) continue;
       this.marks[p] = this.generation;
       const op = this.ops[p * 3]!;
       const a = this.ops[p * 3 + 1]!;
-      if (op === OP_JMP) stack.push(a);
-      else if (op === OP_SPLIT) stack.push(this.ops[p * 3 + 2]!, a);
-      else if (op === OP_BOL) {
-        if (at === 0) stack.push(a);
+      if (op === OP_JMP) stack[depth++] = a;
+      else if (op === OP_SPLIT) {
+        stack[depth++] = this.ops[p * 3 + 2]!;
+        stack[depth++] = a; // taken first, as the regex prefers
+      } else if (op === OP_BOL) {
+        if (at === 0) stack[depth++] = a;
       } else if (op === OP_EOL) {
-        if (at === n) stack.push(a);
+        if (at === n) stack[depth++] = a;
       } else list[count++] = p;
     }
     return count;
