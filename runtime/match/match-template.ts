@@ -373,9 +373,10 @@ function precedes(a: { intent: number; path: number }, b: { intent: number; path
 
 /** Inserts `value` into the ascending `list` after index `from` (skip targets are always later states). */
 function insertSorted(list: number[], value: number, from: number): void {
+  // Shifted by hand: splice would allocate the (empty) array of what it removed.
   let i = list.length;
-  while (i > from + 1 && list[i - 1]! > value) i--;
-  list.splice(i, 0, value);
+  for (; i > from + 1 && list[i - 1]! > value; i--) list[i] = list[i - 1]!;
+  list[i] = value;
 }
 
 export function matchTemplate(
