@@ -120,16 +120,20 @@ export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: s
     i++;
   }
   if (tokens.length > from) bounds.push(from, tokens.length);
-  if (bounds.length === 2) return [{ tokens: tokens.slice(bounds[0], bounds[1]), start: outerStart(tokens[bounds[0]!]!), end: outerEnd(tokens[bounds[1]! - 1]!) }];
-  const pieces: Token[][] = [];
-  for (let k = 0; k < bounds.length; k += 2) pieces.push(tokens.slice(bounds[k], bounds[k + 1]));
+  if (bounds.length === 2) return [clauseOf(tokens.slice(bounds[0], bounds[1]))];
+  const filler = (t: Token) => isFiller(model, t);
   const merged: Token[][] = [];
-  for (const piece of pieces) {
-    const filler = piece.every((t) => isFiller(model, t));
-    if (filler && merged.length > 0) merged[merged.length - 1]!.push(...piece);
-    else if (merged.length > 0 && merged[merged.length - 1]!.every((t) => isFiller(model, t))) {
-      merged[merged.length - 1]!.push(...piece);
-    } else merged.push(piece);
+  for (let k = 0; k < bounds.length; k += 2) {
+    const piece = tokens.slice(bounds[k], bounds[k + 1]);
+    const last = merged.at(-1);
+    // A piece of only filler words joins its neighbour: the previous piece, or the next one.
+    if (last && (piece.every(filler) || last.every(filler))) last.push(...piece);
+    else merged.push(piece);
   }
-  return merged.map((list) => ({ tokens: list, start: outerStart(list[0]!), end: outerEnd(list[list.length - 1]!) }));
+  return merged.map(clauseOf);
+}
+
+/** The clause of tokens (at least one): its span from the first token's chunk to the last one's. */
+function clauseOf(tokens: Token[]): Clause {
+  return { tokens, start: outerStart(tokens[0]!), end: outerEnd(tokens[tokens.length - 1]!) };
 }

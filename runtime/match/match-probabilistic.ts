@@ -297,21 +297,18 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWe
   const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
   const { starts: intentInputStart, items: intentInputs } = index.intentInputs;
-  const { stemLast, stemBest, hits, stemsHit, termBest, termWeight, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord } = scratch;
-  // Rows and loop bounds in locals: most of an input's stems are not in the message, and on a
-  // small CPU (--jitless) each property read in this innermost loop costs as much as the test.
-  const { starts: stemStarts, items: stemItems } = inputStems;
+  const { stemLast, stemBest, hits, stemsHit, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord } = scratch;
   termBest.fill(0, 0, terms);
   let bestRecall = 0;
   let bestInput = -1;
-  for (let k = intentInputStart[intent]!, inputsEnd = intentInputStart[intent + 1]!; k < inputsEnd; k++) {
+  for (let k = intentInputStart[intent]!; k < intentInputStart[intent + 1]!; k++) {
     const input = intentInputs[k]!;
     // The input's hits, kept in the reverse of the chain's order (the order they were always
     // folded in: the sums, and so the scores to the last bit, do not depend on how it was reached).
     let count = 0;
     let real = false;
-    for (let k = stemStarts[input]!, stemsEnd = stemStarts[input + 1]!; k < stemsEnd; k++) {
-      for (let j = stemLast[stemItems[k]!]!; j !== -1; j = chainPrevious[j]!) {
+    for (let k = inputStems.starts[input]!; k < inputStems.starts[input + 1]!; k++) {
+      for (let j = stemLast[inputStems.items[k]!]!; j !== -1; j = chainPrevious[j]!) {
         let at = count++;
         for (; at > 0 && hits[at - 1]! < j; at--) hits[at] = hits[at - 1]!;
         hits[at] = j;
@@ -348,7 +345,7 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWe
     }
   }
   let matchedMessage = 0;
-  for (let t = 0; t < terms; t++) matchedMessage += termWeight[t]! * termBest[t]!;
+  for (let t = 0; t < terms; t++) matchedMessage += scratch.termWeight[t]! * termBest[t]!;
   const precision = messageWeight > 0 ? matchedMessage / messageWeight : 0;
   if (bestRecall === 0 || precision === 0) return -1;
   const score = 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision);

@@ -1,21 +1,5 @@
 // Binary search over the bundle's sorted arrays: numbers (sections and rows) and strings (table
-// keys, words, stems), so that lookups need no Map built at load; and the sort of the short lists
-// a message makes.
-
-/**
- * Sorts `list` in place by `compare` (insertion sort, stable): for the few items a message makes
- * (typo corrections of a word, the states at a position), where Array.prototype.sort would
- * allocate a work array on each call.
- */
-export function sortSmall<T>(list: T[], compare: (a: T, b: T) => number): T[] {
-  for (let i = 1; i < list.length; i++) {
-    const item = list[i]!;
-    let at = i;
-    for (; at > 0 && compare(list[at - 1]!, item) > 0; at--) list[at] = list[at - 1]!;
-    list[at] = item;
-  }
-  return list;
-}
+// keys, words, stems), so that lookups need no Map built at load.
 
 /** The first index in [from, to) whose value is not below `value` (`to` when there is none). */
 export function lowerBound(sorted: ArrayLike<number>, value: number, from = 0, to = sorted.length): number {

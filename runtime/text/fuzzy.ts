@@ -3,7 +3,7 @@
 // misspelt word generates its own variants, looks their hashes up (binary search) and verifies
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
 
-import { lowerBound, sortSmall } from "../match/sorted.js";
+import { lowerBound } from "../match/sorted.js";
 
 /**
  * Longest word (in characters) that typo correction considers. Its cost grows with the cube of
@@ -139,10 +139,6 @@ export interface FuzzyHit {
   similarity: number;
 }
 
-function closestFirst(a: FuzzyHit, b: FuzzyHit): number {
-  return a.distance - b.distance || a.word - b.word;
-}
-
 /**
  * hashString of `text` without its characters (code points) `skipA` and `skipB` (-1: none): the
  * hash of that deletion variant, without building it.
@@ -185,7 +181,7 @@ export class FuzzyIndex {
     }
     for (const word of this.touched) this.seen[word] = 0;
     this.touched.length = 0;
-    return sortSmall(hits, closestFirst);
+    return hits;
   }
 
   /** Adds to `hits` the words stored under `hash` that are within the edit budget of `token` (each word verified once per lookup). */
@@ -199,7 +195,11 @@ export class FuzzyIndex {
       const targetLength = characters(target);
       const limit = Math.min(budget, editBudget(targetLength));
       const distance = osaDistance(token, target, limit);
-      if (distance > 0 && distance <= limit) hits.push({ word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) });
+      if (distance === 0 || distance > limit) continue;
+      // Kept closest first, then by word id, as each is found: sorting afterwards would allocate a work array.
+      let at = hits.length;
+      for (let prev: FuzzyHit; at > 0 && ((prev = hits[at - 1]!).distance - distance || prev.word - word) > 0; at--) hits[at] = prev;
+      hits[at] = { word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) };
     }
   }
 }

@@ -30,9 +30,10 @@ const SPACE_CHAR = /\s/u;
 function inNamedSets(bits: number, code: number): boolean {
   if (bits === 0) return false;
   const isDigit = code >= 48 && code <= 57;
-  // The regexes only for a character beyond ASCII (rare in a token), so no string is made per character.
-  const isWord = isDigit || (code < 128 ? (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 : WORD_CHAR.test(String.fromCodePoint(code)));
-  const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(String.fromCodePoint(code)));
+  // A string only for a character beyond ASCII (rare in a token), for the Unicode regexes.
+  const ch = code < 128 ? "" : String.fromCodePoint(code);
+  const isWord = isDigit || (code < 128 ? (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 : WORD_CHAR.test(ch));
+  const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(ch));
   return (
     ((bits & SET_WORD) !== 0 && isWord) ||
     ((bits & SET_DIGIT) !== 0 && isDigit) ||
@@ -55,8 +56,8 @@ export class TypeMatcher {
   private readonly marks: Int32Array;
   private current: Int32Array;
   private next: Int32Array;
-  /** addThread's work list, reused by every test: each op is pushed at most twice per expansion. */
-  private readonly stack: Int32Array;
+  /** addThread's work list, reused by every test (it keeps its capacity: no array per call). */
+  private readonly stack: number[] = [];
   private generation = 0;
 
   constructor(private readonly program: BundleTypeProgram) {
@@ -65,7 +66,6 @@ export class TypeMatcher {
     this.marks = new Int32Array(size);
     this.current = new Int32Array(size);
     this.next = new Int32Array(size);
-    this.stack = new Int32Array(2 * size + 1);
   }
 
   get usable(): boolean {
@@ -87,7 +87,7 @@ export class TypeMatcher {
       currentCount = this.addThread(list, currentCount, 0, i, n, false);
       let nextCount = 0;
       this.generation++;
-      const code = i < n ? text.codePointAt(unit)! : -1;
+      const code = text.codePointAt(unit) ?? -1; // -1: past the end
       unit += code > 0xffff ? 2 : 1;
       for (let t = 0; t < currentCount; t++) {
         const pc = list[t]!;
@@ -106,7 +106,6 @@ export class TypeMatcher {
       this.current = this.next;
       this.next = swap;
       currentCount = nextCount;
-      if (i === n) break;
     }
     return false;
   }
@@ -122,22 +121,19 @@ export class TypeMatcher {
       return count + 1;
     }
     const { stack } = this;
-    stack[0] = pc;
-    let depth = 1;
-    while (depth > 0) {
-      const p = stack[--depth]!;
+    stack.push(pc);
+    while (stack.length > 0) {
+      const p = stack.pop()!;
       if (this.marks[p] === this.generation) continue;
       this.marks[p] = this.generation;
       const op = this.ops[p * 3]!;
       const a = this.ops[p * 3 + 1]!;
-      if (op === OP_JMP) stack[depth++] = a;
-      else if (op === OP_SPLIT) {
-        stack[depth++] = this.ops[p * 3 + 2]!;
-        stack[depth++] = a; // taken first, as the regex prefers
-      } else if (op === OP_BOL) {
-        if (at === 0) stack[depth++] = a;
+      if (op === OP_JMP) stack.push(a);
+      else if (op === OP_SPLIT) stack.push(this.ops[p * 3 + 2]!, a);
+      else if (op === OP_BOL) {
+        if (at === 0) stack.push(a);
       } else if (op === OP_EOL) {
-        if (at === n) stack[depth++] = a;
+        if (at === n) stack.push(a);
       } else list[count++] = p;
     }
     return count;
