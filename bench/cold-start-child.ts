@@ -1,8 +1,11 @@
 // One fresh process of bench/cold-start.ts: imports the runtime, loads a bundle, answers one
 // message, and prints what each step took, in wall and CPU ms (CPU time is what the step costs,
 // whatever else the machine runs), and the heap and RSS after the load, as JSON.
-//   node build/bench/cold-start-child.js <bundle.npc> <message>
+//   node build/bench/cold-start-child.js <bundle.npc> <message> [runtime entry]
+// The runtime entry is a path or URL: by default the packaged ndfc/runtime (build/runtime-bundled,
+// what a host imports); bench/cold-start.ts also passes tsc's per-file build/runtime/index.js.
 import { readFileSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 
 /** Wall and CPU (user + system) ms since the process began timing. */
 function now(): { wall: number; cpu: number } {
@@ -11,7 +14,8 @@ function now(): { wall: number; cpu: number } {
 }
 
 const started = now();
-const { loadNpc } = await import("../runtime/index.js");
+const entry = process.argv[4] === undefined ? new URL("../runtime-bundled/index.js", import.meta.url).href : pathToFileURL(process.argv[4]).href;
+const { loadNpc } = (await import(entry)) as typeof import("../runtime/index.js");
 const imported = now();
 const bytes = new Uint8Array(readFileSync(process.argv[2]!));
 const read = now();

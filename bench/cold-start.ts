@@ -1,6 +1,8 @@
 // What a user gets at start-up, from fresh processes (issue 15): for TERMy (the NPC-Forge corpus,
 // skipped with a note when absent, and datasets/termy) the import of the runtime, a cold loadNpc,
-// the first answer, all three together, heap and RSS after the load (bench/cold-start-child.ts);
+// the first answer, all three together, heap and RSS after the load (bench/cold-start-child.ts),
+// with the packaged ndfc/runtime (build/runtime-bundled, what a host imports), and the import alone
+// of tsc's per-file modules beside it (`…PerFileImport…`);
 // `ndfc ask`, `ndfc lint` and `ndfc build` as whole CLI processes; and the 100k-input synthetic
 // bundle (bench/synthetic.ts) loaded and answered under --max-old-space-size=64. Medians over
 // `runs` processes each (≥ 5), in wall ms and in CPU ms (user + system: what the process itself
@@ -48,8 +50,8 @@ function run(args: string[], what: string): { ms: number; cpuMs: number; stdout:
 }
 
 /** Medians of the child's figures over `runs` fresh processes (with `nodeFlags`). */
-function coldLoads(child: string, bundle: string, message: string, runs: number, nodeFlags: string[] = []): Record<string, number | string> {
-  const reports = Array.from({ length: runs }, () => JSON.parse(run([...nodeFlags, child, bundle, message], `cold load of ${bundle}`).stdout) as ChildReport);
+function coldLoads(child: string, bundle: string, message: string, runs: number, nodeFlags: string[] = [], entry: string[] = []): Record<string, number | string> {
+  const reports = Array.from({ length: runs }, () => JSON.parse(run([...nodeFlags, child, bundle, message, ...entry], `cold load of ${bundle}`).stdout) as ChildReport);
   const mid = (pick: (r: ChildReport) => number, digits = 2) => round(median(reports.map(pick)), digits);
   const out: Record<string, number | string> = {};
   for (const step of ["import", "load", "firstAnswer", "importLoadAnswer"] as const) {
@@ -87,6 +89,9 @@ export function coldStartReport(repoRoot: string, runs = MIN_RUNS): Record<strin
       Object.assign(report, processMs(`${key}BuildProcess`, [cli, "build", dir, "-o", bundle], runs, `ndfc build ${dir}`));
       Object.assign(report, processMs(`${key}LintProcess`, [cli, "lint", dir], runs, `ndfc lint ${dir}`));
       for (const [name, value] of Object.entries(coldLoads(child, bundle, "list files", runs))) report[`${key}${name[0]!.toUpperCase()}${name.slice(1)}`] = value;
+      const perFile = coldLoads(child, bundle, "list files", runs, [], [join(repoRoot, "build/runtime/index.js")]);
+      report[`${key}PerFileImportMs`] = perFile.importMs!;
+      report[`${key}PerFileImportCpuMs`] = perFile.importCpuMs!;
       Object.assign(report, processMs(`${key}AskProcess`, [cli, "ask", bundle, "list files"], runs, "ndfc ask"));
     }
     const synthetic = syntheticNpc(100_000);

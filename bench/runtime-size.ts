@@ -3,11 +3,11 @@
 // with rolldown as an app would: the core entry (ndfc/runtime), the chunks it loads only
 // on demand, and the optional entries (ndfc/runtime/explain, ndfc/runtime/lexer) counted beyond
 // the core. Used by bench/run.ts (on build/runtime/*.js) and by the size test (on runtime/*.ts).
-//
-// rolldown comes with vite (a dev dependency), not as a dependency of ndfc: it is imported through
-// a variable specifier so that building ndfc does not need it.
+// rolldown comes with vite (a dev dependency; scripts/rolldown.ts).
 
 import { dirname, join, resolve } from "node:path";
+import { loadRolldown, TS_SOURCES, type Rolldown, type RolldownChunk } from "../scripts/rolldown.js";
+import { runtimeEntries } from "../scripts/runtime-entries.js";
 
 /**
  * In bytes (1 KB = 1000 bytes, the stricter reading), decoder included. A guard against growth, not
@@ -20,15 +20,6 @@ import { dirname, join, resolve } from "node:path";
  */
 export const CORE_BUDGET_BYTES = 61_300;
 
-/** Entries of package.json `exports` that a host imports only if it uses them. */
-export const OPTIONAL_ENTRIES = ["explain", "lexer", "conversation"] as const;
-
-/** Each optional entry's module under runtime/, without its extension (package.json `exports`). */
-const OPTIONAL_ENTRY_MODULES: Record<(typeof OPTIONAL_ENTRIES)[number], string> = {
-  explain: "explain",
-  lexer: "text/lexer",
-  conversation: "conversation/conversation",
-};
 
 export interface RuntimeBundleSize {
   /** The entry chunk of ndfc/runtime and the chunks it imports statically, minified: what every host loads. */
@@ -40,27 +31,15 @@ export interface RuntimeBundleSize {
    * the learned stage (bundles that have one), each with its bytes and module file names.
    */
   lazy: { bytes: number; modules: string[] }[];
-  /** Each optional entry's minified bytes beyond the core (the core's modules left out). */
-  optional: Record<(typeof OPTIONAL_ENTRIES)[number], number>;
+  /**
+   * Each optional entry's minified bytes beyond the core (the core's modules left out), by its
+   * name in package.json `exports` (explain, lexer, conversation).
+   */
+  optional: Record<string, number>;
 }
 
-interface Chunk {
-  fileName: string;
-  code?: string;
-  isEntry?: boolean;
-  modules?: Record<string, unknown>;
-  /** Chunks this one imports statically: loaded with it. */
-  imports?: string[];
-}
-
+type Chunk = RolldownChunk;
 type External = (id: string, importer: string | undefined) => boolean;
-
-interface Bundler {
-  rolldown(options: { input: string; external: External; logLevel: string; resolve?: { extensionAlias: Record<string, string[]> } }): Promise<{
-    generate(options: { format: string; minify: boolean }): Promise<{ output: Chunk[] }>;
-    close(): Promise<void>;
-  }>;
-}
 
 const fileNames = (ids: string[]) => ids.map((id) => id.slice(id.lastIndexOf("/") + 1)).sort();
 
@@ -71,15 +50,13 @@ const bytesOf = (chunks: Chunk[]) => chunks.reduce((sum, chunk) => sum + Buffer.
  * null when rolldown cannot be loaded.
  */
 export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): Promise<RuntimeBundleSize | null> {
-  const specifier = "rolldown";
-  let bundler: Bundler;
+  let bundler: Rolldown;
   try {
-    bundler = (await import(specifier)) as Bundler;
+    bundler = await loadRolldown();
   } catch {
     return null;
   }
-  // Sources import "./x.js": resolved to x.ts.
-  const resolveOptions = ext === "ts" ? { resolve: { extensionAlias: { ".js": [".ts", ".js"] } } } : {};
+  const resolveOptions = ext === "ts" ? { resolve: TS_SOURCES } : {};
   const build = async (entry: string, external: External): Promise<Chunk[]> => {
     const bundle = await bundler.rolldown({ input: join(runtimeDir, `${entry}.${ext}`), external, logLevel: "silent", ...resolveOptions });
     const { output } = await bundle.generate({ format: "esm", minify: true });
@@ -99,8 +76,10 @@ export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): P
   }
   const coreIds = new Set(entry.flatMap((chunk) => Object.keys(chunk.modules ?? {})));
   const inCore: External = (id, importer) => importer !== undefined && id.startsWith(".") && coreIds.has(resolve(dirname(importer), id).replace(/\.js$/, `.${ext}`));
-  const optional = {} as RuntimeBundleSize["optional"];
-  for (const name of OPTIONAL_ENTRIES) optional[name] = bytesOf(await build(OPTIONAL_ENTRY_MODULES[name], inCore));
+  const optional: RuntimeBundleSize["optional"] = {};
+  // runtimeDir is runtime/ or build/runtime/; package.json is beside runtime/ or above build/.
+  const packageRoot = resolve(runtimeDir, ext === "ts" ? ".." : "../..");
+  for (const entry of runtimeEntries(packageRoot)) if (entry.module !== "index") optional[entry.name] = bytesOf(await build(entry.module, inCore));
   return {
     core: bytesOf(entry),
     coreModules: fileNames([...coreIds]),

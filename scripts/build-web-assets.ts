@@ -2,7 +2,7 @@
 // browser ES module (web/ndfc-runtime.ts, msgpackr inlined) into web-assets/ beside the compiled
 // compiler, where `ndfc serve` and `ndfc web` read them (compiler/web/assets.ts). This runs where
 // the devDependencies are (npm ci, npm pack), so users of ndfc need no bundler: rolldown comes
-// with vite and is imported through a variable specifier, as bench/runtime-size.ts does.
+// with vite (scripts/rolldown.ts).
 //
 //   node build/scripts/build-web-assets.js [SOURCE_ROOT [OUT_DIR]]
 // SOURCE_ROOT defaults to the repository (two levels above this file), OUT_DIR to web-assets/
@@ -10,31 +10,18 @@
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-
-interface Bundler {
-  rolldown(options: {
-    input: Record<string, string>;
-    platform: "browser";
-    logLevel: string;
-    resolve: { extensionAlias: Record<string, string[]> };
-  }): Promise<{
-    write(options: { dir: string; format: "esm"; minify: boolean; entryFileNames: string; chunkFileNames: string }): Promise<unknown>;
-    close(): Promise<void>;
-  }>;
-}
+import { loadRolldown, TS_SOURCES } from "./rolldown.js";
 
 /** The files a page loads, written to `outDir`; the chat script imports the runtime only on an exported site. */
 export async function buildWebAssets(sourceRoot: string, outDir: string): Promise<void> {
-  const specifier = "rolldown";
-  const bundler = (await import(specifier)) as Bundler;
+  const bundler = await loadRolldown();
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const bundle = await bundler.rolldown({
     input: { chat: join(sourceRoot, "web/chat.ts"), "ndfc-runtime": join(sourceRoot, "web/ndfc-runtime.ts") },
     platform: "browser",
     logLevel: "warn",
-    // Sources import "./x.js": resolved to x.ts.
-    resolve: { extensionAlias: { ".js": [".ts", ".js"] } },
+    resolve: TS_SOURCES,
   });
   // Fixed names (no content hashes): pages name these files, and the same sources give the same bytes.
   await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name].js" });

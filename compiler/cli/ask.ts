@@ -1,5 +1,4 @@
 // `ndfc ask`: answer one message with a bundle (a fresh session), as text or as the whole JSON response.
-import { explain } from "../../runtime/explain.js";
 import type { NpcResponse } from "../../runtime/index.js";
 import { formatExplanation } from "./format-trace.js";
 import { parseSeed } from "./parse-options.js";
@@ -45,7 +44,9 @@ export const registerAsk: RegisterCommand = (program, io) => {
       if (options.user !== undefined) metadata.username = options.user;
       if (options.host !== undefined) metadata.computer_name = options.host;
       const session = npc.session({ seed: options.seed ?? 0, metadata });
-      const answer = session.process(words.join(" "), { explain: options.explain === true && explain });
+      // The explain entry (and the lexer it brings) is loaded only when asked for: start-up is most of an ask.
+      const explain = options.explain === true && (await import("../../runtime/explain.js")).explain;
+      const answer = session.process(words.join(" "), { explain });
       if (options.json) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
       else io.stdout(formatAnswer(answer) + formatExplanation(answer));
     });

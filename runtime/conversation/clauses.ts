@@ -99,34 +99,41 @@ function startsWithAction(model: NpcModel, tokens: readonly Token[], from: numbe
 
 /** Splits the tokens of a message into clauses (at least one when there is any token). */
 export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver): Clause[] {
-  const pieces: Token[][] = [];
-  let current: Token[] = [];
+  // A piece is a run of consecutive tokens [from, to): bounds first, each piece sliced once at the
+  // end (most messages are one piece: one array of its size, not one grown token by token).
+  const bounds: number[] = [];
+  let from = 0;
   for (let i = 0; i < tokens.length; ) {
     const token = tokens[i]!;
-    if (current.length > 0 && gapHas(clean, tokens[i - 1]!, token, isSentenceEnd) && startsWithAction(model, tokens, i, words)) {
-      pieces.push(current);
-      current = [];
+    if (i > from && gapHas(clean, tokens[i - 1]!, token, isSentenceEnd) && startsWithAction(model, tokens, i, words)) {
+      bounds.push(from, i);
+      from = i;
     }
     // A connective right after a sentence end ("list files. then show …") is dropped too.
     const connective = i > 0 && token.kind === "word" ? connectiveAt(model, tokens, clean, i) : 0;
     if (connective > 0 && startsWithAction(model, tokens, i + connective, words)) {
-      if (current.length > 0) pieces.push(current);
-      current = [];
+      if (i > from) bounds.push(from, i);
       i += connective;
+      from = i;
       continue;
     }
-    current.push(token);
     i++;
   }
-  if (current.length > 0) pieces.push(current);
-  if (pieces.length === 1) return [{ tokens: pieces[0]!, start: outerStart(pieces[0]![0]!), end: outerEnd(pieces[0]!.at(-1)!) }];
+  if (tokens.length > from) bounds.push(from, tokens.length);
+  if (bounds.length === 2) return [clauseOf(tokens.slice(bounds[0], bounds[1]))];
+  const filler = (t: Token) => isFiller(model, t);
   const merged: Token[][] = [];
-  for (const piece of pieces) {
-    const filler = piece.every((t) => isFiller(model, t));
-    if (filler && merged.length > 0) merged[merged.length - 1]!.push(...piece);
-    else if (merged.length > 0 && merged[merged.length - 1]!.every((t) => isFiller(model, t))) {
-      merged[merged.length - 1]!.push(...piece);
-    } else merged.push([...piece]);
+  for (let k = 0; k < bounds.length; k += 2) {
+    const piece = tokens.slice(bounds[k], bounds[k + 1]);
+    const last = merged.at(-1);
+    // A piece of only filler words joins its neighbour: the previous piece, or the next one.
+    if (last && (piece.every(filler) || last.every(filler))) last.push(...piece);
+    else merged.push(piece);
   }
-  return merged.map((list) => ({ tokens: list, start: outerStart(list[0]!), end: outerEnd(list[list.length - 1]!) }));
+  return merged.map(clauseOf);
+}
+
+/** The clause of tokens (at least one): its span from the first token's chunk to the last one's. */
+function clauseOf(tokens: Token[]): Clause {
+  return { tokens, start: outerStart(tokens[0]!), end: outerEnd(tokens[tokens.length - 1]!) };
 }

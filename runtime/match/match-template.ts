@@ -153,8 +153,8 @@ class TemplateRun {
       }
       const { pending } = this;
       pending.length = 0;
-      for (const key of threads.keys()) if (key >= 0) pending.push(key);
-      pending.sort(ascending);
+      // Sorted as they are inserted: Array.prototype.sort would allocate a work array per position.
+      for (const key of threads.keys()) if (key >= 0) insertSorted(pending, key, -1);
       for (let k = 0; k < pending.length; k++) {
         const stateId = pending[k]!;
         const thread = threads.get(stateId)!;
@@ -357,10 +357,6 @@ export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, 
 /** What a typed, list or range node reads at a position, by kind. */
 const READERS = [typedAt, listValuesAt, numbersAt];
 
-function ascending(a: number, b: number): number {
-  return a - b;
-}
-
 function outranks(a: { intent: number; path: number; inContext: boolean }, at: Thread, b: TemplateHit, bt: Thread): boolean {
   if (a.inContext !== b.inContext) return a.inContext;
   return better(at, bt) || (!better(bt, at) && precedes(a, b));
@@ -370,11 +366,12 @@ function precedes(a: { intent: number; path: number }, b: { intent: number; path
   return a.intent < b.intent || (a.intent === b.intent && a.path < b.path);
 }
 
-/** Inserts `value` into the ascending `list` after index `from` (skip targets are always later states). */
+/** Inserts `value` into the ascending `list` after index `from` (skip targets are always later states; -1: anywhere). */
 function insertSorted(list: number[], value: number, from: number): void {
+  // Shifted by hand: splice would allocate the (empty) array of what it removed.
   let i = list.length;
-  while (i > from + 1 && list[i - 1]! > value) i--;
-  list.splice(i, 0, value);
+  for (; i > from + 1 && list[i - 1]! > value; i--) list[i] = list[i - 1]!;
+  list[i] = value;
 }
 
 export function matchTemplate(

@@ -87,7 +87,7 @@ function fillCodePoints(text: string, into: Int32Array): number {
 }
 
 /** Characters (code points) of `text`: its length unless it has surrogates. */
-function characters(text: string): number {
+export function characters(text: string): number {
   if (!SURROGATE.test(text)) return text.length;
   let n = 0;
   for (let i = 0; i < text.length; n++) i += text.codePointAt(i)! > 0xffff ? 2 : 1;
@@ -139,10 +139,6 @@ export interface FuzzyHit {
   similarity: number;
 }
 
-function closestFirst(a: FuzzyHit, b: FuzzyHit): number {
-  return a.distance - b.distance || a.word - b.word;
-}
-
 /**
  * hashString of `text` without its characters (code points) `skipA` and `skipB` (-1: none): the
  * hash of that deletion variant, without building it.
@@ -185,7 +181,7 @@ export class FuzzyIndex {
     }
     for (const word of this.touched) this.seen[word] = 0;
     this.touched.length = 0;
-    return hits.sort(closestFirst);
+    return hits;
   }
 
   /** Adds to `hits` the words stored under `hash` that are within the edit budget of `token` (each word verified once per lookup). */
@@ -199,7 +195,11 @@ export class FuzzyIndex {
       const targetLength = characters(target);
       const limit = Math.min(budget, editBudget(targetLength));
       const distance = osaDistance(token, target, limit);
-      if (distance > 0 && distance <= limit) hits.push({ word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) });
+      if (distance === 0 || distance > limit) continue;
+      // Kept closest first, then by word id, as each is found: sorting afterwards would allocate a work array.
+      let at = hits.length;
+      for (let prev: FuzzyHit; at > 0 && ((prev = hits[at - 1]!).distance - distance || prev.word - word) > 0; at--) hits[at] = prev;
+      hits[at] = { word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) };
     }
   }
 }

@@ -81,23 +81,25 @@ export function lower(text: string): string {
   return text.toLowerCase();
 }
 
-/** Expands an English contraction (`what's`, `don't`, `we'll`) into its words; others stay whole. */
-export function expandContraction(word: string): string[] {
+/**
+ * The two words of an English contraction (`what's` → what, is; `don't` → do, not; `we'll` → we,
+ * will), or null for any other word (no array for the usual word, which stays whole).
+ */
+function contraction(word: string): [string, string] | null {
   const apostrophe = word.indexOf("'");
-  if (apostrophe <= 0 || apostrophe === word.length - 1) return [word];
+  if (apostrophe <= 0 || apostrophe === word.length - 1) return null;
   if (word.endsWith("n't")) {
     const stem = word.slice(0, -3);
-    if (stem.length === 0) return [word];
-    return [NOT_SUFFIX[stem] ?? stem, "not"];
+    return stem.length === 0 ? null : [NOT_SUFFIX[stem] ?? stem, "not"];
   }
   const stem = word.slice(0, apostrophe);
   const suffix = word.slice(apostrophe + 1);
   if (suffix === "s") {
     if (stem === "let") return ["let", "us"];
-    return IS_BEFORE_S.has(stem) ? [stem, "is"] : [word];
+    return IS_BEFORE_S.has(stem) ? [stem, "is"] : null;
   }
   const expanded = SHORT_SUFFIXES[suffix];
-  return expanded ? [stem, expanded] : [word];
+  return expanded ? [stem, expanded] : null;
 }
 
 function literalShape(text: string): LiteralShape | null {
@@ -199,7 +201,8 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
     tokens.push({ text, norm, kind: "literal", shape, start, end });
     return;
   }
-  for (const word of expandContraction(norm)) tokens.push({ text, norm: word, kind: "word", shape: null, start, end });
+  const words = contraction(norm);
+  for (let k = 0; k < (words ? 2 : 1); k++) tokens.push({ text, norm: words ? words[k]! : norm, kind: "word", shape: null, start, end });
 }
 
 /** Punctuation-only chunks are dropped, except shell symbols (SYMBOL), kept whole as literals. */

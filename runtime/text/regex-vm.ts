@@ -3,6 +3,7 @@
 // exponentially (TERMy's `path` regex hangs a backtracking engine on 30 characters).
 
 import type { BundleTypeProgram } from "../bundle/bundle-types.js";
+import { characters } from "./fuzzy.js";
 
 export const OP_CHAR = 0; // [0, class, next]: consume one character of the class
 export const OP_SPLIT = 1; // [1, x, y]: continue at x and at y
@@ -26,9 +27,11 @@ export const MAX_TYPED_TOKEN = 256;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
 const SPACE_CHAR = /\s/u;
 
-function inNamedSets(bits: number, ch: string, code: number): boolean {
+function inNamedSets(bits: number, code: number): boolean {
   if (bits === 0) return false;
   const isDigit = code >= 48 && code <= 57;
+  // A string only for a character beyond ASCII (rare in a token), for the Unicode regexes.
+  const ch = code < 128 ? "" : String.fromCodePoint(code);
   const isWord = isDigit || (code < 128 ? (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 : WORD_CHAR.test(ch));
   const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(ch));
   return (
@@ -41,8 +44,8 @@ function inNamedSets(bits: number, ch: string, code: number): boolean {
   );
 }
 
-function inClass(cls: readonly number[], ch: string, code: number): boolean {
-  let hit = inNamedSets(cls[1]!, ch, code);
+function inClass(cls: readonly number[], code: number): boolean {
+  let hit = inNamedSets(cls[1]!, code);
   for (let i = 2; !hit && i < cls.length; i += 2) hit = code >= cls[i]! && code <= cls[i + 1]!;
   return cls[0] === 1 ? !hit : hit;
 }
@@ -53,6 +56,8 @@ export class TypeMatcher {
   private readonly marks: Int32Array;
   private current: Int32Array;
   private next: Int32Array;
+  /** addThread's work list, reused by every test (it keeps its capacity: no array per call). */
+  private readonly stack: number[] = [];
   private generation = 0;
 
   constructor(private readonly program: BundleTypeProgram) {
@@ -69,10 +74,10 @@ export class TypeMatcher {
 
   test(text: string): boolean {
     if (!this.usable || text.length > MAX_TYPED_TOKEN) return false;
-    const chars = Array.from(text);
-    const n = chars.length;
+    // Positions count code points, as the compiler's regex does (no array of characters is made).
+    const n = characters(text);
     let currentCount = 0;
-    for (let i = 0; i <= n; i++) {
+    for (let i = 0, unit = 0; i <= n; i++) {
       this.generation++;
       // Re-mark the threads carried over from the previous step, then start a new attempt here.
       const carried = currentCount;
@@ -82,18 +87,18 @@ export class TypeMatcher {
       currentCount = this.addThread(list, currentCount, 0, i, n, false);
       let nextCount = 0;
       this.generation++;
-      const ch = chars[i];
-      const code = ch === undefined ? -1 : ch.codePointAt(0)!;
+      const code = text.codePointAt(unit) ?? -1; // -1: past the end
+      unit += code > 0xffff ? 2 : 1;
       for (let t = 0; t < currentCount; t++) {
         const pc = list[t]!;
         const op = this.ops[pc * 3]!;
         if (op === OP_MATCH) return true;
-        if (ch === undefined) continue;
+        if (code === -1) continue;
         if (op === OP_CHAR) {
-          if (inClass(this.program.classes[this.ops[pc * 3 + 1]!]!, ch, code)) {
+          if (inClass(this.program.classes[this.ops[pc * 3 + 1]!]!, code)) {
             nextCount = this.addThread(this.next, nextCount, this.ops[pc * 3 + 2]!, i + 1, n, false);
           }
-        } else if (op === OP_ANY && ch !== "\n") {
+        } else if (op === OP_ANY && code !== 10) {
           nextCount = this.addThread(this.next, nextCount, this.ops[pc * 3 + 1]!, i + 1, n, false);
         }
       }
@@ -101,7 +106,6 @@ export class TypeMatcher {
       this.current = this.next;
       this.next = swap;
       currentCount = nextCount;
-      if (i === n) break;
     }
     return false;
   }
@@ -116,7 +120,8 @@ export class TypeMatcher {
       list[count] = pc;
       return count + 1;
     }
-    const stack = [pc];
+    const { stack } = this;
+    stack.push(pc);
     while (stack.length > 0) {
       const p = stack.pop()!;
       if (this.marks[p] === this.generation) continue;

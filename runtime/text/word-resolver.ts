@@ -3,7 +3,7 @@
 // A stage where one word decides alone (template vocab nodes) gets the strict edit budget; the
 // probabilistic stage, where the rest of the message can outvote a bad guess, the generous one.
 
-import { wordEditBudget, type FuzzyHit } from "./fuzzy.js";
+import { characters, wordEditBudget, type FuzzyHit } from "./fuzzy.js";
 import type { NpcModel } from "../bundle/model.js";
 import type { Token } from "./normalize.js";
 import { round4, type WitnessItem } from "../response.js";
@@ -77,10 +77,8 @@ export class WordResolver {
     if (!hits && this.model.valueWords.has(norm)) this.strict.set(norm, (hits = []));
     if (!hits) {
       const { words } = this.model.payload.lexicon;
-      const budget = wordEditBudget(Array.from(norm).length);
-      hits = this.correctedLoosely(norm).filter(
-        (hit) => hit.distance <= budget && hit.distance <= wordEditBudget(Array.from(words[hit.word]!).length),
-      );
+      const budget = wordEditBudget(characters(norm));
+      hits = this.correctedLoosely(norm).filter((hit) => hit.distance <= budget && hit.distance <= wordEditBudget(characters(words[hit.word]!)));
       this.strict.set(norm, hits);
     }
     return hits;

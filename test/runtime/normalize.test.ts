@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { expandContraction, normalizeKey, textOf, tokenize } from "../../runtime/text/normalize.js";
+import { normalizeKey, textOf, tokenize } from "../../runtime/text/normalize.js";
 
 describe("normalizeKey", () => {
   it("lowercases (Unicode too), applies NFKC and collapses whitespace", () => {
@@ -23,8 +23,10 @@ describe("normalizeKey", () => {
   it("expands contractions", () => {
     expect(normalizeKey("What's up? I don't know, we'll see")).toBe("what is up i do not know we will see");
     expect(normalizeKey("I can’t, it won’t")).toBe("i can not it will not");
-    expect(expandContraction("let's")).toEqual(["let", "us"]);
-    expect(expandContraction("john's")).toEqual(["john's"]);
+    expect(normalizeKey("let's go")).toBe("let us go");
+    expect(normalizeKey("john's book")).toBe("john's book");
+    // Both words of a contraction keep its span, as typed.
+    expect(tokenize("Don't stop").tokens.map((t) => [t.norm, t.text, t.start])).toEqual([["do", "Don't", 0], ["not", "Don't", 0], ["stop", "stop", 6]]);
   });
 
   it("is idempotent", () => {

@@ -63,4 +63,20 @@ describe("type regexes as Pike VM programs", () => {
       { numRuns: 1000 },
     );
   });
+
+  it("counts characters, not UTF-16 units, as RegExp (flags iu) does, on text beyond ASCII", () => {
+    // No \w or \s: RegExp's are ASCII-only, the VM's Unicode (a word is a word in any script).
+    const atom = fc.constantFrom("a", "[ab]", "[^a]", "\\d", ".", "é", "😀", "(?:a|😀)", "[^😀]");
+    const quantifier = fc.constantFrom("", "", "*", "+", "?", "{2}", "{1,2}");
+    const pattern = fc
+      .tuple(fc.boolean(), fc.array(fc.tuple(atom, quantifier).map(([a, q]) => a + q), { minLength: 1, maxLength: 5 }), fc.boolean())
+      .map(([start, parts, end]) => `${start ? "^" : ""}${parts.join("")}${end ? "$" : ""}`);
+    const text = fc.array(fc.constantFrom("a", "b", "é", "😀", "\ud83d", "1", " ", "\n"), { maxLength: 8 }).map((chars) => chars.join(""));
+    fc.assert(
+      fc.property(pattern, text, (p, t) => {
+        expect(matcher(p).test(t)).toBe(new RegExp(p, "iu").test(t));
+      }),
+      { numRuns: 1000 },
+    );
+  });
 });

@@ -1,0 +1,45 @@
+// `npm run build` step: the runtime's package entries (ndfc/runtime, /explain, /lexer,
+// /conversation: package.json `exports`) bundled from tsc's output into build/runtime-bundled/ as
+// one multi-entry rolldown build. A host then resolves and compiles a handful of files instead of
+// the ~40 modules of build/runtime/ (a fresh `import("ndfc/runtime")` went from about 40 to 15 ms,
+// bench/results/cold-start.json). The entries share chunks, so a class or a module-level cache has
+// one identity whichever entries a host imports; the learned stage and the fallback SHA-256 stay
+// chunks loaded on demand. Minified: compiling the smaller text is measurably faster. Typings stay
+// tsc's (build/runtime/*.d.ts); the CLI and the tests keep using the per-file modules.
+//
+//   node build/scripts/build-runtime-package.js [PACKAGE_ROOT [COMPILED_DIR [OUT_DIR]]]
+// PACKAGE_ROOT defaults to the repository, COMPILED_DIR to its build/, OUT_DIR to
+// build/runtime-bundled beside COMPILED_DIR's runtime/.
+import { rmSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { loadRolldown } from "./rolldown.js";
+import { BUNDLED_RUNTIME_DIR, runtimeEntries } from "./runtime-entries.js";
+
+/** A file written: its name in the output folder and the modules bundled into it (absolute paths). */
+export interface BundledFile {
+  fileName: string;
+  isEntry: boolean;
+  modules: string[];
+}
+
+/** Writes the entries of `packageRoot`'s package.json, bundled from `compiledDir`/runtime/, into `outDir`. */
+export async function buildRuntimePackage(packageRoot: string, compiledDir: string, outDir: string): Promise<BundledFile[]> {
+  const { rolldown } = await loadRolldown();
+  const input = Object.fromEntries(runtimeEntries(packageRoot).map((entry) => [entry.name, join(compiledDir, "runtime", `${entry.module}.js`)]));
+  rmSync(outDir, { recursive: true, force: true });
+  // neutral: the runtime imports no node: module, so the same files serve Node, browsers and workers.
+  const bundle = await rolldown({ input, platform: "neutral", logLevel: "warn" });
+  // Fixed names (no content hashes): the same sources give the same files.
+  const { output } = await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "chunk-[name].js" });
+  await bundle.close();
+  return output.map((chunk) => ({ fileName: chunk.fileName, isEntry: chunk.isEntry === true, modules: Object.keys(chunk.modules ?? {}) }));
+}
+
+if (process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const packageRoot = resolve(process.argv[2] ?? join(here, "../.."));
+  const compiledDir = resolve(process.argv[3] ?? join(packageRoot, "build"));
+  const outDir = resolve(process.argv[4] ?? join(compiledDir, "..", BUNDLED_RUNTIME_DIR));
+  await buildRuntimePackage(packageRoot, compiledDir, outDir);
+}
