@@ -28,7 +28,7 @@ Examples:
   ndfc web dist-npcs/termy.npc -o site --json`,
     )
     .action(async (file: string, options: { out: string; json?: boolean }) => {
-      const { npc, bytes } = await loadBundleFile(file, io.cwd);
+      const { npc, bytes } = await loadBundleFile(file, io.cwd, { verify: "full" });
       let assets;
       try {
         assets = readWebAssets();
