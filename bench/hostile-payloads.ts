@@ -43,9 +43,15 @@ export function hostileBundle(payload: unknown, sharing: Sharing = "none"): Uint
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** An automaton the writer can store: states of edge lists (whatever their numbers and names). */
+/** An automaton the writer can store: states of edge lists, vocab edges with a list of tags (whatever their numbers and names). */
 const storableAutomaton = (automaton: unknown): automaton is BundleState[] =>
-  Array.isArray(automaton) && automaton.every((state) => isObject(state) && EDGE_KINDS.every((kind) => Array.isArray(state[kind]) && (kind === "skip" || (state[kind] as unknown[]).every(Array.isArray))));
+  Array.isArray(automaton) &&
+  automaton.every(
+    (state) =>
+      isObject(state) &&
+      EDGE_KINDS.every((kind) => Array.isArray(state[kind]) && (kind === "skip" || (state[kind] as unknown[]).every(Array.isArray))) &&
+      (state.vocab as unknown[][]).every((edge) => Array.isArray(edge[0])),
+  );
 
 /**
  * The payload packed by the bundle writer, its intents (when still a list of objects) and its
