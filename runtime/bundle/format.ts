@@ -24,7 +24,7 @@ import type { BundlePayload, StoredPayload } from "./bundle-types.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
 import { readIntents, verifyIntents } from "./intent-records.js";
 import { readAutomaton } from "./automaton-store.js";
-import { decodePlainMsgpack, MsgpackError } from "./plain-msgpack.js";
+import { decodeChecked } from "./plain-msgpack.js";
 import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_ALIGN } from "./sections.js";
 import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
@@ -98,17 +98,7 @@ export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy"): 
   let area = body.subarray(areaStart);
   // Views need aligned memory: a buffer read at an odd offset is copied once (a file read or a fetch is aligned).
   if (area.byteOffset % SECTION_ALIGN !== 0) area = area.slice();
-  let payload: unknown;
-  try {
-    payload = decodePlainMsgpack(body.subarray(4, 4 + msgpackLength), area);
-  } catch (error) {
-    if (error instanceof MsgpackError) throw new InvalidBundleError(`payload is not plain msgpack: ${error.message}`);
-    throw error;
-  }
-  // A plain msgpack value of n bytes holds at most n values (plain-msgpack.ts): the walk's budget.
-  const problem = validatePayload(payload, msgpackLength);
-  if (problem !== null) throw new InvalidBundleError(`payload has the wrong shape: ${problem}`);
-  const stored = payload as StoredPayload;
+  const stored = decodeChecked(body.subarray(4, 4 + msgpackLength), area, validatePayload, (why) => new InvalidBundleError(`payload ${why}`)) as StoredPayload;
   const intents = readIntents(stored.intents);
   if (verify === "full") verifyIntents(intents);
   const automaton = readAutomaton(stored.automaton, { types: stored.types.length, lists: stored.lists.length, ranges: stored.ranges.length, intents: intents.length });

@@ -12,7 +12,7 @@
 import type { BundleIntent, BundleIntents, IntentRecord, Permission } from "./bundle-types.js";
 import { PERMISSIONS, RECORD_FIELDS } from "./bundle-types.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
-import { decodePlainMsgpack, MsgpackError } from "./plain-msgpack.js";
+import { decodeChecked } from "./plain-msgpack.js";
 import { validateIntentRecord } from "./validate-payload.js";
 
 const NO_SECTIONS = new Uint8Array(0);
@@ -47,18 +47,8 @@ for (const field of RECORD_FIELDS) {
 
 function readRecord({ records: { starts, items }, ids }: BundleIntents, index: number, id: string): IntentRecord {
   const bytes = items.subarray(starts[index], starts[index + 1]);
-  const refuse = (why: string) => new InvalidBundleError(`intent ${JSON.stringify(id)} (${index}): its record ${why}`);
-  let record: unknown;
-  try {
-    record = decodePlainMsgpack(bytes, NO_SECTIONS);
-  } catch (error) {
-    if (error instanceof MsgpackError) throw refuse(`is not plain msgpack: ${error.message}`);
-    throw error;
-  }
-  // A plain msgpack value holds at most as many values as bytes (plain-msgpack.ts): the walk's budget.
-  const problem = validateIntentRecord(record, bytes.length, ids.length);
-  if (problem !== null) throw refuse(`has the wrong shape: ${problem}`);
-  return record as IntentRecord;
+  const shapeProblem = (record: unknown, budget: number) => validateIntentRecord(record, budget, ids.length);
+  return decodeChecked(bytes, NO_SECTIONS, shapeProblem, (why) => new InvalidBundleError(`intent ${JSON.stringify(id)} (${index}): its record ${why}`)) as IntentRecord;
 }
 
 /** The intents of stored ones (validated by validatePayload): heads now, records on first read. */
