@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { encodeBundle, frameBundle, packPayload, storedPayload, type PackedPayload } from "../../runtime/bundle/encode.js";
-import { RECORD_FIELDS, type BundlePayload } from "../../runtime/bundle/bundle-types.js";
+import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
+import { plainIntents } from "../support/plain-intents.js";
 import { FORMAT_MAJOR, HEADER_SIZE, decodeBundle } from "../../runtime/bundle/format.js";
 import { decodePlainMsgpack as decodePlain } from "../../runtime/bundle/plain-msgpack.js";
 import { loadNpc, type ShellTemplate } from "../../runtime/index.js";
@@ -12,7 +13,6 @@ import { shellNpc } from "./ir-fixture.js";
 import { refusalOf } from "../support/refusal.js";
 
 const built = compileNpc({ ir: shellNpc() });
-const INTENT_FIELDS = ["id", "permission", "destructive", "parent", ...RECORD_FIELDS] as const;
 
 /** Bundle bytes (valid header and hash) of `value` written by the bundle writer. */
 function bundleOf(value: unknown): Uint8Array {
@@ -55,7 +55,7 @@ describe("bundle header and payload", () => {
   it("round-trips: what is loaded equals what was built", async () => {
     const payload = await decodeBundle(built.bytes);
     // A loaded intent reads its record on first use: its fields, read one by one, are the built ones.
-    const plain = (p: BundlePayload) => ({ ...p, intents: p.intents.map((intent) => Object.fromEntries(INTENT_FIELDS.map((field) => [field, intent[field]]))) });
+    const plain = (p: BundlePayload) => ({ ...p, intents: plainIntents(p.intents) });
     expect(JSON.parse(JSON.stringify(plain(payload), bytesAsArrays))).toEqual(JSON.parse(JSON.stringify(plain(built.payload), bytesAsArrays)));
     expect(encodeBundle(payload)).toEqual(built.bytes);
   });
