@@ -10,10 +10,11 @@ import fc from "fast-check";
 import { Packr } from "msgpackr";
 import { compileNpc } from "../compiler/compile.js";
 import { lintSources } from "../compiler/lint.js";
-import type { BundlePayload, ToolTree } from "../runtime/bundle/bundle-types.js";
+import { RECORD_FIELDS, type BundleIntent, type BundlePayload, type BundleState, type ToolTree } from "../runtime/bundle/bundle-types.js";
+import { EDGE_KINDS } from "../runtime/bundle/automaton-store.js";
 import type { NpcResponse } from "../runtime/response.js";
 import { SECTION_EXT, SECTION_REF_BYTES } from "../runtime/bundle/sections.js";
-import { frameBundle, packPayload, type PackedPayload } from "../runtime/bundle/encode.js";
+import { frameBundle, packPayload, storedAutomaton, storedIntents, type PackedPayload } from "../runtime/bundle/encode.js";
 
 /** The fuzz suite's seed; the bench times the same bundles. */
 export const HOSTILE_SEED = 1313;
@@ -29,14 +30,44 @@ export function examplePayload(repoRoot: string): BundlePayload {
 /** msgpackr with its structured-clone extensions on: a value met twice is written once, then pointed to (0x69/0x70). */
 const sharingPackr = new Packr({ structuredClone: true, useRecords: false, mapsAsObjects: true });
 
-/** Bundle bytes of `payload`, its shared values written as references when `sharing` (else as copies). */
-export function hostileBundle(payload: unknown, sharing = false): Uint8Array {
+/**
+ * What is written with msgpackr's shared references (else as copies): nothing, only the intents'
+ * records (read after the load), or the whole payload.
+ */
+export type Sharing = "none" | "records" | "all";
+
+/** Bundle bytes of `payload`, its shared values written as references where `sharing` says. */
+export function hostileBundle(payload: unknown, sharing: Sharing = "none"): Uint8Array {
   return frameBundle(packed(payload, sharing));
 }
 
-/** The payload packed by the bundle writer; or its msgpack part by msgpackr with references (typed arrays then become msgpackr extensions). */
-function packed(payload: unknown, sharing: boolean): PackedPayload {
-  return sharing ? { msgpack: new Uint8Array(sharingPackr.pack(payload)), sections: new Uint8Array(0) } : packPayload(payload);
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** An automaton the writer can store: states of edge lists, vocab edges with a list of tags (whatever their numbers and names). */
+const storableAutomaton = (automaton: unknown): automaton is BundleState[] =>
+  Array.isArray(automaton) &&
+  automaton.every(
+    (state) =>
+      isObject(state) &&
+      EDGE_KINDS.every((kind) => Array.isArray(state[kind]) && (kind === "skip" || (state[kind] as unknown[]).every(Array.isArray))) &&
+      (state.vocab as unknown[][]).every((edge) => Array.isArray(edge[0])),
+  );
+
+/**
+ * The payload packed by the bundle writer, its intents (when still a list of objects) and its
+ * automaton (when storable) stored as the writer stores them; the records, or everything, packed by
+ * msgpackr with references as `sharing` says (typed arrays packed by msgpackr become its extensions).
+ */
+function packed(payload: unknown, sharing: Sharing): PackedPayload {
+  const withReferences = (value: unknown): PackedPayload => ({ msgpack: new Uint8Array(sharingPackr.pack(value)), sections: new Uint8Array(0) });
+  const pack = sharing === "all" ? withReferences : packPayload;
+  const packRecord = sharing === "none" ? packPayload : withReferences;
+  if (!isObject(payload)) return pack(payload);
+  const { intents, automaton } = payload;
+  const stored = { ...payload };
+  if (Array.isArray(intents) && intents.every(isObject)) stored.intents = storedIntents(intents as unknown as BundleIntent[], (record) => packRecord(record).msgpack);
+  if (storableAutomaton(automaton)) stored.automaton = storedAutomaton(automaton);
+  return pack(stored);
 }
 
 /** A tool tree `depth` levels deep whose every level holds its child twice: 2^depth leaves in a few bytes once shared. */
@@ -166,14 +197,17 @@ function addEdge(payload: unknown, from: number, to: number, edgeKind: number): 
 /** The bundle bytes of `base` under `mutations`. */
 export function mutatedBundle(base: BundlePayload, mutations: readonly Mutation[]): Uint8Array {
   let payload: unknown = base;
-  let sharing = false;
+  let sharing: Sharing = "none";
   const byteEdits: Extract<Mutation, { kind: "bytes" }>[] = [];
   const sectionEdits: Extract<Mutation, { kind: "sectionRef" }>[] = [];
   for (const m of mutations) {
     if (m.kind === "edit" || m.kind === "share") {
       const edit = (m.kind === "edit" ? EDITS : SHARING_EDITS)[m.edit]!;
-      sharing ||= m.kind === "share";
-      payload = updateAt(payload, pathOf(payload, m.picks), (old) => edit(old, m.n));
+      const path = pathOf(payload, m.picks);
+      // Shared values inside an intent's record reach the record reader; anywhere else, the loader.
+      const inRecord = path[0] === "intents" && (RECORD_FIELDS as readonly unknown[]).includes(path[2]);
+      if (m.kind === "share") sharing = sharing === "all" || !inRecord ? "all" : "records";
+      payload = updateAt(payload, path, (old) => edit(old, m.n));
     } else if (m.kind === "swapSections") {
       const keys = Object.keys(payload as object);
       const [a, b] = [keys[m.a % keys.length]!, keys[m.b % keys.length]!];
@@ -254,6 +288,19 @@ export function internalErrorOf(response: NpcResponse): string | null {
   if (note !== undefined) return note;
   for (const part of response.parts ?? []) {
     const inPart = internalErrorOf(part);
+    if (inPart !== null) return inPart;
+  }
+  return null;
+}
+
+/**
+ * The notice of an answer (or one of its parts) that reached a malformed intent record (read on
+ * first use: runtime/bundle/intent-records.ts), or null.
+ */
+export function invalidRecordOf(response: NpcResponse): string | null {
+  if (response.notice?.startsWith("invalid .npc bundle: intent ")) return response.notice;
+  for (const part of response.parts ?? []) {
+    const inPart = invalidRecordOf(part);
     if (inPart !== null) return inPart;
   }
   return null;

@@ -4,7 +4,7 @@
 
 import type { NpcConfig, NpcIR, SourceFileRef } from "./ir/types.js";
 import type { BundleConfig, BundlePayload } from "../runtime/bundle/bundle-types.js";
-import { encodeBundle } from "../runtime/bundle/encode.js";
+import { encodeBundle, rowsOf } from "../runtime/bundle/encode.js";
 import { sha256, toHex } from "../runtime/bundle/sha256.js";
 import { normalizeWords } from "../runtime/text/normalize.js";
 import { COMPILER_VERSION } from "./version.js";
@@ -17,7 +17,6 @@ import { computeMatching, round6 } from "./passes/compute-matching.js";
 import { computeConcepts, type LexicalExpansion } from "./passes/compute-concepts.js";
 import { computeFuzzyIndex } from "./passes/compute-fuzzy-index.js";
 import { computeMessageTables } from "./passes/compute-message-tables.js";
-import { rowsOf } from "./emit/bundle-rows.js";
 import { computeTypePrograms } from "./passes/compute-type-programs.js";
 import { computeAutomaton } from "./passes/compute-automaton.js";
 import { computeLists, computeNumberWords } from "./passes/compute-lists.js";

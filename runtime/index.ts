@@ -4,7 +4,7 @@
 //   const answer = session.process("list files");
 
 import type { BundleCounts, BundlePayload } from "./bundle/bundle-types.js";
-import { decodeBundle, InvalidBundleError } from "./bundle/format.js";
+import { decodeBundle, InvalidBundleError, type Verify } from "./bundle/format.js";
 import type { LearnedIndex } from "./match/match-learned.js";
 import { learnedIndexFor, NpcModel } from "./bundle/model.js";
 import { messageLimit, NpcSession, type SessionOptions } from "./conversation/session.js";
@@ -41,17 +41,28 @@ export class Npc {
   }
 }
 
+export interface LoadOptions {
+  /**
+   * "lazy" (default): the load checks header, hash, sections and every table it reads; an
+   * intent's record (texts, tools, context…) is checked when first read, and a malformed one
+   * answers as a rejection whose notice names the intent. "full": every record is checked now.
+   */
+  verify?: Verify;
+}
+
 /** Loads bundle bytes. Rejects with InvalidBundleError (never another error) when they are not a valid bundle. */
-export async function loadNpc(bytes: Uint8Array): Promise<Npc> {
-  const payload = await decodeBundle(bytes);
+export async function loadNpc(bytes: Uint8Array, { verify = "lazy" }: LoadOptions = {}): Promise<Npc> {
+  const payload = await decodeBundle(bytes, verify);
   try {
     return new Npc(payload, await learnedIndexFor(payload));
   } catch (error) {
+    if (error instanceof InvalidBundleError) throw error;
     throw new InvalidBundleError(`payload could not be indexed (${error instanceof Error ? error.message : String(error)})`);
   }
 }
 
 export { InvalidBundleError, readHeader, FORMAT_MAJOR, FORMAT_MINOR } from "./bundle/format.js";
+export type { Verify } from "./bundle/format.js";
 export { NpcSession } from "./conversation/session.js";
 export { learnedIndexFor } from "./bundle/model.js";
 export type { SessionOptions, SessionMetadata, ProcessOptions } from "./conversation/session.js";

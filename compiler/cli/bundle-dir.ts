@@ -27,7 +27,7 @@ export function isDirectory(path: string, cwd: string): boolean {
   }
 }
 
-/** Loads every `*.npc` in `dir`; a directory that cannot be read is a usage error. */
+/** Loads every `*.npc` in `dir`, every intent record checked (serve, list); a directory that cannot be read is a usage error. */
 export async function loadBundleDir(dir: string, cwd: string): Promise<{ loaded: LoadedBundle[]; failed: FailedBundle[] }> {
   let names: string[];
   try {
@@ -44,7 +44,7 @@ export async function loadBundleDir(dir: string, cwd: string): Promise<{ loaded:
   for (const name of names) {
     const file = join(dir, name);
     try {
-      loaded.push({ file, ...(await loadBundleFile(file, cwd)) });
+      loaded.push({ file, ...(await loadBundleFile(file, cwd, { verify: "full" })) });
     } catch (error) {
       if (!(error instanceof CliError)) throw error;
       failed.push({ file, reason: error.message.startsWith(`${file}: `) ? error.message.slice(file.length + 2) : error.message });

@@ -61,7 +61,7 @@ export const registerInspect: RegisterCommand = (program, io) => {
     .argument("<bundle>", "a .npc file")
     .option("--json", "print the report as JSON")
     .action(async (file: string, options: { json?: boolean }) => {
-      const { npc, bytes } = await loadBundleFile(file, io.cwd);
+      const { npc, bytes } = await loadBundleFile(file, io.cwd, { verify: "full" });
       const report = inspectPayload(npc.payload, bytes);
       io.stdout(options.json ? `${JSON.stringify(report, null, 2)}\n` : formatReport(report));
     });

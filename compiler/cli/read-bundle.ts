@@ -1,7 +1,7 @@
 // Reading the files the commands are given (a bundle, eval cases): I/O and format problems become CliErrors.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { InvalidBundleError, loadNpc, type Npc } from "../../runtime/index.js";
+import { InvalidBundleError, loadNpc, type LoadOptions, type Npc } from "../../runtime/index.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
 
 /** The bytes of `file` (relative to `cwd`); `what` names it in the error ("cannot read bundle x.npc: ENOENT"). */
@@ -36,10 +36,15 @@ function isNpcSources(dir: string): boolean {
   }
 }
 
-export async function loadBundleFile(file: string, cwd: string): Promise<{ npc: Npc; bytes: Uint8Array }> {
+/**
+ * `options.verify`: "full" for the commands that read every intent or serve for long (inspect,
+ * list, serve, web), so that a malformed record is refused now; the default checks each record
+ * when it first answers (ask, chat, eval start sooner).
+ */
+export async function loadBundleFile(file: string, cwd: string, options?: LoadOptions): Promise<{ npc: Npc; bytes: Uint8Array }> {
   const bytes = readBundleBytes(file, cwd);
   try {
-    return { npc: await loadNpc(bytes), bytes };
+    return { npc: await loadNpc(bytes, options), bytes };
   } catch (error) {
     if (error instanceof InvalidBundleError) throw new CliError(`${file}: ${error.message}`, EXIT_USAGE);
     throw error;

@@ -59,7 +59,7 @@ async function loadServedBundles(args: readonly string[], io: CliIO): Promise<Np
   const npcs: Npc[] = [];
   for (const arg of args) {
     if (!isDirectory(arg, io.cwd)) {
-      npcs.push((await loadBundleFile(arg, io.cwd)).npc);
+      npcs.push((await loadBundleFile(arg, io.cwd, { verify: "full" })).npc);
       continue;
     }
     const { loaded, failed } = await loadBundleDir(arg, io.cwd);

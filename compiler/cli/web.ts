@@ -18,7 +18,7 @@ export const registerWeb: RegisterCommand = (program, io) => {
       `
 The site is index.html (the chat page), chat.js, chat.css, ndfc-runtime.js (the runtime as a
 browser module) with the chunks it loads (learned-features.js; on demand sha256.js without Web
-Crypto, match-learned.js for a bundle with a learned stage), and the bundle. The page fetches the bundle from beside itself,
+Crypto, match-learned.js and validate-learned.js for a bundle with a learned stage), and the bundle. The page fetches the bundle from beside itself,
 checks its SHA-256 against the one written into index.html, and answers every message in the page,
 as \`ndfc serve\` would (same runtime, session seed 0). Browsers do not fetch files from file://
 pages: publish the directory on any static host, or try it with e.g. \`python3 -m http.server -d DIR\`.
@@ -28,7 +28,7 @@ Examples:
   ndfc web dist-npcs/termy.npc -o site --json`,
     )
     .action(async (file: string, options: { out: string; json?: boolean }) => {
-      const { npc, bytes } = await loadBundleFile(file, io.cwd);
+      const { npc, bytes } = await loadBundleFile(file, io.cwd, { verify: "full" });
       let assets;
       try {
         assets = readWebAssets();

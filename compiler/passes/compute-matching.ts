@@ -8,7 +8,7 @@
 // is active). Floats are rounded to 1e-6 so the bytes do not depend on the last bit.
 
 import type { BundleMatching } from "../../runtime/bundle/bundle-types.js";
-import { rowsOf } from "../emit/bundle-rows.js";
+import { rowsOf } from "../../runtime/bundle/encode.js";
 import { withoutTagReferences } from "../ir/walk.js";
 import { normalizeKey, normalizeWords } from "../../runtime/text/normalize.js";
 import { stem } from "../../runtime/text/stem.js";

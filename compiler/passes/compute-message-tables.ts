@@ -6,7 +6,7 @@
 
 import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { compareStrings } from "../order.js";
-import { rowsOf } from "../emit/bundle-rows.js";
+import { rowsOf } from "../../runtime/bundle/encode.js";
 import type { Lexicon } from "./compute-lexicon.js";
 
 type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "vocab"> & { lexicon: Pick<Lexicon, "words" | "tags"> };

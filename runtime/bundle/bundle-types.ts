@@ -76,6 +76,34 @@ export interface BundleIntent {
   slots: [string, string][];
 }
 
+/** What the matchers read of every intent, at load; the rest of an intent is its record (intent-records.ts). */
+type IntentHead = "id" | "permission" | "destructive" | "parent";
+
+/** An intent's record: what is read only when it answers, is suggested or is inspected. */
+export type IntentRecord = Omit<BundleIntent, IntentHead>;
+
+/**
+ * The intents as a bundle stores them (format 6.0): their heads as one string list and three
+ * sections, checked at load, and each intent's record as plain msgpack bytes of its own, decoded
+ * and checked when first read (runtime/bundle/intent-records.ts).
+ */
+export interface BundleIntents {
+  ids: string[];
+  /** Per intent: its permission, as an index into PERMISSIONS. */
+  permission: Uint8Array;
+  /** Per intent: 1 when a tool command runs a destructive program, else 0. */
+  destructive: Uint8Array;
+  /** Per intent: the intent whose context lists it, or the number of intents (none). */
+  parent: Uint32Array;
+  /** Per intent: its IntentRecord's plain msgpack bytes. */
+  records: BundleRows<Uint8Array>;
+}
+
+/** An IntentRecord's fields, in the order a bundle stores them. */
+export const RECORD_FIELDS = ["category", "outputs", "thinking", "description", "tools", "context", "extra", "example", "slots"] as const satisfies readonly (keyof IntentRecord)[];
+
+export const PERMISSIONS: readonly Permission[] = ["ask", "yolo", "auto"];
+
 export interface BundleConfig {
   npcName: string;
   creator: string | null;
@@ -126,11 +154,11 @@ export interface BundleInputs {
   intent: Uint32Array;
 }
 
-/** Lists of ids in two sections: row i is items[starts[i]] up to (without) items[starts[i + 1]]. */
-export interface BundleRows {
+/** Lists of ids (or bytes) in two sections: row i is items[starts[i]] up to (without) items[starts[i + 1]]. */
+export interface BundleRows<Items extends Uint32Array | Uint8Array = Uint32Array> {
   /** One per row, and one more: where each row starts in `items` (ascending, from 0 to items.length). */
   starts: Uint32Array;
-  items: Uint32Array;
+  items: Items;
 }
 
 /** The probabilistic stage's index (runtime/match/match-probabilistic.ts): everything is keyed by stem. */
@@ -233,6 +261,16 @@ export interface BundleState {
   accept: [number, number][];
 }
 
+/** The automaton as a bundle stores it (runtime/bundle/automaton-store.ts), read into BundleState[] at load. */
+export interface StoredAutomaton {
+  /** Slot names of the typed, string, list and number edges, sorted; an edge holds an index here. */
+  names: string[];
+  /** Per state, one row per edge kind (EDGE_KINDS), each its edges' numbers (EDGE_WIDTHS) one after the other. */
+  edges: BundleRows;
+  /** Per vocab edge, in the order the states and rows hold them: its alternative tags. */
+  vocabTags: BundleRows;
+}
+
 /**
  * A value list: its spoken forms (normalized words) with the index of their canonical value. The
  * runtime builds a trie over the words at load, so a 5,000-value list is one automaton edge and
@@ -289,6 +327,9 @@ export interface BundleCounts {
   types: number;
   wordLists: number;
 }
+
+/** A payload as the bundle stores it: its intents in their stored form. */
+export type StoredPayload = Omit<BundlePayload, "intents" | "automaton"> & { intents: BundleIntents; automaton: StoredAutomaton };
 
 export interface BundlePayload {
   name: string;

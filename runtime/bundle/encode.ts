@@ -7,7 +7,7 @@
 // compiler inserts keys. Integers take the smallest msgpack integer that holds them, other numbers
 // a float 64; every typed array becomes a section.
 
-import type { BundlePayload } from "./bundle-types.js";
+import { PERMISSIONS, RECORD_FIELDS, type BundleIntent, type BundleIntents, type BundlePayload, type BundleRows, type BundleState, type IntentRecord, type StoredAutomaton, type StoredPayload } from "./bundle-types.js";
 import { BUNDLE_MAGIC, FORMAT_MAJOR, FORMAT_MINOR, HEADER_SIZE } from "./format.js";
 import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES } from "./sections.js";
 import { sha256 } from "./sha256.js";
@@ -159,10 +159,62 @@ export function packPayload(value: unknown): PackedPayload {
   return writer.packed();
 }
 
+/** An intent's record, its keys in RECORD_FIELDS' order (the bytes depend on it). */
+function recordOf(intent: BundleIntent): IntentRecord {
+  return Object.fromEntries(RECORD_FIELDS.map((field) => [field, intent[field]])) as unknown as IntentRecord;
+}
+
+/**
+ * Intents in their stored form (bundle-types.ts BundleIntents): heads as sections, each record
+ * packed by `packRecord` (the bundle writer's plain msgpack; a test may pass another packer).
+ */
+export function storedIntents(intents: readonly BundleIntent[], packRecord = (record: IntentRecord) => packPayload(record).msgpack): BundleIntents {
+  const records = intents.map((intent) => packRecord(recordOf(intent)));
+  const starts = new Uint32Array(intents.length + 1);
+  records.forEach((record, i) => (starts[i + 1] = starts[i]! + record.length));
+  const items = new Uint8Array(starts[intents.length]!);
+  records.forEach((record, i) => items.set(record, starts[i]));
+  return {
+    ids: intents.map((intent) => intent.id),
+    permission: Uint8Array.from(intents, (intent) => PERMISSIONS.indexOf(intent.permission)),
+    destructive: Uint8Array.from(intents, (intent) => (intent.destructive ? 1 : 0)),
+    parent: Uint32Array.from(intents, (intent) => intent.parent ?? intents.length),
+    records: { starts, items },
+  };
+}
+
+/** Lists of ids in the bundle's two-section form (BundleRows): row i is items[starts[i]] up to (without) items[starts[i + 1]]. */
+export function rowsOf(lists: readonly (readonly number[])[]): BundleRows {
+  const starts = new Uint32Array(lists.length + 1);
+  lists.forEach((list, i) => (starts[i + 1] = starts[i]! + list.length));
+  return { starts, items: Uint32Array.from(lists.flat()) };
+}
+
+/** The automaton in its stored form (automaton-store.ts): per state a row of numbers per edge kind, the vocab edges' tags apart, slot names once. */
+export function storedAutomaton(states: readonly BundleState[]): StoredAutomaton {
+  const names = [...new Set(states.flatMap((s) => [...s.typed.map((e) => e[1]), ...s.strings.map((e) => e[0]), ...s.lists.map((e) => e[1]), ...s.ranges.map((e) => e[1])]))].sort();
+  const name = (slot: string) => names.indexOf(slot);
+  const rows = states.flatMap((s) => [
+    s.vocab.map(([, child]) => child),
+    s.typed.flatMap(([type, slot, child]) => [type, name(slot), child]),
+    s.strings.flatMap(([slot, child]) => [name(slot), child]),
+    s.lists.flatMap(([list, slot, child]) => [list, name(slot), child]),
+    s.ranges.flatMap(([range, slot, child]) => [range, name(slot), child]),
+    s.skip,
+    s.accept.flat(),
+  ]);
+  return { names, edges: rowsOf(rows), vocabTags: rowsOf(states.flatMap((s) => s.vocab.map(([tags]) => tags))) };
+}
+
+/** The payload as the bundle stores it (its intents as storedIntents, its automaton as storedAutomaton). */
+export function storedPayload(payload: BundlePayload): StoredPayload {
+  return { ...payload, intents: storedIntents(payload.intents), automaton: storedAutomaton(payload.automaton) };
+}
+
 /** Encoded size in bytes of each top-level payload field, msgpack and sections (for `ndfc inspect`). */
 export function sectionSizes(payload: BundlePayload): Record<string, number> {
   const sizes: Record<string, number> = {};
-  for (const [key, value] of Object.entries(payload)) {
+  for (const [key, value] of Object.entries(storedPayload(payload))) {
     const { msgpack, sections } = packPayload(value);
     sizes[key] = msgpack.length + sections.length;
   }
@@ -171,7 +223,7 @@ export function sectionSizes(payload: BundlePayload): Record<string, number> {
 
 /** Serializes a payload into bundle bytes. */
 export function encodeBundle(payload: BundlePayload): Uint8Array {
-  return frameBundle(packPayload(payload));
+  return frameBundle(packPayload(storedPayload(payload)));
 }
 
 /** Bundle bytes around a packed payload: header (magic, version, length, SHA-256), then the payload. */

@@ -9,6 +9,10 @@
 //   …      zero padding to a multiple of 8 bytes from the file's start
 //   …      the section area: the typed arrays' little-endian bytes (sections.ts)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// 6.0: intents are stored as heads (ids and three sections) and one plain-msgpack record per
+//      intent, read on first use (intent-records.ts); 5.x stored them as one msgpack list, walked
+//      at load, which a 6.x reader cannot find; the automaton's edges are rows of two u32
+//      sections (automaton-store.ts), not msgpack lists per state.
 // 5.0: per-intent input lists and per-word vocab tags are BundleRows, exact-table targets and
 //      input intents are sections (4.x: msgpack lists, walked at load).
 // 4.0: the big tables are typed-array sections read as views (no copy, no msgpack walk), the
@@ -16,24 +20,20 @@
 // 3.0: list and number slots are automaton edges (a 2.x reader would silently skip them).
 // Writing is in encode.ts, apart, so that a reader does not ship the writer or the synchronous SHA-256.
 
-import type { BundlePayload } from "./bundle-types.js";
-import { decodePlainMsgpack, MsgpackError } from "./plain-msgpack.js";
+import type { BundlePayload, StoredPayload } from "./bundle-types.js";
+import { InvalidBundleError } from "./invalid-bundle.js";
+import { readIntents, verifyIntents } from "./intent-records.js";
+import { readAutomaton } from "./automaton-store.js";
+import { decodeChecked } from "./plain-msgpack.js";
 import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_ALIGN } from "./sections.js";
 import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 5;
+export const FORMAT_MAJOR = 6;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 
-/** A bundle that cannot be loaded: the message says why. */
-export class InvalidBundleError extends Error {
-  constructor(message: string) {
-    super(`invalid .npc bundle: ${message}`);
-    this.name = "InvalidBundleError";
-  }
-}
 
 export interface BundleHeader {
   major: number;
@@ -68,11 +68,20 @@ export function readHeader(bytes: Uint8Array): BundleHeader {
   return { major, minor, payloadLength, sha256: bytes.slice(12, HEADER_SIZE) };
 }
 
+export { InvalidBundleError };
+
 /**
- * Checks header and hash, decodes and validates the payload. Throws only InvalidBundleError.
- * The payload's typed arrays are views of `bytes` (when aligned in memory): do not reuse them.
+ * How much of a bundle a load checks: "lazy" (the default) every table read at load, each intent's
+ * record when it is first read; "full" every record too, at load (inspection, a server's start-up).
  */
-export async function decodeBundle(bytes: Uint8Array): Promise<BundlePayload> {
+export type Verify = "lazy" | "full";
+
+/**
+ * Checks header and hash, decodes and validates the payload (its intents' records as `verify`
+ * says). Throws only InvalidBundleError. The payload's typed arrays and intent records are views
+ * of `bytes` (when aligned in memory): do not reuse them.
+ */
+export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy"): Promise<BundlePayload> {
   const header = readHeader(bytes);
   const body = bytes.subarray(HEADER_SIZE);
   const digest = await digestSha256(body);
@@ -89,17 +98,11 @@ export async function decodeBundle(bytes: Uint8Array): Promise<BundlePayload> {
   let area = body.subarray(areaStart);
   // Views need aligned memory: a buffer read at an odd offset is copied once (a file read or a fetch is aligned).
   if (area.byteOffset % SECTION_ALIGN !== 0) area = area.slice();
-  let payload: unknown;
-  try {
-    payload = decodePlainMsgpack(body.subarray(4, 4 + msgpackLength), area);
-  } catch (error) {
-    if (error instanceof MsgpackError) throw new InvalidBundleError(`payload is not plain msgpack: ${error.message}`);
-    throw error;
-  }
-  // A plain msgpack value of n bytes holds at most n values (plain-msgpack.ts): the walk's budget.
-  const problem = validatePayload(payload, msgpackLength);
-  if (problem !== null) throw new InvalidBundleError(`payload has the wrong shape: ${problem}`);
-  return payload as BundlePayload;
+  const stored = decodeChecked(body.subarray(4, 4 + msgpackLength), area, validatePayload, (why) => new InvalidBundleError(`payload ${why}`)) as StoredPayload;
+  const intents = readIntents(stored.intents);
+  if (verify === "full") verifyIntents(intents);
+  const automaton = readAutomaton(stored.automaton, { types: stored.types.length, lists: stored.lists.length, ranges: stored.ranges.length, intents: intents.length });
+  return { ...stored, intents, automaton };
 }
 
 function equalBytes(a: Uint8Array, b: Uint8Array): boolean {

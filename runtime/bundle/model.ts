@@ -9,6 +9,7 @@ import type { LearnedIndex } from "../match/match-learned.js";
 import { TypeMatcher } from "../text/regex-vm.js";
 import type { Token } from "../text/normalize.js";
 import { SortedKeys, SortedTable } from "../match/sorted.js";
+import { InvalidBundleError } from "./invalid-bundle.js";
 
 export interface RuntimeState {
   /** Tag id → children (an edge may carry several alternative tags). */
@@ -135,6 +136,8 @@ export class NpcModel {
  */
 export async function learnedIndexFor(payload: BundlePayload): Promise<LearnedIndex | null> {
   if (!payload.learned) return null;
-  const { LearnedIndex } = await import("../match/match-learned.js");
+  const [{ LearnedIndex }, { learnedProblem }] = await Promise.all([import("../match/match-learned.js"), import("./validate-learned.js")]);
+  const problem = learnedProblem(payload.learned);
+  if (problem !== null) throw new InvalidBundleError(`payload has the wrong shape: learned.${problem}`);
   return new LearnedIndex(payload.learned, payload.config.learnedThreshold);
 }

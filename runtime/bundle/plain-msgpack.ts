@@ -62,6 +62,24 @@ export function decodePlainMsgpack(msgpack: Uint8Array, sections: Uint8Array): u
   }
 }
 
+/**
+ * Decodes `msgpack` as decodePlainMsgpack does, then checks it with `shapeProblem`, whose budget is
+ * the byte count (a plain value holds at most as many values as bytes). Either failure becomes the
+ * error `refuse` makes of "is not plain msgpack: …" or "has the wrong shape: …".
+ */
+export function decodeChecked(msgpack: Uint8Array, sections: Uint8Array, shapeProblem: (value: unknown, budget: number) => string | null, refuse: (why: string) => Error): unknown {
+  let value: unknown;
+  try {
+    value = decodePlainMsgpack(msgpack, sections);
+  } catch (error) {
+    if (error instanceof MsgpackError) throw refuse(`is not plain msgpack: ${error.message}`);
+    throw error;
+  }
+  const problem = shapeProblem(value, msgpack.length);
+  if (problem !== null) throw refuse(`has the wrong shape: ${problem}`);
+  return value;
+}
+
 function read(depth: number): unknown {
   if (at >= bytes.length) throw new MsgpackError(`the msgpack data ends at byte ${bytes.length}, inside a value`);
   const token = bytes[at++]!;

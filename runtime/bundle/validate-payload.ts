@@ -5,13 +5,15 @@
 // The shape is a table (PAYLOAD below) built from small checks. An index is checked against the
 // length of the array it points into (BOUNDS, read before the walk), and a list that runs in
 // parallel with another must have its length. Tools are objects (a response's tool calls are),
-// and the automaton is a forest whose edges all point to later states (automatonIsForest).
+// and the automaton's sections are rows (its edges are checked as they are read: automaton-store.ts).
+// An intent's record is checked apart, when it is first read (validateIntentRecord, called by
+// intent-records.ts): a load checks the intents' heads only.
 //
 // The walk has a budget: it may visit at most as many values as the caller allows (decodeBundle
 // allows the payload's byte count, which bounds the values of a plain msgpack value). A tree that
 // shares a child under many parents, or a cycle, runs out of budget instead of taking forever.
 
-import { QUOTE_CONTEXTS, type BundleState } from "./bundle-types.js";
+import { PERMISSIONS, QUOTE_CONTEXTS } from "./bundle-types.js";
 
 class ShapeError extends Error {}
 
@@ -48,7 +50,7 @@ function spend(count: number, path: Path): void {
 /** Checks `value`, found at `key` of `up`; throws ShapeError. */
 type Check = (value: unknown, up: Path, key?: string | number) => void;
 
-/** A check of one value; an index check also exposes its limit, so lists of indices test it inline. */
+/** A check of one value; an index check also exposes its limit, so `passes` tests it inline. */
 interface Leaf extends Check {
   ok(value: unknown): boolean;
   cell?: { limit: number };
@@ -56,7 +58,7 @@ interface Leaf extends Check {
 
 /** Lengths of the arrays that indices point into, by path; filled before each walk. */
 let bounds: Record<string, number> = {};
-const BOUNDS = ["intents", "automaton", "types", "lists", "ranges", "vocab.tags", "lexicon.words", "matching.stems", "matching.conceptWeight", "inputs.intent"];
+const BOUNDS = ["intents.ids", "types", "lists", "ranges", "vocab.tags", "lexicon.words", "matching.stems", "matching.conceptWeight", "inputs.intent"];
 
 function leaf(ok: (value: unknown) => boolean, what: () => string): Leaf {
   return Object.assign((value: unknown, up: Path, key?: string | number) => void (ok(value) || fail(join(up, key), what())), { ok });
@@ -85,7 +87,6 @@ const NUM = leaf((v) => typeof v === "number" && Number.isFinite(v), () => "expe
 const BOOL = leaf((v) => typeof v === "boolean", () => "expected a boolean");
 const U32 = leaf((v) => v instanceof Uint32Array, () => "expected a Uint32Array section");
 const U16 = leaf((v) => v instanceof Uint16Array, () => "expected a Uint16Array section");
-const PERMISSION = leaf((v) => v === "ask" || v === "yolo" || v === "auto", () => "expected ask, yolo or auto");
 
 /** Limits of the index checks into BOUNDS arrays, set before each walk (read per element, so kept in a plain field). */
 const indexCells: { bound: string; extra: number; limit: number }[] = [];
@@ -105,7 +106,7 @@ function index(bound: string | number, extra = 0): Leaf {
  * checked in one typed loop, no closure per value: below the limit of `item` when it is an index
  * check, finite for a float section; an integer section's values need no other check.
  */
-function section(kind: typeof Uint32Array | typeof Float64Array, sameAs: string | undefined, item?: Leaf): Check {
+function section(kind: typeof Uint8Array | typeof Uint32Array | typeof Float64Array, sameAs: string | undefined, item?: Leaf): Check {
   return (value, up, key) => {
     const path = join(up, key);
     if (!(value instanceof kind)) fail(path, `expected a ${kind.name} section`);
@@ -120,14 +121,14 @@ function section(kind: typeof Uint32Array | typeof Float64Array, sameAs: string 
 }
 
 /**
- * BundleRows: `starts` one per row of the array at `rowsOf` and one more, ascending from 0 to the
- * number of items, and each item an index below the limit of `item`.
+ * BundleRows: `starts` one per row of the array at `rowsOf` (when given) and one more, ascending
+ * from 0 to the number of items, and each item an index below the limit of `item` (when given).
  */
-function rows(rowsOf: string, item: Leaf): Check {
-  return object({ starts: section(Uint32Array, undefined), items: section(Uint32Array, undefined, item) }, (o, path) => {
+function rows(rowsOf: string | undefined, item: Leaf | undefined, kind: typeof Uint8Array | typeof Uint32Array = Uint32Array): Check {
+  return object({ starts: section(Uint32Array, undefined), items: section(kind, undefined, item) }, (o, path) => {
     const starts = o.starts as Uint32Array;
-    const items = (o.items as Uint32Array).length;
-    if (starts.length !== bounds[rowsOf]! + 1) fail(join(path, "starts"), `not one per ${rowsOf} and one more`);
+    const items = (o.items as Uint32Array | Uint8Array).length;
+    if (rowsOf !== undefined && starts.length !== bounds[rowsOf]! + 1) fail(join(path, "starts"), `not one per ${rowsOf} and one more`);
     if (starts[0] !== 0 || starts[starts.length - 1] !== items) fail(join(path, "starts"), "not from 0 to the number of items");
     for (let i = 1; i < starts.length; i++) if (starts[i - 1]! > starts[i]!) fail(join(path, "starts"), `not ascending at ${i}`);
   });
@@ -137,42 +138,24 @@ function nullable(check: Check): Check {
   return (value, up, key) => value === null || check(value, up, key);
 }
 
-/** What `list` exposes of a list of indices, so `passes` can test one inline. */
-interface IndexList {
-  indices: { limit: number };
-  sameAs: string | undefined;
-}
-
-/** Whether `value` is an array of indices below `limit`, of the length of the array at `sameAs` if given, within the budget (which it spends). */
-function isIndexList(value: unknown, { indices, sameAs }: IndexList): boolean {
-  if (!Array.isArray(value) || value.length > budgetLeft) return false;
-  if (sameAs !== undefined && value.length !== bounds[sameAs]) return false;
-  for (let i = 0; i < value.length; i++) if (!isIndex(value[i], indices.limit)) return false;
-  budgetLeft -= value.length;
-  return true;
-}
-
 /** A list of `item`s; with `sameAs`, as long as the array at that path. */
 function list(item: Check, sameAs?: string): Check {
-  const check = (value: unknown, up: Path, key?: string | number) => {
+  return (value: unknown, up: Path, key?: string | number) => {
     const path = join(up, key);
     const items = array(value, path);
     if (sameAs !== undefined && items.length !== bounds[sameAs]) fail(path, `length differs from ${sameAs}`);
     for (let i = 0; i < items.length; i++) if (!passes(item, items[i])) item(items[i], path, i);
   };
-  const cell = (item as Partial<Leaf>).cell;
-  return cell ? Object.assign(check, { indices: cell, sameAs }) : check;
 }
 
 /**
- * Whether `value` passes `check` for sure, tested inline for strings, indices and lists of indices
- * (most of a payload); false: run `check` itself, which says what is wrong.
+ * Whether `value` passes `check` for sure, tested inline for strings and indices (most of what is
+ * walked); false: run `check` itself, which says what is wrong.
  */
 function passes(check: Check, value: unknown): boolean | undefined {
   const { ok, cell } = check as Partial<Leaf>;
   if (cell) return isIndex(value, cell.limit);
   if (check === STR) return typeof value === "string";
-  if ("indices" in check) return isIndexList(value, check as Check & IndexList);
   return ok?.(value);
 }
 
@@ -201,8 +184,7 @@ function object(fields: Record<string, Check>, then?: (o: Record<string, unknown
 
 const TEXT = list(STR);
 const VARIANTS = list(TEXT);
-const INTENT = index("intents");
-const STATE = index("automaton");
+const INTENT = index("intents.ids");
 const TAG = index("vocab.tags");
 
 const QUOTE_CONTEXT = leaf((v) => (QUOTE_CONTEXTS as readonly unknown[]).includes(v), () => "expected a quote context");
@@ -262,28 +244,25 @@ function typeProgram(t: Record<string, unknown>, path: Path): void {
 }
 
 const BYTES = leaf((v) => v instanceof Uint8Array, () => "expected bytes");
-// The concept table's structure is checked where it is read (ConceptTable, in the learned stage's chunk).
+// How the arrays fit together is checked with the learned stage's chunk (validate-learned.ts), and
+// the concept table's structure where it is read (ConceptTable, in that chunk too).
 const LEARNED = { intents: list(INTENT), hashes: U32, idf: BYTES, offsets: U32, classes: U16, weights: BYTES, scale: list(NUM), bias: list(NUM), conceptKeys: U32, conceptOffsets: U32, conceptFeatures: U32 };
 
-/** The learned model's arrays fit together: one IDF per feature, hashes ascending, offsets ascending to the weights' end, classes in range. */
-function learnedSection(o: Record<string, unknown>, path: Path): void {
-  const hashes = o.hashes as Uint32Array;
-  const offsets = o.offsets as Uint32Array;
-  const classes = o.classes as Uint16Array;
-  const weights = (o.weights as Uint8Array).length;
-  const features = hashes.length;
-  const classCount = (o.bias as unknown[]).length;
-  const check = (ok: boolean, key: string, problem: string) => ok || fail(join(path, key), problem);
-  check((o.scale as unknown[]).length === classCount, "scale", "not one per class");
-  check((o.intents as unknown[]).length === classCount - 1, "intents", "not one per class but the last");
-  check((o.idf as Uint8Array).length === features, "idf", "not one per feature");
-  for (let i = 1; i < features; i++) if (hashes[i - 1]! >= hashes[i]!) fail(join(path, "hashes"), `not ascending at ${i}`);
-  check(offsets.length === features + 1, "offsets", "not one per feature, and one more");
-  check(classes.length === weights, "classes", "not one u16 per weight");
-  check(offsets[0] === 0 && offsets[features] === weights, "offsets", "not from 0 to the number of weights");
-  for (let i = 1; i <= features; i++) if (offsets[i - 1]! > offsets[i]!) fail(join(path, "offsets"), `not ascending at ${i}`);
-  for (let p = 0; p < weights; p++) if (classes[p]! >= classCount) fail(join(path, "classes"), `weight ${p}'s class is not below ${classCount}`);
-}
+/** Intent indices inside a record: the limit is its bundle's intent count, set for each record (validateIntentRecord). */
+const RECORD_INTENT = index(0);
+
+/** An intent's record (IntentRecord), checked when it is first read (intent-records.ts). */
+const RECORD = object({
+  category: nullable(STR),
+  outputs: VARIANTS,
+  thinking: VARIANTS,
+  description: nullable(TEXT),
+  tools: list(toolObject(0)),
+  context: nullable(list(RECORD_INTENT)),
+  extra: list(tuple(STR, VARIANTS)),
+  example: nullable(STR),
+  slots: list(tuple(STR, STR)),
+});
 
 const PAYLOAD = object({
   name: STR,
@@ -308,23 +287,14 @@ const PAYLOAD = object({
     learnedThreshold: NUM,
     learnedNote: STR,
   }),
-  intents: list(
-    object({
-      id: STR,
-      category: nullable(STR),
-      outputs: VARIANTS,
-      thinking: VARIANTS,
-      description: nullable(TEXT),
-      tools: list(toolObject(0)),
-      permission: PERMISSION,
-      destructive: BOOL,
-      parent: nullable(INTENT),
-      context: nullable(list(INTENT)),
-      extra: list(tuple(STR, VARIANTS)),
-      example: nullable(STR),
-      slots: list(tuple(STR, STR)),
-    }),
-  ),
+  intents: object({
+    ids: TEXT,
+    permission: section(Uint8Array, "intents.ids", index(PERMISSIONS.length)),
+    destructive: section(Uint8Array, "intents.ids", index(2)),
+    // the number of intents: no parent
+    parent: section(Uint32Array, "intents.ids", index("intents.ids", 1)),
+    records: rows("intents.ids", undefined, Uint8Array),
+  }),
   exact: object(EXACT_TABLE, sameKeysAndTargets),
   contextExact: list(object({ ...EXACT_TABLE, parent: INTENT }, sameKeysAndTargets)),
   inputs: object({ intent: section(Uint32Array, undefined, INTENT) }),
@@ -346,54 +316,17 @@ const PAYLOAD = object({
   fuzzy: object({ hashes: section(Uint32Array, undefined), words: section(Uint32Array, undefined, index("lexicon.words")) }, (f) => {
     if ((f.hashes as Uint32Array).length !== (f.words as Uint32Array).length) fail("fuzzy", "hashes and words differ in length");
   }),
-  learned: nullable(object(LEARNED, learnedSection)),
+  learned: nullable(object(LEARNED)),
   types: list(object({ name: STR, unusable: nullable(STR), classes: list(list(NUM)), ops: leaf(Array.isArray, () => "expected an array") }, typeProgram)),
-  automaton: list(
-    object({
-      vocab: list(tuple(list(TAG), STATE)),
-      typed: list(tuple(index("types"), STR, STATE)),
-      strings: list(tuple(STR, STATE)),
-      lists: list(tuple(index("lists"), STR, STATE)),
-      ranges: list(tuple(index("ranges"), STR, STATE)),
-      skip: list(STATE),
-      accept: list(tuple(INTENT, NUM)),
-    }),
-  ),
+  automaton: object({ names: TEXT, edges: rows(undefined, undefined), vocabTags: rows(undefined, TAG) }),
   // a phrase's value index is checked where the trie is built (runtime/bundle/model.ts)
   lists: list(object({ name: STR, phrases: list(tuple(TEXT, NUM)), values: TEXT })),
   ranges: list(object({ min: NUM, max: NUM, unit: STR })),
   numberWords: list(tuple(STR, NUM)),
   sanitizer: object({ phrases: list(tuple(TEXT, index(5))), stopWords: TEXT, nameless: TEXT }),
   wordLists: list(tuple(STR, VARIANTS)),
-  messageTables: object({ actionWords: TEXT, intentInputs: rows("intents", index("inputs.intent")) }),
+  messageTables: object({ actionWords: TEXT, intentInputs: rows("intents.ids", index("inputs.intent")) }),
 });
-
-/**
- * The automaton is a forest, as compute-automaton.ts builds it (a trie): every edge points to a
- * later state, and a state has one way in (one consuming edge, a skip edge beside it from the same
- * state, or a skip edge alone). The matcher follows skips in one ascending pass, which needs
- * forward edges; the explain trace enumerates paths, which only a forest keeps finite and linear.
- */
-function automatonIsForest(automaton: readonly BundleState[]): void {
-  const consumedFrom = new Int32Array(automaton.length).fill(-1);
-  const skippedFrom = new Int32Array(automaton.length).fill(-1);
-  const enter = (from: number, child: number, kind: "vocab" | "typed" | "strings" | "lists" | "ranges" | "skip", j: number) => {
-    const where = () => `automaton[${from}].${kind}[${j}]`;
-    if (child <= from) fail(where(), `${kind} edges must point to a later state (the automaton is a forest)`);
-    const [same, other] = kind === "skip" ? [skippedFrom, consumedFrom] : [consumedFrom, skippedFrom];
-    const earlier = same[child] !== -1 ? same[child]! : other[child] !== -1 && other[child] !== from ? other[child]! : -1;
-    if (earlier !== -1) fail(where(), `state ${child} already has a way in, from state ${earlier} (the automaton is a forest)`);
-    same[child] = from;
-  };
-  automaton.forEach((state, i) => {
-    state.vocab.forEach(([, child], j) => enter(i, child, "vocab", j));
-    state.typed.forEach(([, , child], j) => enter(i, child, "typed", j));
-    state.strings.forEach(([, child], j) => enter(i, child, "strings", j));
-    state.lists.forEach(([, , child], j) => enter(i, child, "lists", j));
-    state.ranges.forEach(([, , child], j) => enter(i, child, "ranges", j));
-    state.skip.forEach((child, j) => enter(i, child, "skip", j));
-  });
-}
 
 function validate(payload: unknown): void {
   bounds = {};
@@ -409,22 +342,30 @@ function validate(payload: unknown): void {
   }
   for (const cell of indexCells) cell.limit = bounds[cell.bound]! + cell.extra;
   PAYLOAD(payload, "");
-  const automaton = (payload as { automaton: BundleState[] }).automaton;
-  if (automaton.length === 0) fail("automaton", "needs at least the start state");
-  automatonIsForest(automaton);
 }
 
-/**
- * The first shape problem of `payload`, or null when it is a well-formed BundlePayload. The walk
- * visits at most `budget` values: the payload's byte count for a decoded plain msgpack value.
- */
-export function validatePayload(payload: unknown, budget: number): string | null {
+/** Runs `check` within a budget of `budget` values: the first problem, or null. */
+function problemOf(budget: number, check: () => void): string | null {
   try {
     budgetLeft = budget;
-    validate(payload);
+    check();
     return null;
   } catch (error) {
     if (error instanceof ShapeError) return error.message;
     return `unreadable value (${error instanceof Error ? error.message : String(error)})`;
   }
+}
+
+/** The first shape problem of an intent's record (a bundle of `intents` intents), within `budget` values, or null. */
+export function validateIntentRecord(record: unknown, budget: number, intents: number): string | null {
+  RECORD_INTENT.cell!.limit = intents;
+  return problemOf(budget, () => RECORD(record, ""));
+}
+
+/**
+ * The first shape problem of `payload`, or null when it is a well-formed StoredPayload. The walk
+ * visits at most `budget` values: the payload's byte count for a decoded plain msgpack value.
+ */
+export function validatePayload(payload: unknown, budget: number): string | null {
+  return problemOf(budget, () => validate(payload));
 }

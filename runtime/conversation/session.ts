@@ -24,6 +24,7 @@ import { emptySentiment, sanitize, type Sanitized } from "../text/sanitize.js";
 import { emojiFor, sentimentMatch, withoutTrailingFiller } from "../text/sentiment.js";
 import { WordResolver } from "../text/word-resolver.js";
 import { UnsafeSlotValueError } from "../render/shell-escape.js";
+import { InvalidBundleError } from "../bundle/invalid-bundle.js";
 import { ageRegister, emptyRegister, REGISTER_TURNS, type ContextRegister } from "./register.js";
 
 export interface SessionMetadata {
@@ -181,8 +182,11 @@ export class NpcSession {
     try {
       response = this.processMessage(typeof message === "string" ? message : String(message), turn, trace);
     } catch (error) {
-      // A bug must not take the host down: answer with a rejection that says what happened.
-      response = this.reject([], [{ stage: "sanitize", items: [], note: `internal error: ${String(error)}` }], turn, 0, emptySentiment());
+      // A bug must not take the host down: answer with a rejection that says what happened. A
+      // malformed intent record (read on first use, bundle/intent-records.ts) is the bundle's fault: the notice names it.
+      const broken = error instanceof InvalidBundleError;
+      response = this.reject([], [{ stage: "sanitize", items: [], note: broken ? error.message : `internal error: ${String(error)}` }], turn, 0, emptySentiment());
+      if (broken) response.notice = error.message;
     }
     if (trace) response.trace = trace.decision(response);
     return response;

@@ -12,6 +12,8 @@ import { learnedIndexFor, loadNpc, Npc } from "../../runtime/index.js";
 import { LearnedIndex } from "../../runtime/match/match-learned.js";
 import { tokenize } from "../../runtime/text/normalize.js";
 import { validatePayload } from "../../runtime/bundle/validate-payload.js";
+import { encodeBundle, storedPayload } from "../../runtime/bundle/encode.js";
+import { refusalOf } from "../support/refusal.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { writeLearnedNpc } from "./fixture.js";
 
@@ -32,7 +34,7 @@ describe("the bundle's learned section", () => {
     // Cross-validation on 49 phrasings would accept any margin: the threshold keeps its floor.
     expect(built.payload.config.learnedThreshold).toBe(0.2);
     expect(built.summary.learned).toMatchObject({ cases: 49 });
-    expect(validatePayload(built.payload, built.bytes.length)).toBeNull();
+    expect(validatePayload(storedPayload(built.payload), built.bytes.length)).toBeNull();
   });
 
   it("is shown by ndfc inspect, threshold included", async () => {
@@ -80,16 +82,18 @@ describe("the bundle's learned section", () => {
     );
   });
 
-  it("is refused by the loader when its arrays do not fit together", () => {
+  it("is refused by the loader when its arrays do not fit together", async () => {
     const learned = built.payload.learned!;
+    // Checked with the learned stage's chunk (validate-learned.ts), as loadNpc loads it.
+    const refusal = async (edit: Partial<typeof learned>) => (await refusalOf(encodeBundle({ ...built.payload, learned: { ...learned, ...edit } }))).replace(/^.*wrong shape: /, "");
     const swapped = learned.hashes.slice();
     [swapped[0], swapped[1]] = [learned.hashes[1]!, learned.hashes[0]!];
-    expect(validatePayload({ ...built.payload, learned: { ...learned, hashes: swapped } }, built.bytes.length)).toBe("learned.hashes: not ascending at 1");
-    expect(validatePayload({ ...built.payload, learned: { ...learned, idf: learned.idf.subarray(1) } }, built.bytes.length)).toBe("learned.idf: not one per feature");
+    expect(await refusal({ hashes: swapped })).toBe("learned.hashes: not ascending at 1");
+    expect(await refusal({ idf: learned.idf.subarray(1) })).toBe("learned.idf: not one per feature");
     const classes = learned.classes.slice();
     classes[0] = 7;
-    expect(validatePayload({ ...built.payload, learned: { ...learned, classes } }, built.bytes.length)).toBe("learned.classes: weight 0's class is not below 7");
-    expect(validatePayload({ ...built.payload, learned: { ...learned, intents: [...learned.intents, 0] } }, built.bytes.length)).toMatch(/^learned\.intents: /);
+    expect(await refusal({ classes })).toBe("learned.classes: weight 0's class is not below 7");
+    expect(await refusal({ intents: [...learned.intents, 0] })).toMatch(/^learned\.intents: /);
   });
 
   it("does not depend on the order of intents in the IR", () => {

@@ -41,7 +41,7 @@ describe("computeMessageTables", () => {
         edit(plain);
         t.intentInputs = { starts: Uint32Array.from(plain.starts), items: Uint32Array.from(plain.items) };
       });
-    expect(await refusalOf(rows((r) => r.starts.pop()))).toMatch(/messageTables\.intentInputs\.starts: not one per intents and one more/);
+    expect(await refusalOf(rows((r) => r.starts.pop()))).toMatch(/messageTables\.intentInputs\.starts: not one per intents\.ids and one more/);
     expect(await refusalOf(rows((r) => (r.starts[r.starts.length - 1] = 0)))).toMatch(/messageTables\.intentInputs\.starts: not from 0 to the number of items/);
     expect(await refusalOf(rows((r) => (r.starts[1] = r.items.length + 1)))).toMatch(/messageTables\.intentInputs\.starts: not ascending at 2/);
     expect(await refusalOf(rows((r) => (r.items[0] = 1e6)))).toMatch(/messageTables\.intentInputs\.items\[0\]: expected an index below/);

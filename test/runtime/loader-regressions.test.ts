@@ -3,11 +3,12 @@
 // from datasets/example's payload, so only the loader stands between it and the runtime.
 import { describe, expect, it } from "vitest";
 import { examplePayload, hostileBundle, sharedToolTree } from "../../bench/hostile-payloads.js";
-import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
+import { RECORD_FIELDS, type BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { explain } from "../../runtime/explain.js";
-import { packPayload } from "../../runtime/bundle/encode.js";
+import { packPayload, storedIntents, storedPayload } from "../../runtime/bundle/encode.js";
 import { loadNpc } from "../../runtime/index.js";
-import { validatePayload } from "../../runtime/bundle/validate-payload.js";
+import { decodePlainMsgpack } from "../../runtime/bundle/plain-msgpack.js";
+import { validateIntentRecord, validatePayload } from "../../runtime/bundle/validate-payload.js";
 import { repoRoot } from "../support/repo-root.js";
 import { refusalOf } from "../support/refusal.js";
 
@@ -19,11 +20,23 @@ function edited(edit: (payload: BundlePayload) => void): BundlePayload {
   return payload;
 }
 
+/** What answering with intent 0 (its first exact input) says, from a lazily loaded bundle. */
+async function firstIntentAnswer(bytes: Uint8Array): Promise<{ status: string; notice?: string }> {
+  const npc = await loadNpc(bytes);
+  const input = base.exact.keys[base.exact.targets.indexOf(0)]!;
+  return npc.session().process(input);
+}
+
 describe("shared-reference payloads (item 1)", () => {
   it.each([22, 60])("refuses a tool tree sharing its child twice per level, depth %i, before walking it", async (depth) => {
-    const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [sharedToolTree(depth)])), true);
-    expect(bytes.length).toBeLessThan(base.intents.length * 2_000); // a few bytes per level, for 2^depth leaves
-    expect(await refusalOf(bytes)).toMatch(/payload is not plain msgpack: byte \d+: msgpack extension 0x69: a bundle holds plain values and sections only/);
+    const whole = hostileBundle(edited((p) => void (p.intents[0]!.tools = [sharedToolTree(depth)])), "all");
+    expect(whole.length).toBeLessThan(base.intents.length * 2_000); // a few bytes per level, for 2^depth leaves
+    expect(await refusalOf(whole)).toMatch(/payload is not plain msgpack: byte \d+: msgpack extension 0x\w+: a bundle holds plain values and sections only/);
+    // Shared inside the intent's record only: refused when the record is read, at load with verify "full".
+    const inRecord = hostileBundle(edited((p) => void (p.intents[0]!.tools = [sharedToolTree(depth)])), "records");
+    const reason = /intent "[^"]+" \(0\): its record is not plain msgpack: byte \d+: msgpack extension 0x69/;
+    expect(await refusalOf(inRecord, { verify: "full" })).toMatch(reason);
+    expect((await firstIntentAnswer(inRecord)).notice).toMatch(reason);
   });
 
   it("refuses a cycle", async () => {
@@ -32,15 +45,19 @@ describe("shared-reference payloads (item 1)", () => {
       tree.a.push(tree);
       p.intents[0]!.tools = [{ o: [["arguments", tree as never]] }];
     });
-    expect(await refusalOf(hostileBundle(looped, true))).toMatch(/msgpack extension 0x69/);
+    expect(await refusalOf(hostileBundle(looped, "records"), { verify: "full" })).toMatch(/msgpack extension 0x69/);
   });
 
   it("the validator's walk stops once it has visited as many values as the payload has bytes", () => {
     const shared = edited((p) => void (p.intents[0]!.tools = [sharedToolTree(60)]));
-    const budget = packPayload(base).msgpack.length + 2_000;
-    expect(validatePayload(shared, budget)).toMatch(/^intents\[0\]\.tools\[0\]\.o\[1\]\[1\](\.a\[[01]\])+(\.a)?: more values than the payload's bytes can hold \(shared or cyclic references\)$/);
-    // The same budget lets the real payload through.
-    expect(validatePayload(base, packPayload(base).msgpack.length)).toBeNull();
+    const intents = base.intents.length;
+    const record = Object.fromEntries(RECORD_FIELDS.map((field) => [field, shared.intents[0]![field]]));
+    expect(validateIntentRecord(record, 2_000, intents)).toMatch(/^tools\[0\]\.o\[1\]\[1\](\.a\[[01]\])+(\.a)?: more values than the payload's bytes can hold \(shared or cyclic references\)$/);
+    // The real record and payload pass within their own bytes.
+    const real = storedIntents(base.intents);
+    const bytes = real.records.items.subarray(real.records.starts[0], real.records.starts[1]);
+    expect(validateIntentRecord(decodePlainMsgpack(bytes, new Uint8Array(0)), bytes.length, intents)).toBeNull();
+    expect(validatePayload(storedPayload(base), packPayload(storedPayload(base)).msgpack.length)).toBeNull();
   });
 });
 
@@ -73,7 +90,12 @@ describe("bundles that loaded and then broke (item 3)", () => {
     ["a null", null, /expected a tool object/],
   ])("refuses a tool that is %s instead of an object (serve answered 500)", async (_, tool, reason) => {
     const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [tool as never])));
-    expect(await refusalOf(bytes)).toMatch(new RegExp(`intents\\[0\\]\\.tools\\[0\\]: ${reason.source}`));
+    const why = new RegExp(`intent "[^"]+" \\(0\\): its record has the wrong shape: tools\\[0\\]: ${reason.source}`);
+    expect(await refusalOf(bytes, { verify: "full" })).toMatch(why);
+    // Loaded lazily, answering with that intent is a rejection whose notice names it.
+    const answer = await firstIntentAnswer(bytes);
+    expect(answer.status).toBe("rejected");
+    expect(answer.notice).toMatch(why);
   });
 
   const withState = base.automaton.findIndex((s) => s.vocab.length > 0);

@@ -1,0 +1,86 @@
+// The template automaton of a bundle (format 6.0) as stored: the edges of every state as rows of
+// one u32 section, the vocab edges' tags as rows of another, and the slot names once
+// (bundle-types.ts StoredAutomaton; written by encode.ts). Read here into the states the matcher
+// walks, in one typed pass that checks every number against what it indexes and that the
+// automaton is a forest, instead of a msgpack walk over thousands of small arrays.
+
+import type { BundleState, StoredAutomaton } from "./bundle-types.js";
+import { InvalidBundleError } from "./invalid-bundle.js";
+
+/** A state's edge kinds, in the order of its rows in StoredAutomaton.edges. */
+export const EDGE_KINDS = ["vocab", "typed", "strings", "lists", "ranges", "skip", "accept"] as const;
+/**
+ * Numbers per edge of each kind: vocab [child] (its tags are the next row of vocabTags), typed
+ * [type, name, child], strings [name, child], lists [list, name, child], ranges [range, name,
+ * child], skip [child], accept [intent, path].
+ */
+export const EDGE_WIDTHS = [1, 3, 2, 3, 3, 1, 2] as const;
+
+/** Lengths of what the edges index. */
+export interface AutomatonLimits {
+  types: number;
+  lists: number;
+  ranges: number;
+  intents: number;
+}
+
+function fail(where: string, what: string): never {
+  throw new InvalidBundleError(`payload has the wrong shape: ${where}: ${what}`);
+}
+
+/**
+ * The states of a stored automaton whose sections the validator has checked (rows ascending,
+ * vocab tags in range). Throws InvalidBundleError at the first edge that indexes past its table,
+ * or that breaks the forest: every edge points to a later state, and a state has one way in (one
+ * consuming edge, a skip edge beside it from the same state, or a skip edge alone). The matcher
+ * follows skips in one ascending pass, which needs forward edges; the explain trace enumerates
+ * paths, which only a forest keeps finite and linear.
+ */
+export function readAutomaton({ names, edges: { starts, items }, vocabTags }: StoredAutomaton, { types, lists, ranges, intents }: AutomatonLimits): BundleState[] {
+  const rows = EDGE_KINDS.length;
+  const count = (starts.length - 1) / rows;
+  if (!(count >= 1 && Number.isInteger(count))) fail("automaton.edges.starts", `not ${rows} rows per state (the start state at least), and one more`);
+  // Per kind, what each number but the child indexes (a slot name: `names`); accept's path is free.
+  const n = names.length;
+  const limits = [[], [types, n], [n], [lists, n], [ranges, n], [], [intents, Infinity]];
+  const consumedFrom = new Int32Array(count).fill(-1);
+  const skippedFrom = new Int32Array(count).fill(-1);
+  const states: BundleState[] = [];
+  let vocabEdges = 0;
+  for (let from = 0; from < count; from++) {
+    const state: BundleState = { vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [] };
+    for (let k = 0; k < rows; k++) {
+      const kind = EDGE_KINDS[k]!;
+      const width = EDGE_WIDTHS[k]!;
+      const start = starts[from * rows + k]!;
+      const end = starts[from * rows + k + 1]!;
+      if ((end - start) % width !== 0) fail(`automaton[${from}].${kind}`, `not whole edges of ${width} numbers`);
+      for (let at = start, j = 0; at < end; at += width, j++) {
+        const where = () => `automaton[${from}].${kind}[${j}]`;
+        const fields = Array.from(items.subarray(at, at + width));
+        limits[k]!.forEach((limit, c) => fields[c]! < limit || fail(where(), `expected an index below ${limit}`));
+        if (kind === "accept") {
+          state.accept.push(fields as [number, number]);
+          continue;
+        }
+        const child = fields[width - 1]!;
+        if (child <= from || child >= count) fail(where(), `${kind} edges must point to a later state (the automaton is a forest)`);
+        const [same, other] = kind === "skip" ? [skippedFrom, consumedFrom] : [consumedFrom, skippedFrom];
+        const earlier = same[child] !== -1 ? same[child]! : other[child] !== -1 && other[child] !== from ? other[child]! : -1;
+        if (earlier !== -1) fail(where(), `state ${child} already has a way in, from state ${earlier} (the automaton is a forest)`);
+        same[child] = from;
+        if (kind === "skip") state.skip.push(child);
+        // (more vocab edges than rows of tags are refused after the loop)
+        else if (kind === "vocab") state.vocab.push([Array.from(vocabTags.items.subarray(vocabTags.starts[vocabEdges], vocabTags.starts[++vocabEdges])), child]);
+        else {
+          // The slot name, before the child: its index becomes the name.
+          (fields as unknown[])[width - 2] = names[fields[width - 2]!];
+          (state[kind] as unknown[]).push(fields);
+        }
+      }
+    }
+    states.push(state);
+  }
+  if (vocabEdges !== vocabTags.starts.length - 1) fail("automaton.vocabTags", `has ${vocabTags.starts.length - 1} rows for ${vocabEdges} vocab edges`);
+  return states;
+}

@@ -1,0 +1,63 @@
+// The intents of a loaded bundle (format 6.0). What the matchers read of every intent on every
+// message (id, permission, destructive, parent) comes from sections checked at load. The rest,
+// most of a bundle's values (outputs, thinking, tools, context, custom keys, example…), is one
+// plain-msgpack record per intent, decoded and checked the first time it is read (an answer, a
+// suggestion, an inspection) and then kept: a load walks none of it.
+//
+// The contract that follows: loadNpc checks every table it reads at load; a malformed record is
+// found when it is first read, and reading it throws InvalidBundleError naming the intent (the
+// session answers that with a rejection saying so: conversation/session.ts). `verify: "full"`
+// reads every record at load instead (verifyIntents).
+
+import type { BundleIntent, BundleIntents, IntentRecord, Permission } from "./bundle-types.js";
+import { PERMISSIONS, RECORD_FIELDS } from "./bundle-types.js";
+import { InvalidBundleError } from "./invalid-bundle.js";
+import { decodeChecked } from "./plain-msgpack.js";
+import { validateIntentRecord } from "./validate-payload.js";
+
+const NO_SECTIONS = new Uint8Array(0);
+
+/** An intent whose record is read on first use; it reads as a plain BundleIntent (the record's fields are getters, below). */
+interface LazyIntent extends Readonly<IntentRecord> {}
+class LazyIntent implements BundleIntent {
+  private kept: IntentRecord | null = null;
+
+  constructor(
+    readonly id: string,
+    readonly permission: Permission,
+    readonly destructive: boolean,
+    readonly parent: number | null,
+    private readonly stored: BundleIntents,
+    private readonly index: number,
+  ) {}
+
+  /** The record, decoded and checked once; throws InvalidBundleError naming the intent. */
+  record(): IntentRecord {
+    return (this.kept ??= readRecord(this.stored, this.index, this.id));
+  }
+}
+// One getter per record field, written once rather than nine times.
+for (const field of RECORD_FIELDS) {
+  Object.defineProperty(LazyIntent.prototype, field, {
+    get(this: LazyIntent) {
+      return this.record()[field];
+    },
+  });
+}
+
+function readRecord({ records: { starts, items }, ids }: BundleIntents, index: number, id: string): IntentRecord {
+  const bytes = items.subarray(starts[index], starts[index + 1]);
+  const shapeProblem = (record: unknown, budget: number) => validateIntentRecord(record, budget, ids.length);
+  return decodeChecked(bytes, NO_SECTIONS, shapeProblem, (why) => new InvalidBundleError(`intent ${JSON.stringify(id)} (${index}): its record ${why}`)) as IntentRecord;
+}
+
+/** The intents of stored ones (validated by validatePayload): heads now, records on first read. */
+export function readIntents(stored: BundleIntents): BundleIntent[] {
+  const { ids, permission, destructive, parent } = stored;
+  return ids.map((id, i) => new LazyIntent(id, PERMISSIONS[permission[i]!]!, destructive[i] === 1, parent[i] === ids.length ? null : parent[i]!, stored, i));
+}
+
+/** Reads every record now (`verify: "full"`): throws InvalidBundleError at the first malformed one. */
+export function verifyIntents(intents: readonly BundleIntent[]): void {
+  for (const intent of intents) if (intent instanceof LazyIntent) intent.record();
+}
