@@ -19,7 +19,7 @@
 
 import type { BundleLearned } from "../../runtime/bundle/bundle-types.js";
 import type { ConceptTable } from "../../runtime/match/learned-features.js";
-import { keyOf, tokenize, type Token } from "../../runtime/text/normalize.js";
+import { tokenize, type Token } from "../../runtime/text/normalize.js";
 import { includesSorted } from "../../runtime/match/sorted.js";
 import type { NpcConfig } from "../ir/types.js";
 import { compareStrings } from "../order.js";
@@ -89,6 +89,17 @@ export interface LearnedResult {
 }
 
 /** Each class's distinct phrasings, sorted, then the generic sentences none of them spells. */
+/**
+ * What training reads of tokens, as a key: each norm, and whether it is a word (a word trains on its
+ * stem, a quoted or literal value on its text). keyOf alone would make `say "running"` and
+ * `say running` one phrasing, and then the one listed first would decide the features.
+ */
+function trainingKey(tokens: readonly Token[]): string {
+  let key = "";
+  for (let i = 0; i < tokens.length; i++) key += `${i === 0 ? "" : " "}${tokens[i]!.kind === "word" ? "" : "\u0001"}${tokens[i]!.norm}`;
+  return key;
+}
+
 export function trainingSet(classes: readonly OrderedIntent[]): LabelledTokens[] {
   const seen = new Set<string>();
   const out: LabelledTokens[] = [];
@@ -96,7 +107,7 @@ export function trainingSet(classes: readonly OrderedIntent[]): LabelledTokens[]
     const byKey = new Map<string, Token[]>();
     for (const input of intent.inputs) {
       const { tokens } = tokenize(input.value);
-      const key = keyOf(tokens);
+      const key = trainingKey(tokens);
       if (key !== "" && !byKey.has(key)) byKey.set(key, tokens);
     }
     for (const key of [...byKey.keys()].sort(compareStrings)) {
@@ -107,7 +118,7 @@ export function trainingSet(classes: readonly OrderedIntent[]): LabelledTokens[]
   const none = classes.length;
   for (const sentence of genericSentences()) {
     const { tokens } = tokenize(sentence);
-    const key = keyOf(tokens);
+    const key = trainingKey(tokens);
     if (key === "" || seen.has(key)) continue;
     seen.add(key);
     out.push({ tokens, label: none });

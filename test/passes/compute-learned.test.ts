@@ -100,6 +100,20 @@ describe("trainingSet", () => {
       { numRuns: 10 },
     );
   });
+
+  it("keeps a quoted word and the same word unquoted as two phrasings, so their order in the file cannot pick the features", () => {
+    // `say "running"` trains on the text "running", `say running` on the stem "run": one key would keep whichever came first.
+    const asRead = (inputs: string[]) => {
+      const ir = npcIr({ intents: [{ id: "say", inputs }, { id: "other", inputs: ["something else"] }] });
+      return trainingSet(classesOf(computeIntentOrder(ir.intents)))
+        .filter((s) => s.label === 0)
+        .map((s) => s.tokens.map((t) => `${t.kind}:${t.norm}`).join(" "));
+    };
+    const forward = asRead(['say "running"', "say running"]);
+    expect(forward).toHaveLength(2);
+    expect(new Set(forward).size).toBe(2);
+    expect(asRead(["say running", 'say "running"'])).toEqual(forward);
+  });
 });
 
 describe("computeLearned before training", () => {
