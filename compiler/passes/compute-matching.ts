@@ -1,10 +1,9 @@
 // Compute pass: the probabilistic stage's index (BundleMatching), keyed by Porter stem. Weights
 // are IDF over intents, idf(s) = ln(1 + N / df(s)) with N = intents with inputs and df(s) = how
 // many of them use a word of stem s in their inputs or describing text (description, tools'
-// explanation and goal, category, outputs). Function words ("the",
-// "please", the dataset's stop words) are no evidence: they are left out of inputs, and in a
-// message weigh FUNCTION_FACTOR of the mean IDF, so "show me the files" and "show files" match
-// alike. Context children are indexed too (the runtime lets them answer only while their parent
+// explanation and goal, category, outputs). Function words ("the", "please", the dataset's
+// stop words) are weak evidence: they stay in inputs but weigh FUNCTION_FACTOR of their IDF (of
+// the mean IDF when no input uses them), so "show me the files" and "show files" match alike. Context children are indexed too (the runtime lets them answer only while their parent
 // is active). Floats are rounded to 1e-6 so the bytes do not depend on the last bit.
 
 import type { BundleMatching } from "../../runtime/bundle/bundle-types.js";
