@@ -160,10 +160,10 @@ export class LearnedIndex {
   }
 
   private remember(tokens: readonly Token[]): void {
-    tokens.forEach((t, i) => {
-      this.lastNorms[i] = t.norm;
-      this.lastIsWord[i] = t.kind === "word";
-    });
+    for (let i = 0; i < tokens.length; i++) {
+      this.lastNorms[i] = tokens[i]!.norm;
+      this.lastIsWord[i] = tokens[i]!.kind === "word";
+    }
     this.lastLength = tokens.length;
   }
 
