@@ -234,12 +234,14 @@ function typeProgram(t: Record<string, unknown>, path: Path): void {
   const n = ops.length / 3;
   // Operand limits per opcode: CHAR [class, next], SPLIT [x, y], JMP, BOL, EOL, ANY [next], MATCH none.
   const operands = [[classes, n], [n, n], [n], [], [n], [n], [n]];
+  // Checked in place, no check built per operand: TERMy's types hold thousands of instructions.
   for (let k = 0; k < ops.length; k += 3) {
     const op = ops[k];
     const limits = typeof op === "number" && Number.isInteger(op) ? operands[op] : undefined;
-    const where = join(join(path, "ops"), k);
-    if (!limits) fail(where, "unknown opcode");
-    limits.forEach((limit, i) => index(limit)(ops[k + 1 + i], where));
+    if (!limits) fail(join(join(path, "ops"), k), "unknown opcode");
+    for (let i = 0; i < limits.length; i++) {
+      if (!isIndex(ops[k + 1 + i], limits[i]!)) fail(join(join(path, "ops"), k), `expected an index below ${limits[i]}`);
+    }
   }
 }
 
