@@ -30,13 +30,6 @@ function fail(where: string, what: string): never {
 
 const edgeAt = (from: number, kind: string, j: number) => `automaton[${from}].${kind}[${j}]`;
 
-/** Row `row` of the vocab edges' tags, as a list (empty past the last row: the caller refuses that). */
-function vocabRow({ starts, items }: StoredAutomaton["vocabTags"], row: number): number[] {
-  const tags: number[] = [];
-  for (let t = starts[row]!, end = starts[row + 1]!; t < end; t++) tags.push(items[t]!);
-  return tags;
-}
-
 /**
  * The states of a stored automaton whose sections the validator has checked (rows ascending,
  * vocab tags in range). Throws InvalidBundleError at the first edge that indexes past its table,
@@ -81,9 +74,10 @@ export function readAutomaton({ names, edges: { starts, items }, vocabTags }: St
         const earlier = same[child] !== -1 ? same[child]! : other[child] !== -1 && other[child] !== from ? other[child]! : -1;
         if (earlier !== -1) fail(edgeAt(from, kind, j), `state ${child} already has a way in, from state ${earlier} (the automaton is a forest)`);
         same[child] = from;
+        // (more vocab edges than rows of tags are refused after the loop)
         // The slot name is the number before the child: its index becomes the name.
         if (kind === "skip") state.skip.push(child);
-        else if (kind === "vocab") state.vocab.push([vocabRow(vocabTags, vocabEdges++), child]);
+        else if (kind === "vocab") state.vocab.push([Array.from(vocabTags.items.subarray(vocabTags.starts[vocabEdges], vocabTags.starts[++vocabEdges])), child]);
         else if (kind === "strings") state.strings.push([names[items[at]!]!, child]);
         else state[kind].push([items[at]!, names[items[at + 1]!]!, child]);
       }

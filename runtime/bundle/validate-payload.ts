@@ -80,6 +80,8 @@ function array(value: unknown, path: Path): unknown[] {
   return value;
 }
 
+const indexBelow = (limit: number) => `expected an index below ${limit}`;
+
 const isIndex = (value: unknown, length: number) => typeof value === "number" && Number.isInteger(value) && value >= 0 && value < length;
 
 const STR = leaf((v) => typeof v === "string", () => "expected a string");
@@ -96,7 +98,7 @@ function index(bound: string | number, extra = 0): Leaf {
   const cell = { bound: String(bound), extra, limit: Number(bound) };
   if (typeof bound === "string") indexCells.push(cell);
   return Object.assign(
-    leaf((v) => isIndex(v, cell.limit), () => `expected an index below ${cell.limit}`),
+    leaf((v) => isIndex(v, cell.limit), () => indexBelow(cell.limit)),
     { cell },
   );
 }
@@ -240,7 +242,7 @@ function typeProgram(t: Record<string, unknown>, path: Path): void {
     const limits = typeof op === "number" && Number.isInteger(op) ? operands[op] : undefined;
     if (!limits) fail(join(join(path, "ops"), k), "unknown opcode");
     for (let i = 0; i < limits.length; i++) {
-      if (!isIndex(ops[k + 1 + i], limits[i]!)) fail(join(join(path, "ops"), k), `expected an index below ${limits[i]}`);
+      if (!isIndex(ops[k + 1 + i], limits[i]!)) fail(join(join(path, "ops"), k), indexBelow(limits[i]!));
     }
   }
 }
