@@ -28,6 +28,8 @@ function fail(where: string, what: string): never {
   throw new InvalidBundleError(`payload has the wrong shape: ${where}: ${what}`);
 }
 
+const edgeAt = (from: number, kind: string, j: number) => `automaton[${from}].${kind}[${j}]`;
+
 /**
  * The states of a stored automaton whose sections the validator has checked (rows ascending,
  * vocab tags in range). Throws InvalidBundleError at the first edge that indexes past its table,
@@ -55,28 +57,29 @@ export function readAutomaton({ names, edges: { starts, items }, vocabTags }: St
       const start = starts[from * rows + k]!;
       const end = starts[from * rows + k + 1]!;
       if ((end - start) % width !== 0) fail(`automaton[${from}].${kind}`, `not whole edges of ${width} numbers`);
+      const limit = limits[k]!;
+      // Plain index reads, no array or closure per edge: a cold load runs this loop in the interpreter.
       for (let at = start, j = 0; at < end; at += width, j++) {
-        const where = () => `automaton[${from}].${kind}[${j}]`;
-        const fields = Array.from(items.subarray(at, at + width));
-        limits[k]!.forEach((limit, c) => fields[c]! < limit || fail(where(), `expected an index below ${limit}`));
+        for (let c = 0; c < limit.length; c++) {
+          if (items[at + c]! >= limit[c]!) fail(edgeAt(from, kind, j), `expected an index below ${limit[c]}`);
+        }
         if (kind === "accept") {
-          state.accept.push(fields as [number, number]);
+          state.accept.push([items[at]!, items[at + 1]!]);
           continue;
         }
-        const child = fields[width - 1]!;
-        if (child <= from || child >= count) fail(where(), `${kind} edges must point to a later state (the automaton is a forest)`);
-        const [same, other] = kind === "skip" ? [skippedFrom, consumedFrom] : [consumedFrom, skippedFrom];
+        const child = items[at + width - 1]!;
+        if (child <= from || child >= count) fail(edgeAt(from, kind, j), `${kind} edges must point to a later state (the automaton is a forest)`);
+        const same = kind === "skip" ? skippedFrom : consumedFrom;
+        const other = kind === "skip" ? consumedFrom : skippedFrom;
         const earlier = same[child] !== -1 ? same[child]! : other[child] !== -1 && other[child] !== from ? other[child]! : -1;
-        if (earlier !== -1) fail(where(), `state ${child} already has a way in, from state ${earlier} (the automaton is a forest)`);
+        if (earlier !== -1) fail(edgeAt(from, kind, j), `state ${child} already has a way in, from state ${earlier} (the automaton is a forest)`);
         same[child] = from;
-        if (kind === "skip") state.skip.push(child);
         // (more vocab edges than rows of tags are refused after the loop)
+        // The slot name is the number before the child: its index becomes the name.
+        if (kind === "skip") state.skip.push(child);
         else if (kind === "vocab") state.vocab.push([Array.from(vocabTags.items.subarray(vocabTags.starts[vocabEdges], vocabTags.starts[++vocabEdges])), child]);
-        else {
-          // The slot name, before the child: its index becomes the name.
-          (fields as unknown[])[width - 2] = names[fields[width - 2]!];
-          (state[kind] as unknown[]).push(fields);
-        }
+        else if (kind === "strings") state.strings.push([names[items[at]!]!, child]);
+        else state[kind].push([items[at]!, names[items[at + 1]!]!, child]);
       }
     }
     states.push(state);

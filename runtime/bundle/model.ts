@@ -115,7 +115,7 @@ export class NpcModel {
           else vocab.set(tag, [child]);
         }
       }
-      return { vocab, typed: s.typed, strings: s.strings, lists: s.lists, ranges: s.ranges, skip: s.skip, accept: s.accept };
+      return { ...s, vocab };
     });
     this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
     this.stopWords = new Set(payload.sanitizer.stopWords);

@@ -80,6 +80,8 @@ function array(value: unknown, path: Path): unknown[] {
   return value;
 }
 
+const indexBelow = (limit: number) => `expected an index below ${limit}`;
+
 const isIndex = (value: unknown, length: number) => typeof value === "number" && Number.isInteger(value) && value >= 0 && value < length;
 
 const STR = leaf((v) => typeof v === "string", () => "expected a string");
@@ -96,7 +98,7 @@ function index(bound: string | number, extra = 0): Leaf {
   const cell = { bound: String(bound), extra, limit: Number(bound) };
   if (typeof bound === "string") indexCells.push(cell);
   return Object.assign(
-    leaf((v) => isIndex(v, cell.limit), () => `expected an index below ${cell.limit}`),
+    leaf((v) => isIndex(v, cell.limit), () => indexBelow(cell.limit)),
     { cell },
   );
 }
@@ -234,12 +236,14 @@ function typeProgram(t: Record<string, unknown>, path: Path): void {
   const n = ops.length / 3;
   // Operand limits per opcode: CHAR [class, next], SPLIT [x, y], JMP, BOL, EOL, ANY [next], MATCH none.
   const operands = [[classes, n], [n, n], [n], [], [n], [n], [n]];
+  // Checked in place, no check built per operand: TERMy's types hold thousands of instructions.
   for (let k = 0; k < ops.length; k += 3) {
     const op = ops[k];
     const limits = typeof op === "number" && Number.isInteger(op) ? operands[op] : undefined;
-    const where = join(join(path, "ops"), k);
-    if (!limits) fail(where, "unknown opcode");
-    limits.forEach((limit, i) => index(limit)(ops[k + 1 + i], where));
+    if (!limits) fail(join(join(path, "ops"), k), "unknown opcode");
+    for (let i = 0; i < limits.length; i++) {
+      if (!isIndex(ops[k + 1 + i], limits[i]!)) fail(join(join(path, "ops"), k), indexBelow(limits[i]!));
+    }
   }
 }
 

@@ -78,6 +78,12 @@ describe("bundle header and payload", () => {
     const flipped = built.bytes.slice();
     flipped[flipped.length - 5]! ^= 0xff;
     expect(await refusalOf(flipped)).toMatch(/SHA-256/);
+    // Corruption that also breaks the decode (which runs while the hash is computed) is still named as corruption.
+    for (const [at, value] of [[HEADER_SIZE + 4, 0xc1], [HEADER_SIZE + 3, 0xff]] as const) {
+      const broken = built.bytes.slice();
+      broken[at] = value;
+      expect(await refusalOf(broken)).toMatch(/: payload SHA-256 does not match the header \(the file is corrupt\)$/);
+    }
   });
 
   it("accepts a newer minor version of the same major", async () => {

@@ -131,6 +131,25 @@ describe("bundles that loaded and then broke (item 3)", () => {
     expect(message).toMatch(new RegExp(`automaton\\[\\d+\\]\\.\\w+\\[\\d+\\]: state ${last} already has a way in, from state \\d+`));
   });
 
+  it.each([
+    ["a CHAR's class", [0, 5, 1, 6, 0, 0], /types\[\d+\]\.ops\[0\]: expected an index below 1/],
+    ["a SPLIT's target", [1, 0, 9, 6, 0, 0], /types\[\d+\]\.ops\[0\]: expected an index below 2/],
+    ["an opcode", [9, 0, 0], /types\[\d+\]\.ops\[0\]: unknown opcode/],
+  ])("refuses a type program whose %s is out of range, naming the instruction", async (_, ops, reason) => {
+    const typed = edited((p) => void p.types.push({ name: "zz-bad", unusable: null, classes: [[97, 97]], ops: ops as number[] }));
+    expect(await refusalOf(hostileBundle(typed))).toMatch(reason);
+  });
+
+  it.each([
+    ["typed", (s: BundlePayload["automaton"][number], to: number, p: BundlePayload) => s.typed.push([p.types.length, "slot", to])],
+    ["lists", (s: BundlePayload["automaton"][number], to: number, p: BundlePayload) => s.lists.push([p.lists.length, "slot", to])],
+    ["accept", (s: BundlePayload["automaton"][number], _: number, p: BundlePayload) => s.accept.push([p.intents.length, 0])],
+  ])("refuses a %s edge indexing past its table, naming the edge", async (kind, add) => {
+    const last = base.automaton.length - 1;
+    const past = edited((p) => add(p.automaton[0]!, last, p));
+    expect(await refusalOf(hostileBundle(past))).toMatch(new RegExp(`automaton\\[0\\]\\.${kind}\\[\\d+\\]: expected an index below \\d+`));
+  });
+
   it("explains on a valid automaton 20,000 states deep (the trace rebuilt every path recursively, copying its nodes)", async () => {
     const depth = 20_000;
     const allTags = base.vocab.tags.map((_, tag) => tag);
