@@ -10,21 +10,41 @@
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadRolldown, TS_SOURCES } from "./rolldown.js";
+import { loadRolldown, TS_SOURCES, type ChunkingContext } from "./rolldown.js";
+
+/**
+ * Names the chunk "ndfc-runtime" for every module the runtime entry imports statically, so that
+ * ndfc-runtime.js is one module with no static import of its own: the page's modulepreload of it
+ * is the whole runtime, not the head of a waterfall (a shared chunk fetched only once
+ * ndfc-runtime.js is parsed cost 20–40 ms before the first answer). What loads on demand
+ * (the learned stage, sha256.js) still gets its own chunk and imports what it shares from here.
+ */
+function runtimeChunk(runtimeEntry: string): (id: string, context: ChunkingContext) => string | null {
+  let reachable: Set<string> | null = null;
+  return (id, context) => {
+    if (reachable === null) {
+      reachable = new Set([runtimeEntry]);
+      for (const module of reachable) for (const imported of context.getModuleInfo(module)?.importedIds ?? []) reachable.add(imported);
+    }
+    return reachable.has(id) ? "ndfc-runtime" : null;
+  };
+}
 
 /** The files a page loads, written to `outDir`; the chat script imports the runtime only on an exported site. */
 export async function buildWebAssets(sourceRoot: string, outDir: string): Promise<void> {
   const bundler = await loadRolldown();
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
+  const runtimeEntry = join(sourceRoot, "web/ndfc-runtime.ts");
   const bundle = await bundler.rolldown({
-    input: { chat: join(sourceRoot, "web/chat.ts"), "ndfc-runtime": join(sourceRoot, "web/ndfc-runtime.ts") },
+    input: { chat: join(sourceRoot, "web/chat.ts"), "ndfc-runtime": runtimeEntry },
     platform: "browser",
+    preserveEntrySignatures: "allow-extension",
     logLevel: "warn",
     resolve: TS_SOURCES,
   });
   // Fixed names (no content hashes): pages name these files, and the same sources give the same bytes.
-  await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name].js" });
+  await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name].js", codeSplitting: { groups: [{ name: runtimeChunk(runtimeEntry), debugName: "ndfc-runtime" }] } });
   await bundle.close();
   copyFileSync(join(sourceRoot, "web/chat.css"), join(outDir, "chat.css"));
 }

@@ -15,9 +15,16 @@ export interface RolldownChunk {
 export interface RolldownInput {
   input: string | Record<string, string>;
   platform?: "browser" | "neutral";
+  /** "allow-extension": an entry chunk may export more than its module, so it can be a group's chunk. */
+  preserveEntrySignatures?: "allow-extension";
   external?: (id: string, importer: string | undefined) => boolean;
   logLevel: string;
   resolve?: { extensionAlias: Record<string, string[]> };
+}
+
+/** What a chunk-naming function may ask of the module graph. */
+export interface ChunkingContext {
+  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
 }
 
 export interface RolldownOutput {
@@ -26,6 +33,8 @@ export interface RolldownOutput {
   dir?: string;
   entryFileNames?: string;
   chunkFileNames?: string;
+  /** A module's chunk by name (null: rolldown's own choice). */
+  codeSplitting?: { groups: { name: (id: string, context: ChunkingContext) => string | null; debugName: string }[] };
 }
 
 export interface Rolldown {

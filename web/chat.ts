@@ -2,7 +2,7 @@
 // exported by `ndfc web`. The page's <main> says where answers come from: data-api (the server's
 // /api/chat/:npc) or data-bundle and data-sha256 (the runtime in the page). Everything is keyboard
 // reachable; the log is an ARIA live region so screen readers hear each answer. Performance marks
-// (ndfc:fetched and ndfc:verified on an exported site, ndfc:ready, ndfc:send, ndfc:answer) let
+// (ndfc:imported and ndfc:fetched on an exported site, ndfc:ready, ndfc:send, ndfc:answer) let
 // anyone measure load and answer times (the browser tests do).
 import type { NpcResponse } from "../runtime/index.js";
 import { h } from "./dom.js";

@@ -16,10 +16,11 @@ export const registerWeb: RegisterCommand = (program, io) => {
     .addHelpText(
       "after",
       `
-The site is index.html (the chat page), chat.js, chat.css, ndfc-runtime.js (the runtime as a
-browser module) with the chunks it loads (learned-features.js; on demand sha256.js without Web
-Crypto, match-learned.js and validate-learned.js for a bundle with a learned stage), and the bundle. The page fetches the bundle from beside itself,
-checks its SHA-256 against the one written into index.html, and answers every message in the page,
+The site is index.html (the chat page), chat.js, chat.css, ndfc-runtime.js (the whole runtime as
+one browser module), the chunks it loads only on demand (sha256.js without Web Crypto,
+match-learned.js and validate-learned.js for a bundle with a learned stage), and the bundle. The
+page fetches the bundle from beside itself (preloaded while the page loads), checks that its
+payload's SHA-256 is the one written into index.html, and answers every message in the page,
 as \`ndfc serve\` would (same runtime, session seed 0). Browsers do not fetch files from file://
 pages: publish the directory on any static host, or try it with e.g. \`python3 -m http.server -d DIR\`.
 

@@ -5,7 +5,7 @@
 export type AnswerSource =
   /** `ndfc serve`: the server's /api/chat/:npc. */
   | { kind: "server"; api: string }
-  /** `ndfc web`: the bundle file beside the page and its SHA-256 (hex). */
+  /** `ndfc web`: the bundle file beside the page and its payload's SHA-256 (hex, as its header states it). */
   | { kind: "bundle"; file: string; sha256: string };
 
 const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };

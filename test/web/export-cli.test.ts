@@ -1,17 +1,18 @@
 // `ndfc web` without a browser: the files it writes (a page naming only its own files, carrying
-// the bundle's SHA-256), and the mistakes a user can make, each a one-line message with exit 2.
+// the SHA-256 of the bundle's payload), and the mistakes a user can make, each a one-line message with exit 2.
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { expect, it } from "vitest";
 import type { WebAssets } from "../../compiler/web/assets.js";
 import { exportSite } from "../../compiler/web/export-site.js";
+import { HEADER_SIZE } from "../../runtime/bundle/format.js";
 import { runCaptured, tempDir } from "../support/cli.js";
 import { datasetBundle } from "../support/datasets.js";
 
 const ASSETS: WebAssets = new Map(["chat.js", "chat.css", "ndfc-runtime.js", "sha256.js"].map((name) => [name, new TextEncoder().encode(`/* ${name} */`)]));
 
-it("writes the page, the page's files and the bundle; the page names only files beside it and the bundle's SHA-256", () => {
+it("writes the page, the page's files and the bundle; the page names only files beside it and the SHA-256 of the bundle's payload", () => {
   const dir = join(tempDir("web-site"), "site");
   const bundle = datasetBundle("termy");
   const files = exportSite("Termy", bundle, ASSETS, dir);
@@ -19,7 +20,7 @@ it("writes the page, the page's files and the bundle; the page names only files 
   expect(files.find((f) => f.file === "termy.npc")!.bytes).toBe(bundle.byteLength);
   expect(new Uint8Array(readFileSync(join(dir, "termy.npc")))).toEqual(bundle);
   const html = readFileSync(join(dir, "index.html"), "utf8");
-  expect(html).toContain(`data-sha256="${createHash("sha256").update(bundle).digest("hex")}"`);
+  expect(html).toContain(`data-sha256="${createHash("sha256").update(bundle.subarray(HEADER_SIZE)).digest("hex")}"`);
   expect(html).toContain('data-bundle="termy.npc"');
   const referenced = [...html.matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
   expect(referenced.sort()).toEqual(["./chat.css", "./chat.js", "./ndfc-runtime.js", "data:,", "termy.npc"]);

@@ -1,17 +1,18 @@
 // The site `ndfc web` exports, in a real Chromium, from a plain static server: the same five-turn
 // conversation as the served page, answered by the runtime in the page; its transfer size and the
-// first answer's time after navigation (performance marks; recorded in test-artifacts/, never
-// asserted as a time); a page whose bundle was swapped refuses it; and the differential test: 50
+// first answer's time after the load event over cold loads (performance marks; recorded in
+// test-artifacts/, never asserted as a time); a page whose bundle was swapped refuses it; and the differential test: 50
 // messages answered identically (explain trace included) by the runtime in Node and in Chromium.
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
 import { explain } from "../../runtime/explain.js";
 import { loadNpc } from "../../runtime/index.js";
-import { artifactDir, chromiumPath, collectPageErrors, launchChromium, NO_CHROMIUM, say, serveDirectory } from "../support/browser.js";
+import { artifactDir, chromiumPath, collectPageErrors, launchChromium, NO_CHROMIUM, serveDirectory } from "../support/browser.js";
 import { builtCli } from "../support/built-cli.js";
 import { tempDir } from "../support/cli.js";
 import { datasetBundle } from "../support/datasets.js";
@@ -69,46 +70,46 @@ describe.skipIf(!chromiumPath)("the exported chat site in Chromium", () => {
     expect(await fitsPhoneWidth(page)).toBe(true);
     expect(errors).toEqual([]);
     // Only the site's own files, nothing per message.
-    // learned-features.js is shared by the explain trace and the learned stage; the learned stage
-    // itself (match-learned.js) loads only for a bundle that has one, and TERMy's has none.
-    expect([...new Set(requested)].sort()).toEqual(["/", "/chat.css", "/chat.js", "/learned-features.js", "/ndfc-runtime.js", "/termy.npc"]);
+    // The runtime is one module; the learned stage (match-learned.js) loads only for a bundle that
+    // has one, and TERMy's has none.
+    expect([...new Set(requested)].sort()).toEqual(["/", "/chat.css", "/chat.js", "/ndfc-runtime.js", "/termy.npc"]);
   });
 
-  it("records the transfer size and the first answer's time after navigation", async () => {
-    const context = await browser.newContext(); // a cold cache
-    const page = await context.newPage();
-    await page.goto(`${site.url}/`);
-    await page.locator("main[data-ready]").waitFor();
-    await say(page, NPC_NAME, "list files");
-    type Timing = { load: number; fetched: number; verified: number; ready: number; send: number; answer: number; transferred: number };
-    const timing = await page.evaluate<Timing>(`(() => {
-      const mark = (name) => performance.getEntriesByName(name)[0].startTime;
-      const navigation = performance.getEntriesByType("navigation")[0];
-      const resources = [navigation, ...performance.getEntriesByType("resource")];
-      return {
-        load: navigation.loadEventEnd, fetched: mark("ndfc:fetched"), verified: mark("ndfc:verified"), ready: mark("ndfc:ready"),
-        send: mark("ndfc:send"), answer: mark("ndfc:answer"), transferred: resources.reduce((sum, r) => sum + r.encodedBodySize, 0),
-      };
-    })()`);
-    await context.close();
+  it("records the transfer size and, over cold loads, the first answer's time after the page's load event", async () => {
+    const loads: FirstAnswer[] = [];
+    for (let run = 0; run < COLD_LOADS; run++) loads.push(await firstAnswerCold(browser, site.url));
+    for (const load of loads) {
+      // Every phase happened, in order, and the browser received exactly the files a page needs.
+      expect(load.imported).toBeGreaterThan(0);
+      expect(load.ready).toBeGreaterThanOrEqual(Math.max(load.imported, load.fetched));
+      expect(load.answer).toBeGreaterThan(load.send);
+      expect(load.painted).toBeGreaterThanOrEqual(load.answer);
+      expect(load.bundleRequests).toBe(1); // the fetch reused the preload
+    }
     const onDemand = ["sha256.js", "match-learned.js", "validate-learned.js"];
     const siteBytes = exported.files.filter((f) => !onDemand.includes(f.file)).reduce((sum, f) => sum + f.bytes, 0);
     // What the browser received is the site minus what loads on demand: sha256.js (Web Crypto is
     // there) and the learned stage with its arrays' checks (TERMy's bundle has none).
-    expect(timing.transferred).toBe(siteBytes);
-    expect(timing.ready).toBeGreaterThan(0);
-    expect(timing.answer).toBeGreaterThan(timing.send);
+    for (const load of loads) expect(load.transferred).toBe(siteBytes);
     const gzipped = exported.files.reduce((sum, f) => sum + gzipSync(readFileSync(join(exported.dir, f.file)), { level: 9 }).byteLength, 0);
+    const afterLoad = loads.map((l) => l.answer - l.load);
     const metrics = {
+      loadAverage: round1(loadavg()[0]!),
       files: exported.files,
-      transferredBytes: timing.transferred,
+      transferredBytes: siteBytes,
       gzipBytesAllFiles: gzipped,
-      msFromNavigation: Object.fromEntries((["load", "fetched", "verified", "ready", "send", "answer"] as const).map((k) => [k, round1(timing[k])])),
-      sendToAnswerMs: round1(timing.answer - timing.send),
-      // The page's own time from its load event to the first answer, without the test's typing (ready → send).
-      firstAnswerAfterLoadMs: round1(timing.ready - timing.load + (timing.answer - timing.send)),
+      // performance.now() of the page, real time (no virtual time), ms since navigation start.
+      coldLoads: loads.map((l) => Object.fromEntries(Object.entries(l).map(([k, v]) => [k, round1(v)]))),
+      // What the issue measures: the page's load event to the first answer on the DOM, the message
+      // sent the moment the page says it is ready (an init script submits it, not the test's typing).
+      firstAnswerAfterLoadMs: afterLoad.map(round1),
+      firstAnswerAfterLoadMedianMs: round1(median(afterLoad)),
+      firstAnswerFromNavigationMedianMs: round1(median(loads.map((l) => l.answer))),
     };
-    writeFileSync(join(artifactDir(), "web-metrics.json"), `${JSON.stringify(metrics, null, 2)}\n`);
+    const json = `${JSON.stringify(metrics, null, 2)}\n`;
+    writeFileSync(join(artifactDir(), "web-metrics.json"), json);
+    // `NDFC_WEB_RESULTS=1 npx vitest run test/web/exported-site.test.ts` keeps the figures in bench/results/.
+    if (process.env.NDFC_WEB_RESULTS === "1") writeFileSync(join(repoRoot, "bench/results/web-first-answer.json"), json);
   });
 
   it("refuses a bundle other than the one it was exported with", async () => {
@@ -142,3 +143,62 @@ describe.skipIf(!chromiumPath)("the exported chat site in Chromium", () => {
 });
 
 const round1 = (ms: number) => Math.round(ms * 10) / 10;
+const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
+
+/** Cold loads measured: enough for a median on a shared machine, a few seconds in all. */
+const COLD_LOADS = 5;
+
+/** One cold load's marks (ms since navigation start) and what it fetched. */
+interface FirstAnswer {
+  domContentLoaded: number;
+  load: number;
+  imported: number;
+  fetched: number;
+  ready: number;
+  send: number;
+  answer: number;
+  painted: number;
+  transferred: number;
+  bundleRequests: number;
+}
+
+/**
+ * Runs in the page before its scripts: submits "list files" as soon as the page is ready, and
+ * marks the first frame after the answer is on the DOM (the next task after its animation frame).
+ */
+const SEND_WHEN_READY = `
+new MutationObserver((_, observer) => {
+  if (!document.querySelector("main[data-ready]")) return;
+  observer.disconnect();
+  document.querySelector("#message").value = "list files";
+  document.querySelector("#composer").requestSubmit();
+}).observe(document, { subtree: true, attributes: true, attributeFilter: ["data-ready"] });
+new MutationObserver((_, observer) => {
+  if (!document.querySelector("li.npc")) return;
+  observer.disconnect();
+  requestAnimationFrame(() => setTimeout(() => performance.mark("test:painted")));
+}).observe(document, { subtree: true, childList: true });`;
+
+/** Opens the site in a fresh context (a cold cache) and reads the first answer's marks. */
+async function firstAnswerCold(browser: Browser, url: string): Promise<FirstAnswer> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.addInitScript(SEND_WHEN_READY);
+  let bundleRequests = 0;
+  page.on("request", (request) => void (request.url().endsWith("/termy.npc") && bundleRequests++));
+  await page.goto(`${url}/`);
+  await page.waitForFunction(`performance.getEntriesByName("test:painted").length > 0`);
+  const marks = await page.evaluate<Omit<FirstAnswer, "bundleRequests">>(`(() => {
+    const mark = (name) => performance.getEntriesByName(name)[0].startTime;
+    const navigation = performance.getEntriesByType("navigation")[0];
+    const resources = [navigation, ...performance.getEntriesByType("resource")];
+    return {
+      domContentLoaded: navigation.domContentLoadedEventEnd, load: navigation.loadEventEnd,
+      imported: mark("ndfc:imported"), fetched: mark("ndfc:fetched"), ready: mark("ndfc:ready"),
+      send: mark("ndfc:send"), answer: mark("ndfc:answer"), painted: mark("test:painted"),
+      transferred: resources.reduce((sum, r) => sum + r.encodedBodySize, 0),
+    };
+  })()`);
+  await context.close();
+  return { ...marks, bundleRequests };
+}
