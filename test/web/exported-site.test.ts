@@ -187,7 +187,14 @@ async function firstAnswerCold(browser: Browser, url: string): Promise<FirstAnsw
   let bundleRequests = 0;
   page.on("request", (request) => void (request.url().endsWith("/termy.npc") && bundleRequests++));
   await page.goto(`${url}/`);
-  await page.waitForFunction(`performance.getEntriesByName("test:painted").length > 0`);
+  // Polled from Node: waitForFunction evaluates its predicate inside the page, which the page's
+  // CSP (script-src 'self', no 'unsafe-eval') refuses.
+  await expect
+    .poll(() => page.evaluate<boolean>(`performance.getEntriesByName("test:painted").length > 0`), {
+      timeout: 30_000,
+      intervals: [5],
+    })
+    .toBe(true);
   const marks = await page.evaluate<Omit<FirstAnswer, "bundleRequests">>(`(() => {
     const mark = (name) => performance.getEntriesByName(name)[0].startTime;
     const navigation = performance.getEntriesByType("navigation")[0];
