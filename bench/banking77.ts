@@ -2,8 +2,12 @@
 // learned stage's tests and bench: one entry per category, its train.csv phrasings as inputs.
 // The data stays in the corpus folder: the NPC is written to a directory the caller chooses.
 
+import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join, resolve } from "node:path";
+import { timedProcess } from "./cold-start.js";
+import { median, round } from "./stats.js";
 
 export interface LabelledRow {
   text: string;
@@ -76,4 +80,28 @@ export function banking77OffTopic(repoRoot: string): string[] {
   return readFileSync(join(repoRoot, "test/matching/banking77-off-topic.txt"), "utf8")
     .split("\n")
     .filter((line) => line.trim() !== "" && !line.startsWith("#"));
+}
+
+export interface CliBuildFigures {
+  runs: number;
+  /** The 1-minute load average before the first run: on a shared machine wall time measures it too. */
+  loadAverageAtStart: number;
+  wallMs: number[];
+  /** User + system CPU of each process, the fold worker thread included. */
+  cpuMs: number[];
+  wallMedianMs: number;
+  cpuMedianMs: number;
+  /** SHA-256 of the bundle, the same every run (a change that should keep bytes is checked against it). */
+  bundleSha256: string;
+}
+
+/** `runs` whole `ndfc build <dir>` processes (Node start included): what a user waits for. */
+export function cliBuildFigures(repoRoot: string, dir: string, output: string, runs: number): CliBuildFigures {
+  const loadAverageAtStart = round(loadavg()[0]!, 2);
+  const cli = join(repoRoot, "build/compiler/cli/main.js");
+  const done = Array.from({ length: runs }, () => timedProcess([cli, "build", dir, "--output", output, "--force"], `ndfc build ${dir}`));
+  const wallMs = done.map((r) => round(r.ms, 0));
+  const cpuMs = done.map((r) => round(r.cpuMs, 0));
+  const bundleSha256 = createHash("sha256").update(readFileSync(output)).digest("hex");
+  return { runs, loadAverageAtStart, wallMs, cpuMs, wallMedianMs: median(wallMs), cpuMedianMs: median(cpuMs), bundleSha256 };
 }

@@ -40,8 +40,8 @@ const CPU_AT_EXIT = `data:text/javascript,process.on("exit",()=>{const u=process
 /** The fewest fresh processes a median is taken over. */
 const MIN_RUNS = 5;
 
-/** One `node <args>` process: its wall ms, its CPU ms (user + system), its stdout. */
-function run(args: string[], what: string): { ms: number; cpuMs: number; stdout: string } {
+/** One `node <args>` process: its wall ms, its CPU ms (user + system, worker threads included), its stdout. */
+export function timedProcess(args: string[], what: string): { ms: number; cpuMs: number; stdout: string } {
   const start = performance.now();
   const child = spawnSync(process.execPath, ["--import", CPU_AT_EXIT, ...args], { encoding: "utf8", maxBuffer: 1 << 24 });
   const ms = performance.now() - start;
@@ -51,7 +51,7 @@ function run(args: string[], what: string): { ms: number; cpuMs: number; stdout:
 
 /** Medians of the child's figures over `runs` fresh processes (with `nodeFlags`). */
 function coldLoads(child: string, bundle: string, message: string, runs: number, nodeFlags: string[] = [], entry: string[] = []): Record<string, number | string> {
-  const reports = Array.from({ length: runs }, () => JSON.parse(run([...nodeFlags, child, bundle, message, ...entry], `cold load of ${bundle}`).stdout) as ChildReport);
+  const reports = Array.from({ length: runs }, () => JSON.parse(timedProcess([...nodeFlags, child, bundle, message, ...entry], `cold load of ${bundle}`).stdout) as ChildReport);
   const mid = (pick: (r: ChildReport) => number, digits = 2) => round(median(reports.map(pick)), digits);
   const out: Record<string, number | string> = {};
   for (const step of ["import", "load", "firstAnswer", "importLoadAnswer"] as const) {
@@ -63,7 +63,7 @@ function coldLoads(child: string, bundle: string, message: string, runs: number,
 
 /** Median wall and CPU ms of a whole `node <args>` process over `runs` runs, as `${key}Ms` and `${key}CpuMs`. */
 function processMs(key: string, args: string[], runs: number, what: string): Record<string, number> {
-  const runsDone = Array.from({ length: runs }, () => run(args, what));
+  const runsDone = Array.from({ length: runs }, () => timedProcess(args, what));
   return { [`${key}Ms`]: round(median(runsDone.map((r) => r.ms)), 1), [`${key}CpuMs`]: round(median(runsDone.map((r) => r.cpuMs)), 1) };
 }
 

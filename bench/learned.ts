@@ -8,13 +8,13 @@
 //   - latency of single distinct calls in shuffled order, each in a fresh session: the learned
 //     stage alone (LearnedIndex.score) on TERMy's eval prompts and Banking77's test.csv, and whole
 //     answers on Banking77;
-//   - `ndfc build` of Banking77 as a whole CLI process (wall time, median of 3);
+//   - `ndfc build` of Banking77 as a whole CLI process (wall and CPU medians of 3, with the load;
+//     bench/banking77-build.ts measures this alone);
 //   - bundle bytes with the learned stage and without it (`"matcher": "lexical"`);
 //   - whether "matcher": "auto" shipped the stage and why; TERMy's learned latency with it forced.
 //
 //   npm run build && node --expose-gc build/bench/learned.js
 
-import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -28,7 +28,7 @@ import { loadNpc } from "../runtime/index.js";
 import { learnedIndexFor, NpcModel } from "../runtime/bundle/model.js";
 import { tokenize, type Token } from "../runtime/text/normalize.js";
 import { sanitize } from "../runtime/text/sanitize.js";
-import { banking77OffTopic, corpusBeside, hasBanking77, writeBanking77Npc } from "./banking77.js";
+import { banking77OffTopic, cliBuildFigures, corpusBeside, hasBanking77, writeBanking77Npc } from "./banking77.js";
 import { percentile, round } from "./stats.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -71,17 +71,6 @@ function withMatcher(lint: LintResult, matcher: "learned" | "lexical"): LintResu
   return { ...lint, ir: { ...lint.ir, config: { ...lint.ir.config, extra: { ...lint.ir.config.extra, matcher } } } };
 }
 
-function cliBuildMs(dir: string): number[] {
-  const out = join(mkdtempSync(join(tmpdir(), "ndfc-bench-")), "banking77.npc");
-  const cli = join(repoRoot, "build/compiler/cli/main.js");
-  return [0, 1, 2].map(() => {
-    const start = process.hrtime.bigint();
-    const run = spawnSync(process.execPath, [cli, "build", dir, "--output", out], { encoding: "utf8" });
-    if (run.status !== 0) throw new Error(`ndfc build failed: ${run.stderr}`);
-    return round(Number(process.hrtime.bigint() - start) / 1e6, 0);
-  });
-}
-
 async function banking77() {
   const dir = mkdtempSync(join(tmpdir(), "ndfc-banking77-"));
   const { test } = writeBanking77Npc(corpusBeside(repoRoot), dir);
@@ -105,7 +94,7 @@ async function banking77() {
   const offTopic = banking77OffTopic(repoRoot);
   const offAnswered = offTopic.filter((p) => npc.session().process(p).status !== "rejected").length;
   const queries = test.map((row) => sanitize(model, tokenize(row.text).tokens).content).filter((t) => t.length > 0);
-  const builds = cliBuildMs(dir);
+  const builds = cliBuildFigures(repoRoot, dir, join(mkdtempSync(join(tmpdir(), "ndfc-bench-")), "banking77.npc"), 3);
   return {
     threshold: built.payload.config.learnedThreshold,
     crossValidation: built.summary.learned,
@@ -115,7 +104,7 @@ async function banking77() {
       learnedStage: singleCalls(queries, (tokens: Token[]) => model.learned!.score(tokens)),
       wholeAnswer: singleCalls(test.map((r) => r.text), (message) => npc.session().process(message)),
     },
-    cliBuildMs: { runs: builds, median: [...builds].sort((a, b) => a - b)[1] },
+    cliBuild: builds,
     learnedShipped: built.summary.learnedShipped,
     learnedNote: built.summary.learnedNote,
     bundleBytes: { learned: built.bytes.length, lexicalOnly: compileNpc(withMatcher(lint, "lexical").ir).bytes.length },
