@@ -37,15 +37,33 @@ interface Trail<T> {
   prev: Trail<T> | null;
 }
 
-interface Thread {
-  literals: number;
-  strings: number;
-  slots: Trail<[string, SlotCapture]> | null;
-  /** Evidence; a vocab word stays a TagHit until the winner's witness is written (most threads die). */
-  items: Trail<WitnessItem | TagHit> | null;
-  /** For a thread inside a free-string slot: where the slot began and its name. */
-  openStart: number;
-  openSlot: string;
+/**
+ * A slot read over tokens [from, to), kept as offsets: its value and text (slices, spanText) are
+ * made only for the winner and for atEnd, as most threads die.
+ */
+interface SlotHit {
+  slot: string;
+  kind: ReadingKind | typeof STRING;
+  /** The list value index or the number read (unused for typed and free-string slots). */
+  reading: number;
+  /** The list, for a list slot. */
+  id: number;
+  from: number;
+  to: number;
+}
+
+/** One class, so every thread has one shape (an object spread per step made threads slow to read). */
+class Thread {
+  constructor(
+    readonly literals: number,
+    readonly strings: number,
+    readonly slots: Trail<SlotHit> | null,
+    /** Evidence; a vocab word or a slot stays a TagHit or SlotHit until the winner's witness is written. */
+    readonly items: Trail<WitnessItem | TagHit | SlotHit> | null,
+    /** For a thread inside a free-string slot: where the slot began and its name. */
+    readonly openStart: number,
+    readonly openSlot: string,
+  ) {}
 }
 
 /** Words at `at` standing for vocab tag `tag`: `length` words of a synonym, or one typo of lexicon word `corrected` (-1: none). */
@@ -133,7 +151,7 @@ class TemplateRun {
   run(): TemplateHit | null {
     const n = this.tokens.length;
     if (n === 0) return null;
-    this.offer(0, 0, { literals: 0, strings: 0, slots: null, items: null, openStart: -1, openSlot: "" });
+    this.offer(0, 0, new Thread(0, 0, null, null, -1, ""));
     let best: TemplateHit | null = null;
     let bestThread: Thread | null = null;
     for (let p = 0; p <= n; p++) {
@@ -143,12 +161,8 @@ class TemplateRun {
       // state key, which this loop passes over: the map can be walked while it grows).
       for (const [key, thread] of threads) {
         if (key >= 0) continue;
-        const child = -key - 1;
-        const value = spanText(this.clean, this.tokens, thread.openStart, p);
-        this.offer(p, child, {
-          ...this.capture(thread, thread.openSlot, value, value, thread.openStart, p),
-          openStart: -1,
-        });
+        const hit: SlotHit = { slot: thread.openSlot, kind: STRING, reading: 0, id: 0, from: thread.openStart, to: p };
+        this.offer(p, -key - 1, new Thread(thread.literals, thread.strings, push(thread.slots, hit), push(thread.items, hit), -1, ""));
         if (p < n) this.offer(p + 1, key, thread);
       }
       const { pending } = this;
@@ -159,13 +173,15 @@ class TemplateRun {
         const stateId = pending[k]!;
         const thread = threads.get(stateId)!;
         const state = this.model.states[stateId]!;
-        for (const child of state.skip) {
+        for (let s = 0; s < state.skip.length; s++) {
+          const child = state.skip[s]!;
           const before = threads.has(child);
           this.offer(p, child, thread);
           if (!before && threads.has(child)) insertSorted(pending, child, k);
         }
         if (p === n) {
-          for (const [intent, path] of state.accept) {
+          for (let a = 0; a < state.accept.length; a++) {
+            const [intent, path] = state.accept[a]!;
             const parent = this.model.payload.intents[intent]!.parent;
             if (parent !== null && parent !== this.activeContext) continue;
             const candidate = { intent, path, inContext: parent !== null };
@@ -174,27 +190,31 @@ class TemplateRun {
               best = { intent, path, slots: {}, captures: {}, items: [], literals: thread.literals, inContext: candidate.inContext };
             }
           }
-          this.atEnd?.(stateId, thread.literals, () => Object.fromEntries(toArray(thread.slots).map(([name, capture]) => [name, capture.value])));
+          this.atEnd?.(stateId, thread.literals, () => Object.fromEntries(toArray(thread.slots).map((hit) => [hit.slot, this.captureOf(hit).value])));
           continue;
         }
         this.advance(p, stateId, thread);
       }
     }
     if (!best || !bestThread) return null;
-    for (const [name, capture] of toArray(bestThread.slots)) {
-      best.slots[name] = capture.value;
-      best.captures[name] = capture;
+    const captures = new Map<SlotHit, SlotCapture>();
+    for (const hit of toArray(bestThread.slots)) {
+      const capture = this.captureOf(hit);
+      captures.set(hit, capture);
+      best.slots[hit.slot] = capture.value;
+      best.captures[hit.slot] = capture;
     }
-    for (const item of toArray(bestThread.items)) best.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : item);
+    for (const item of toArray(bestThread.items)) best.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : "slot" in item ? slotItem(item, captures.get(item)!) : item);
     return best;
   }
 
-  /** The thread with slot `name` captured over tokens [from, to). */
-  private capture(thread: Thread, name: string, value: string, text: string, from: number, to: number, literals = 0): Thread {
-    const capture = { value, text, start: this.tokens[from]!.start, end: this.tokens[to - 1]!.end };
-    const item: WitnessItem = { word: text, kind: "slot", matched: name };
-    if (value !== text) item.value = value;
-    return { ...thread, literals: thread.literals + literals, slots: push(thread.slots, [name, capture]), items: push(thread.items, item) };
+  /** The capture a slot hit stands for: its value and its text as written. */
+  private captureOf(hit: SlotHit): SlotCapture {
+    const { tokens, clean } = this;
+    const first = tokens[hit.from]!;
+    const text = hit.kind === STRING ? spanText(clean, tokens, hit.from, hit.to) : hit.kind === TYPED ? first.text : clean.slice(first.start, tokens[hit.to - 1]!.end);
+    const value = hit.kind === LIST ? this.model.payload.lists[hit.id]!.values[hit.reading]! : hit.kind === RANGE ? String(hit.reading) : text;
+    return { value, text, start: first.start, end: tokens[hit.to - 1]!.end };
   }
 
   private advance(p: number, stateId: number, thread: Thread): void {
@@ -202,7 +222,7 @@ class TemplateRun {
     const state = this.model.states[stateId]!;
     if (token.kind !== "quoted" && this.model.stopWords.has(token.norm)) {
       const item = (this.stopItems[p] ??= { word: token.text, kind: "stop word", matched: token.norm });
-      this.offer(p + 1, stateId, { ...thread, items: push(thread.items, item) });
+      this.offer(p + 1, stateId, new Thread(thread.literals, thread.strings, thread.slots, push(thread.items, item), thread.openStart, thread.openSlot));
     }
     if (state.vocab.size > 0) {
       const hits = this.tagHits(p);
@@ -210,24 +230,35 @@ class TemplateRun {
         const hit = hits[h]!;
         const children = state.vocab.get(hit.tag);
         if (children === undefined) continue;
-        for (let c = 0; c < children.length; c++) this.offer(p + hit.length, children[c]!, { ...thread, literals: thread.literals + 1, items: push(thread.items, hit) });
+        const next = new Thread(thread.literals + 1, thread.strings, thread.slots, push(thread.items, hit), thread.openStart, thread.openSlot);
+        for (let c = 0; c < children.length; c++) this.offer(p + hit.length, children[c]!, next);
       }
     }
-    for (const [typeId, slot, child] of state.typed) this.values(p, typeId, TYPED, slot, child, thread);
-    for (const [listId, slot, child] of state.lists) this.values(p, listId, LIST, slot, child, thread);
-    for (const [rangeId, slot, child] of state.ranges) this.values(p, rangeId, RANGE, slot, child, thread);
-    for (const [slot, child] of state.strings) {
-      this.offer(p + 1, -child - 1, { ...thread, strings: thread.strings + 1, openStart: p, openSlot: slot });
+    this.slotEdges(p, state.typed, TYPED, thread);
+    this.slotEdges(p, state.lists, LIST, thread);
+    this.slotEdges(p, state.ranges, RANGE, thread);
+    for (let e = 0; e < state.strings.length; e++) {
+      const [slot, child] = state.strings[e]!;
+      this.offer(p + 1, -child - 1, new Thread(thread.literals, thread.strings + 1, thread.slots, thread.items, p, slot));
+    }
+  }
+
+  /** Offers every reading of each [node id, slot, child] edge of `kind` at `p`. */
+  private slotEdges(p: number, edges: readonly (readonly [number, string, number])[], kind: ReadingKind, thread: Thread): void {
+    for (let e = 0; e < edges.length; e++) {
+      const [id, slot, child] = edges[e]!;
+      this.values(p, id, kind, slot, child, thread);
     }
   }
 
   /** Offers each reading of node `kind` `id` at `p` as slot `slot` into `child`; a list value is literal evidence, as a vocab word is. */
   private values(p: number, id: number, kind: ReadingKind, slot: string, child: number, thread: Thread): void {
-    const token = this.tokens[p]!;
-    for (const [reading, to] of this.readings(id, p, kind)) {
-      const text = kind === TYPED ? token.text : this.clean.slice(token.start, this.tokens[to - 1]!.end);
-      const value = kind === LIST ? this.model.payload.lists[id]!.values[reading]! : kind === RANGE ? String(reading) : text;
-      this.offer(to, child, this.capture(thread, slot, value, text, p, to, kind === LIST ? 1 : 0));
+    const readings = this.readings(id, p, kind);
+    for (let r = 0; r < readings.length; r++) {
+      const [reading, to] = readings[r]!;
+      const hit: SlotHit = { slot, kind, reading, id, from: p, to };
+      const literals = thread.literals + (kind === LIST ? 1 : 0);
+      this.offer(to, child, new Thread(literals, thread.strings, push(thread.slots, hit), push(thread.items, hit), thread.openStart, thread.openSlot));
     }
   }
 
@@ -260,6 +291,15 @@ const TYPED = 0;
 const LIST = 1;
 const RANGE = 2;
 type ReadingKind = typeof TYPED | typeof LIST | typeof RANGE;
+/** A free-string slot's hit kind (not a reading: its end is where the thread closes it). */
+const STRING = 3;
+
+/** The witness item of a slot: the words as written, and the canonical value where it differs. */
+function slotItem(hit: SlotHit, capture: SlotCapture): WitnessItem {
+  const item: WitnessItem = { word: capture.text, kind: "slot", matched: hit.slot };
+  if (capture.value !== capture.text) item.value = capture.value;
+  return item;
+}
 
 /** A typed slot's reading: the token, when the type accepts it. */
 function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: number): [number, number][] {
