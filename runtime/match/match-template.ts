@@ -44,26 +44,25 @@ interface Trail<T> {
 interface SlotHit {
   slot: string;
   kind: ReadingKind | typeof STRING;
-  /** The list value index or the number read (unused for typed and free-string slots). */
-  reading: number;
-  /** The list, for a list slot. */
-  id: number;
+  /** The canonical value of a list or number slot (a lookup, or a number's short string); null: the text. */
+  value: string | null;
   from: number;
   to: number;
 }
 
-/** One class, so every thread has one shape (an object spread per step made threads slow to read). */
-class Thread {
-  constructor(
-    readonly literals: number,
-    readonly strings: number,
-    readonly slots: Trail<SlotHit> | null,
-    /** Evidence; a vocab word or a slot stays a TagHit or SlotHit until the winner's witness is written. */
-    readonly items: Trail<WitnessItem | TagHit | SlotHit> | null,
-    /** For a thread inside a free-string slot: where the slot began and its name. */
-    readonly openStart: number,
-    readonly openSlot: string,
-  ) {}
+interface Thread {
+  literals: number;
+  strings: number;
+  /** Evidence and slots; a vocab word or a slot stays a TagHit or SlotHit until the winner's witness is written. */
+  items: Trail<WitnessItem | TagHit | SlotHit> | null;
+  /** For a thread inside a free-string slot: where the slot began and its name (-1: none). */
+  openStart: number;
+  openSlot: string;
+}
+
+/** Every thread is made here, so all have one shape (an object spread per step made threads slow to read). */
+function makeThread(literals: number, strings: number, items: Thread["items"], openStart = -1, openSlot = ""): Thread {
+  return { literals, strings, items, openStart, openSlot };
 }
 
 /** Words at `at` standing for vocab tag `tag`: `length` words of a synonym, or one typo of lexicon word `corrected` (-1: none). */
@@ -77,9 +76,8 @@ export interface TagHit {
 /** The witness item of a tag hit: the words, and the tag they matched (and the word a typo was read as). */
 function tagItem(model: NpcModel, tokens: readonly Token[], hit: TagHit): WitnessItem {
   const tag = `<||${model.payload.vocab.tags[hit.tag]}||>`;
-  if (hit.corrected !== -1) return { word: tokens[hit.at]!.text, kind: "fuzzy", matched: `${tag} (as "${model.payload.lexicon.words[hit.corrected]}")` };
-  const word = hit.length === 1 ? tokens[hit.at]!.text : textOf(tokens.slice(hit.at, hit.at + hit.length));
-  return { word, kind: "vocab", matched: tag };
+  const word = textOf(tokens.slice(hit.at, hit.at + hit.length));
+  return hit.corrected === -1 ? { word, kind: "vocab", matched: tag } : { word, kind: "fuzzy", matched: `${tag} (as "${model.payload.lexicon.words[hit.corrected]}")` };
 }
 
 function push<T>(trail: Trail<T> | null, value: T): Trail<T> {
@@ -128,7 +126,7 @@ class TemplateRun {
    * List, number and type readings per (kind, id, position), made when such a node is first tried
    * (many states share them).
    */
-  private readingCache: Map<number, [number, number][]> | null = null;
+  private readonly readingCache = new Map<number, [number, number][]>();
   /**
    * Per position: normal threads by state id, open free-string threads by -(child + 1); made when
    * a thread first reaches it (most messages are rejected after a few words).
@@ -151,7 +149,7 @@ class TemplateRun {
   run(): TemplateHit | null {
     const n = this.tokens.length;
     if (n === 0) return null;
-    this.offer(0, 0, new Thread(0, 0, null, null, -1, ""));
+    this.offer(0, 0, makeThread(0, 0, null));
     let best: TemplateHit | null = null;
     let bestThread: Thread | null = null;
     for (let p = 0; p <= n; p++) {
@@ -161,8 +159,8 @@ class TemplateRun {
       // state key, which this loop passes over: the map can be walked while it grows).
       for (const [key, thread] of threads) {
         if (key >= 0) continue;
-        const hit: SlotHit = { slot: thread.openSlot, kind: STRING, reading: 0, id: 0, from: thread.openStart, to: p };
-        this.offer(p, -key - 1, new Thread(thread.literals, thread.strings, push(thread.slots, hit), push(thread.items, hit), -1, ""));
+        const hit: SlotHit = { slot: thread.openSlot, kind: STRING, value: null, from: thread.openStart, to: p };
+        this.offer(p, -key - 1, makeThread(thread.literals, thread.strings, push(thread.items, hit)));
         if (p < n) this.offer(p + 1, key, thread);
       }
       const { pending } = this;
@@ -173,15 +171,13 @@ class TemplateRun {
         const stateId = pending[k]!;
         const thread = threads.get(stateId)!;
         const state = this.model.states[stateId]!;
-        for (let s = 0; s < state.skip.length; s++) {
-          const child = state.skip[s]!;
+        for (const child of state.skip) {
           const before = threads.has(child);
           this.offer(p, child, thread);
           if (!before && threads.has(child)) insertSorted(pending, child, k);
         }
         if (p === n) {
-          for (let a = 0; a < state.accept.length; a++) {
-            const [intent, path] = state.accept[a]!;
+          for (const [intent, path] of state.accept) {
             const parent = this.model.payload.intents[intent]!.parent;
             if (parent !== null && parent !== this.activeContext) continue;
             const candidate = { intent, path, inContext: parent !== null };
@@ -190,31 +186,33 @@ class TemplateRun {
               best = { intent, path, slots: {}, captures: {}, items: [], literals: thread.literals, inContext: candidate.inContext };
             }
           }
-          this.atEnd?.(stateId, thread.literals, () => Object.fromEntries(toArray(thread.slots).map((hit) => [hit.slot, this.captureOf(hit).value])));
+          this.atEnd?.(stateId, thread.literals, () => Object.fromEntries(toArray(thread.items).flatMap((item) => ("slot" in item ? [[item.slot, this.captureOf(item).value]] : []))));
           continue;
         }
         this.advance(p, stateId, thread);
       }
     }
     if (!best || !bestThread) return null;
-    const captures = new Map<SlotHit, SlotCapture>();
-    for (const hit of toArray(bestThread.slots)) {
-      const capture = this.captureOf(hit);
-      captures.set(hit, capture);
-      best.slots[hit.slot] = capture.value;
-      best.captures[hit.slot] = capture;
+    for (const item of toArray(bestThread.items)) {
+      if ("slot" in item) {
+        const capture = this.captureOf(item);
+        best.slots[item.slot] = capture.value;
+        best.captures[item.slot] = capture;
+        const witness: WitnessItem = { word: capture.text, kind: "slot", matched: item.slot };
+        if (capture.value !== capture.text) witness.value = capture.value;
+        best.items.push(witness);
+      } else best.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : item);
     }
-    for (const item of toArray(bestThread.items)) best.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : "slot" in item ? slotItem(item, captures.get(item)!) : item);
     return best;
   }
 
   /** The capture a slot hit stands for: its value and its text as written. */
   private captureOf(hit: SlotHit): SlotCapture {
     const { tokens, clean } = this;
-    const first = tokens[hit.from]!;
-    const text = hit.kind === STRING ? spanText(clean, tokens, hit.from, hit.to) : hit.kind === TYPED ? first.text : clean.slice(first.start, tokens[hit.to - 1]!.end);
-    const value = hit.kind === LIST ? this.model.payload.lists[hit.id]!.values[hit.reading]! : hit.kind === RANGE ? String(hit.reading) : text;
-    return { value, text, start: first.start, end: tokens[hit.to - 1]!.end };
+    const { start } = tokens[hit.from]!;
+    const { end } = tokens[hit.to - 1]!;
+    const text = hit.kind === STRING ? spanText(clean, tokens, hit.from, hit.to) : hit.kind === TYPED ? tokens[hit.from]!.text : clean.slice(start, end);
+    return { value: hit.value ?? text, text, start, end };
   }
 
   private advance(p: number, stateId: number, thread: Thread): void {
@@ -222,7 +220,7 @@ class TemplateRun {
     const state = this.model.states[stateId]!;
     if (token.kind !== "quoted" && this.model.stopWords.has(token.norm)) {
       const item = (this.stopItems[p] ??= { word: token.text, kind: "stop word", matched: token.norm });
-      this.offer(p + 1, stateId, new Thread(thread.literals, thread.strings, thread.slots, push(thread.items, item), thread.openStart, thread.openSlot));
+      this.offer(p + 1, stateId, makeThread(thread.literals, thread.strings, push(thread.items, item)));
     }
     if (state.vocab.size > 0) {
       const hits = this.tagHits(p);
@@ -230,35 +228,29 @@ class TemplateRun {
         const hit = hits[h]!;
         const children = state.vocab.get(hit.tag);
         if (children === undefined) continue;
-        const next = new Thread(thread.literals + 1, thread.strings, thread.slots, push(thread.items, hit), thread.openStart, thread.openSlot);
+        const next = makeThread(thread.literals + 1, thread.strings, push(thread.items, hit));
         for (let c = 0; c < children.length; c++) this.offer(p + hit.length, children[c]!, next);
       }
     }
     this.slotEdges(p, state.typed, TYPED, thread);
     this.slotEdges(p, state.lists, LIST, thread);
     this.slotEdges(p, state.ranges, RANGE, thread);
-    for (let e = 0; e < state.strings.length; e++) {
-      const [slot, child] = state.strings[e]!;
-      this.offer(p + 1, -child - 1, new Thread(thread.literals, thread.strings + 1, thread.slots, thread.items, p, slot));
+    for (const [slot, child] of state.strings) {
+      this.offer(p + 1, -child - 1, makeThread(thread.literals, thread.strings + 1, thread.items, p, slot));
     }
   }
 
-  /** Offers every reading of each [node id, slot, child] edge of `kind` at `p`. */
+  /**
+   * Offers each reading at `p` of every [node id, slot, child] edge of `kind`, as slot `slot` into
+   * `child`; a list value is literal evidence, as a vocab word is.
+   */
   private slotEdges(p: number, edges: readonly (readonly [number, string, number])[], kind: ReadingKind, thread: Thread): void {
-    for (let e = 0; e < edges.length; e++) {
-      const [id, slot, child] = edges[e]!;
-      this.values(p, id, kind, slot, child, thread);
-    }
-  }
-
-  /** Offers each reading of node `kind` `id` at `p` as slot `slot` into `child`; a list value is literal evidence, as a vocab word is. */
-  private values(p: number, id: number, kind: ReadingKind, slot: string, child: number, thread: Thread): void {
-    const readings = this.readings(id, p, kind);
-    for (let r = 0; r < readings.length; r++) {
-      const [reading, to] = readings[r]!;
-      const hit: SlotHit = { slot, kind, reading, id, from: p, to };
-      const literals = thread.literals + (kind === LIST ? 1 : 0);
-      this.offer(to, child, new Thread(literals, thread.strings, push(thread.slots, hit), push(thread.items, hit), thread.openStart, thread.openSlot));
+    for (const [id, slot, child] of edges) {
+      for (const [reading, to] of this.readings(id, p, kind)) {
+        const value = kind === LIST ? this.model.payload.lists[id]!.values[reading]! : kind === RANGE ? `${reading}` : null;
+        const hit: SlotHit = { slot, kind, value, from: p, to };
+        this.offer(to, child, makeThread(thread.literals + (kind === LIST ? 1 : 0), thread.strings, push(thread.items, hit)));
+      }
     }
   }
 
@@ -272,7 +264,6 @@ class TemplateRun {
   /** The readings of node `kind` `id` at `p`, as [reading, end position], once per message. */
   private readings(id: number, p: number, kind: ReadingKind): [number, number][] {
     const key = (id * (this.tokens.length + 1) + p) * 3 + kind;
-    this.readingCache ??= new Map();
     let found = this.readingCache.get(key);
     if (!found) {
       found = READERS[kind](this.model, this.tokens, p, id);
@@ -293,13 +284,6 @@ const RANGE = 2;
 type ReadingKind = typeof TYPED | typeof LIST | typeof RANGE;
 /** A free-string slot's hit kind (not a reading: its end is where the thread closes it). */
 const STRING = 3;
-
-/** The witness item of a slot: the words as written, and the canonical value where it differs. */
-function slotItem(hit: SlotHit, capture: SlotCapture): WitnessItem {
-  const item: WitnessItem = { word: capture.text, kind: "slot", matched: hit.slot };
-  if (capture.value !== capture.text) item.value = capture.value;
-  return item;
-}
 
 /** A typed slot's reading: the token, when the type accepts it. */
 function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: number): [number, number][] {
