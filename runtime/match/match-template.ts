@@ -37,15 +37,32 @@ interface Trail<T> {
   prev: Trail<T> | null;
 }
 
+/**
+ * A slot read over tokens [from, to), kept as offsets: its value and text (slices, spanText) are
+ * made only for the winner and for atEnd, as most threads die.
+ */
+interface SlotHit {
+  slot: string;
+  kind: ReadingKind | typeof STRING;
+  /** The canonical value of a list or number slot (a lookup, or a number's short string); null: the text. */
+  value: string | null;
+  from: number;
+  to: number;
+}
+
 interface Thread {
   literals: number;
   strings: number;
-  slots: Trail<[string, SlotCapture]> | null;
-  /** Evidence; a vocab word stays a TagHit until the winner's witness is written (most threads die). */
-  items: Trail<WitnessItem | TagHit> | null;
-  /** For a thread inside a free-string slot: where the slot began and its name. */
+  /** Evidence and slots; a vocab word or a slot stays a TagHit or SlotHit until the winner's witness is written. */
+  items: Trail<WitnessItem | TagHit | SlotHit> | null;
+  /** For a thread inside a free-string slot: where the slot began and its name (-1: none). */
   openStart: number;
   openSlot: string;
+}
+
+/** Every thread is made here, so all have one shape (an object spread per step made threads slow to read). */
+function makeThread(literals: number, strings: number, items: Thread["items"], openStart = -1, openSlot = ""): Thread {
+  return { literals, strings, items, openStart, openSlot };
 }
 
 /** Words at `at` standing for vocab tag `tag`: `length` words of a synonym, or one typo of lexicon word `corrected` (-1: none). */
@@ -59,9 +76,8 @@ export interface TagHit {
 /** The witness item of a tag hit: the words, and the tag they matched (and the word a typo was read as). */
 function tagItem(model: NpcModel, tokens: readonly Token[], hit: TagHit): WitnessItem {
   const tag = `<||${model.payload.vocab.tags[hit.tag]}||>`;
-  if (hit.corrected !== -1) return { word: tokens[hit.at]!.text, kind: "fuzzy", matched: `${tag} (as "${model.payload.lexicon.words[hit.corrected]}")` };
-  const word = hit.length === 1 ? tokens[hit.at]!.text : textOf(tokens.slice(hit.at, hit.at + hit.length));
-  return { word, kind: "vocab", matched: tag };
+  const word = textOf(tokens.slice(hit.at, hit.at + hit.length));
+  return hit.corrected === -1 ? { word, kind: "vocab", matched: tag } : { word, kind: "fuzzy", matched: `${tag} (as "${model.payload.lexicon.words[hit.corrected]}")` };
 }
 
 function push<T>(trail: Trail<T> | null, value: T): Trail<T> {
@@ -110,7 +126,7 @@ class TemplateRun {
    * List, number and type readings per (kind, id, position), made when such a node is first tried
    * (many states share them).
    */
-  private readingCache: Map<number, [number, number][]> | null = null;
+  private readonly readingCache = new Map<number, [number, number][]>();
   /**
    * Per position: normal threads by state id, open free-string threads by -(child + 1); made when
    * a thread first reaches it (most messages are rejected after a few words).
@@ -133,7 +149,7 @@ class TemplateRun {
   run(): TemplateHit | null {
     const n = this.tokens.length;
     if (n === 0) return null;
-    this.offer(0, 0, { literals: 0, strings: 0, slots: null, items: null, openStart: -1, openSlot: "" });
+    this.offer(0, 0, makeThread(0, 0, null));
     let best: TemplateHit | null = null;
     let bestThread: Thread | null = null;
     for (let p = 0; p <= n; p++) {
@@ -143,12 +159,8 @@ class TemplateRun {
       // state key, which this loop passes over: the map can be walked while it grows).
       for (const [key, thread] of threads) {
         if (key >= 0) continue;
-        const child = -key - 1;
-        const value = spanText(this.clean, this.tokens, thread.openStart, p);
-        this.offer(p, child, {
-          ...this.capture(thread, thread.openSlot, value, value, thread.openStart, p),
-          openStart: -1,
-        });
+        const hit: SlotHit = { slot: thread.openSlot, kind: STRING, value: null, from: thread.openStart, to: p };
+        this.offer(p, -key - 1, makeThread(thread.literals, thread.strings, push(thread.items, hit)));
         if (p < n) this.offer(p + 1, key, thread);
       }
       const { pending } = this;
@@ -174,27 +186,33 @@ class TemplateRun {
               best = { intent, path, slots: {}, captures: {}, items: [], literals: thread.literals, inContext: candidate.inContext };
             }
           }
-          this.atEnd?.(stateId, thread.literals, () => Object.fromEntries(toArray(thread.slots).map(([name, capture]) => [name, capture.value])));
+          this.atEnd?.(stateId, thread.literals, () => Object.fromEntries(toArray(thread.items).flatMap((item) => ("slot" in item ? [[item.slot, this.captureOf(item).value]] : []))));
           continue;
         }
         this.advance(p, stateId, thread);
       }
     }
     if (!best || !bestThread) return null;
-    for (const [name, capture] of toArray(bestThread.slots)) {
-      best.slots[name] = capture.value;
-      best.captures[name] = capture;
+    for (const item of toArray(bestThread.items)) {
+      if ("slot" in item) {
+        const capture = this.captureOf(item);
+        best.slots[item.slot] = capture.value;
+        best.captures[item.slot] = capture;
+        const witness: WitnessItem = { word: capture.text, kind: "slot", matched: item.slot };
+        if (capture.value !== capture.text) witness.value = capture.value;
+        best.items.push(witness);
+      } else best.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : item);
     }
-    for (const item of toArray(bestThread.items)) best.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : item);
     return best;
   }
 
-  /** The thread with slot `name` captured over tokens [from, to). */
-  private capture(thread: Thread, name: string, value: string, text: string, from: number, to: number, literals = 0): Thread {
-    const capture = { value, text, start: this.tokens[from]!.start, end: this.tokens[to - 1]!.end };
-    const item: WitnessItem = { word: text, kind: "slot", matched: name };
-    if (value !== text) item.value = value;
-    return { ...thread, literals: thread.literals + literals, slots: push(thread.slots, [name, capture]), items: push(thread.items, item) };
+  /** The capture a slot hit stands for: its value and its text as written. */
+  private captureOf(hit: SlotHit): SlotCapture {
+    const { tokens, clean } = this;
+    const { start } = tokens[hit.from]!;
+    const { end } = tokens[hit.to - 1]!;
+    const text = hit.kind === STRING ? spanText(clean, tokens, hit.from, hit.to) : hit.kind === TYPED ? tokens[hit.from]!.text : clean.slice(start, end);
+    return { value: hit.value ?? text, text, start, end };
   }
 
   private advance(p: number, stateId: number, thread: Thread): void {
@@ -202,7 +220,7 @@ class TemplateRun {
     const state = this.model.states[stateId]!;
     if (token.kind !== "quoted" && this.model.stopWords.has(token.norm)) {
       const item = (this.stopItems[p] ??= { word: token.text, kind: "stop word", matched: token.norm });
-      this.offer(p + 1, stateId, { ...thread, items: push(thread.items, item) });
+      this.offer(p + 1, stateId, makeThread(thread.literals, thread.strings, push(thread.items, item)));
     }
     if (state.vocab.size > 0) {
       const hits = this.tagHits(p);
@@ -210,24 +228,29 @@ class TemplateRun {
         const hit = hits[h]!;
         const children = state.vocab.get(hit.tag);
         if (children === undefined) continue;
-        for (let c = 0; c < children.length; c++) this.offer(p + hit.length, children[c]!, { ...thread, literals: thread.literals + 1, items: push(thread.items, hit) });
+        const next = makeThread(thread.literals + 1, thread.strings, push(thread.items, hit));
+        for (let c = 0; c < children.length; c++) this.offer(p + hit.length, children[c]!, next);
       }
     }
-    for (const [typeId, slot, child] of state.typed) this.values(p, typeId, TYPED, slot, child, thread);
-    for (const [listId, slot, child] of state.lists) this.values(p, listId, LIST, slot, child, thread);
-    for (const [rangeId, slot, child] of state.ranges) this.values(p, rangeId, RANGE, slot, child, thread);
+    this.slotEdges(p, state.typed, TYPED, thread);
+    this.slotEdges(p, state.lists, LIST, thread);
+    this.slotEdges(p, state.ranges, RANGE, thread);
     for (const [slot, child] of state.strings) {
-      this.offer(p + 1, -child - 1, { ...thread, strings: thread.strings + 1, openStart: p, openSlot: slot });
+      this.offer(p + 1, -child - 1, makeThread(thread.literals, thread.strings + 1, thread.items, p, slot));
     }
   }
 
-  /** Offers each reading of node `kind` `id` at `p` as slot `slot` into `child`; a list value is literal evidence, as a vocab word is. */
-  private values(p: number, id: number, kind: ReadingKind, slot: string, child: number, thread: Thread): void {
-    const token = this.tokens[p]!;
-    for (const [reading, to] of this.readings(id, p, kind)) {
-      const text = kind === TYPED ? token.text : this.clean.slice(token.start, this.tokens[to - 1]!.end);
-      const value = kind === LIST ? this.model.payload.lists[id]!.values[reading]! : kind === RANGE ? String(reading) : text;
-      this.offer(to, child, this.capture(thread, slot, value, text, p, to, kind === LIST ? 1 : 0));
+  /**
+   * Offers each reading at `p` of every [node id, slot, child] edge of `kind`, as slot `slot` into
+   * `child`; a list value is literal evidence, as a vocab word is.
+   */
+  private slotEdges(p: number, edges: readonly (readonly [number, string, number])[], kind: ReadingKind, thread: Thread): void {
+    for (const [id, slot, child] of edges) {
+      for (const [reading, to] of this.readings(id, p, kind)) {
+        const value = kind === LIST ? this.model.payload.lists[id]!.values[reading]! : kind === RANGE ? `${reading}` : null;
+        const hit: SlotHit = { slot, kind, value, from: p, to };
+        this.offer(to, child, makeThread(thread.literals + (kind === LIST ? 1 : 0), thread.strings, push(thread.items, hit)));
+      }
     }
   }
 
@@ -241,7 +264,6 @@ class TemplateRun {
   /** The readings of node `kind` `id` at `p`, as [reading, end position], once per message. */
   private readings(id: number, p: number, kind: ReadingKind): [number, number][] {
     const key = (id * (this.tokens.length + 1) + p) * 3 + kind;
-    this.readingCache ??= new Map();
     let found = this.readingCache.get(key);
     if (!found) {
       found = READERS[kind](this.model, this.tokens, p, id);
@@ -260,6 +282,8 @@ const TYPED = 0;
 const LIST = 1;
 const RANGE = 2;
 type ReadingKind = typeof TYPED | typeof LIST | typeof RANGE;
+/** A free-string slot's hit kind (not a reading: its end is where the thread closes it). */
+const STRING = 3;
 
 /** A typed slot's reading: the token, when the type accepts it. */
 function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: number): [number, number][] {
