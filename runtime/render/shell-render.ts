@@ -9,7 +9,9 @@
 //   ${…}, here-documents, comments → only plain characters ([letters digits _ . , : / @ % + = -])
 //   $((…))              → only a number: digits . + - and spaces
 //   right after a bare $ → refused unless empty ($value would be an expansion)
-//   inside backticks    → refused when it holds ` \ $ (backticks unescape before parsing)
+//   inside backticks    → refused when it holds $ ` \ " (backticks unescape before parsing, and a "
+//                         in backticks within "…" is undefined in POSIX: bash reads "…>({ as a
+//                         process substitution there)
 // NUL is refused everywhere (a C string cannot carry it).
 import type { ShellPlace, ShellTemplate } from "../bundle/bundle-types.js";
 import { escapeForSingleQuotes, UnsafeSlotValueError } from "./shell-escape.js";
@@ -19,8 +21,8 @@ export type TagValues = (tag: string) => string;
 
 const PLAIN = /^[\p{L}\p{N}_.,:/@%+=-]*$/u;
 const NUMERIC = /^[0-9.+\- ]*$/;
-const DOUBLE_QUOTE_LIVE = /[$`\\"]/;
-const BACKTICK_LIVE = /[`\\$]/;
+/** The characters a double-quoted or backticked value must not hold. */
+const SUBSTITUTION_LIVE = /[$`\\"]/;
 
 /** Renders a command with each placeholder's value escaped for where it sits; throws UnsafeSlotValueError when it cannot be. */
 export function renderShellTemplate(template: ShellTemplate, valueOf: TagValues): string {
@@ -31,16 +33,21 @@ export function renderShellTemplate(template: ShellTemplate, valueOf: TagValues)
   return out;
 }
 
+/** Refuses a value that `$ \` \\ "` would make the shell interpret where it sits. */
+function refuseLive(tag: string, value: string, where: string): void {
+  if (SUBSTITUTION_LIVE.test(value)) throw new UnsafeSlotValueError(tag, `it sits inside ${where} and contains $ \` \\ or "`);
+}
+
 function escapeForPlace(tag: string, value: string, { context, inBackticks }: ShellPlace): string {
   if (value.includes("\u0000")) throw new UnsafeSlotValueError(tag, "it contains a NUL byte");
-  if (inBackticks && BACKTICK_LIVE.test(value)) throw new UnsafeSlotValueError(tag, "it sits inside backticks and contains ` \\ or $");
+  if (inBackticks) refuseLive(tag, value, "backticks");
   switch (context) {
     case "single":
       return escapeForSingleQuotes(tag, value);
     case "unquoted":
       return `'${escapeForSingleQuotes(tag, value)}'`;
     case "double":
-      if (DOUBLE_QUOTE_LIVE.test(value)) throw new UnsafeSlotValueError(tag, 'it sits inside double quotes and contains $ ` \\ or "');
+      refuseLive(tag, value, "double quotes");
       return value;
     case "ansi-c":
       return value.replace(/[\\']/g, (c) => `\\${c}`);

@@ -108,6 +108,8 @@ describe("the renderer refuses what it cannot place", () => {
     [`echo $((<||x||>))`, "a[$(id)]"],
     [`cat <<EOF\n<||x||>\nEOF`, "EOF\nid"],
     [`echo \`echo '<||x||>'\``, "`id`"],
+    // Found by the differential property: bash read "…>({ in backticks within "…" as a process substitution.
+    [`echo "\`echo '<||x||>'\`"`, '">({'],
     [`echo '<||x||>'`, "nul\u0000"],
     [`echo '<||x||>`, "unparsable"],
   ])("%j with %j", (command, value) => {

@@ -192,7 +192,7 @@ async function firstAnswerCold(browser: Browser, url: string): Promise<FirstAnsw
   await expect
     .poll(() => page.evaluate<boolean>(`performance.getEntriesByName("test:painted").length > 0`), {
       timeout: 30_000,
-      intervals: [5],
+      interval: 5,
     })
     .toBe(true);
   const marks = await page.evaluate<Omit<FirstAnswer, "bundleRequests">>(`(() => {
