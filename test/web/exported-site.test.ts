@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Browser } from "playwright-core";
+import { median } from "../../bench/stats.js";
 import { explain } from "../../runtime/explain.js";
 import { loadNpc } from "../../runtime/index.js";
 import { artifactDir, chromiumPath, collectPageErrors, launchChromium, NO_CHROMIUM, serveDirectory } from "../support/browser.js";
@@ -143,7 +144,6 @@ describe.skipIf(!chromiumPath)("the exported chat site in Chromium", () => {
 });
 
 const round1 = (ms: number) => Math.round(ms * 10) / 10;
-const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[values.length >> 1]!;
 
 /** Cold loads measured: enough for a median on a shared machine, a few seconds in all. */
 const COLD_LOADS = 5;
