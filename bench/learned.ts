@@ -2,7 +2,8 @@
 // bytes. Adds a "learned" section to bench/results/matching.json (the rest of that file is
 // bench/matching.ts's):
 //   - Banking77 test.csv at the build-time threshold (correct of all, precision on answered),
-//     forced top-1, and the off-topic prompts of test/matching/banking77-off-topic.txt rejected;
+//     forced top-1, and the off-topic prompts of test/matching/banking77-off-topic.txt rejected,
+//     as built and with --wordnet;
 //   - TERMy eval.json scored by compiler/eval (reachable prompts answered and correct), as built
 //     and with the learned stage forced (its concept features from TERMy's synonym sets);
 //   - latency of single distinct calls in shuffled order, each in a fresh session: the learned
@@ -19,16 +20,17 @@ import { existsSync, mkdtempSync, readFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { compileNpc } from "../compiler/compile.js";
+import { compileNpc, type CompileResult } from "../compiler/compile.js";
 import { parseCases } from "../compiler/eval/cases.js";
 import { evaluate, type EvalReport } from "../compiler/eval/score.js";
 import { lintSources, type LintResult } from "../compiler/lint.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
-import { loadNpc } from "../runtime/index.js";
+import { wordnetExpansion } from "../compiler/wordnet.js";
+import { loadNpc, type Npc } from "../runtime/index.js";
 import { learnedIndexFor, NpcModel } from "../runtime/bundle/model.js";
 import { tokenize, type Token } from "../runtime/text/normalize.js";
 import { sanitize } from "../runtime/text/sanitize.js";
-import { banking77OffTopic, cliBuildFigures, corpusBeside, hasBanking77, writeBanking77Npc } from "./banking77.js";
+import { banking77OffTopic, cliBuildFigures, corpusBeside, hasBanking77, writeBanking77Npc, type LabelledRow } from "./banking77.js";
 import { percentile, round } from "./stats.js";
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -71,13 +73,9 @@ function withMatcher(lint: LintResult, matcher: "learned" | "lexical"): LintResu
   return { ...lint, ir: { ...lint.ir, config: { ...lint.ir.config, extra: { ...lint.ir.config.extra, matcher } } } };
 }
 
-async function banking77() {
-  const dir = mkdtempSync(join(tmpdir(), "ndfc-banking77-"));
-  const { test } = writeBanking77Npc(corpusBeside(repoRoot), dir);
-  const lint = lintSources([dir]);
-  const built = compileNpc(lint.ir);
-  const npc = await loadNpc(built.bytes);
-  const model = new NpcModel(built.payload, await learnedIndexFor(built.payload));
+/** Banking77 test.csv at the build threshold and forced top-1, and the off-topic prompts rejected, of one build. */
+async function banking77Quality(built: CompileResult, npc: Npc, test: readonly LabelledRow[]) {
+  const learned = (await learnedIndexFor(built.payload))!;
   const ids = built.payload.intents.map((i) => i.id);
   let answered = 0;
   let correct = 0;
@@ -88,18 +86,33 @@ async function banking77() {
       answered++;
       if (answer.intent === row.label) correct++;
     }
-    const scores = model.learned!.score(tokenize(row.text).tokens);
+    const scores = learned.score(tokenize(row.text).tokens);
     if (ids[scores.topIntent >= 0 ? scores.topIntent : scores.runnerUpIntent] === row.label) forced++;
   }
   const offTopic = banking77OffTopic(repoRoot);
   const offAnswered = offTopic.filter((p) => npc.session().process(p).status !== "rejected").length;
+  return {
+    test: { cases: test.length, answered, correct, accuracy: round(correct / test.length, 4), precision: round(correct / answered, 4), forcedTop1: round(forced / test.length, 4) },
+    offTopic: { prompts: offTopic.length, rejected: offTopic.length - offAnswered, rate: round(1 - offAnswered / offTopic.length, 4) },
+  };
+}
+
+async function banking77() {
+  const dir = mkdtempSync(join(tmpdir(), "ndfc-banking77-"));
+  const { test } = writeBanking77Npc(corpusBeside(repoRoot), dir);
+  const lint = lintSources([dir]);
+  const built = compileNpc(lint.ir);
+  const npc = await loadNpc(built.bytes);
+  const model = new NpcModel(built.payload, await learnedIndexFor(built.payload));
   const queries = test.map((row) => sanitize(model, tokenize(row.text).tokens).content).filter((t) => t.length > 0);
   const builds = cliBuildFigures(repoRoot, dir, join(mkdtempSync(join(tmpdir(), "ndfc-bench-")), "banking77.npc"), 3);
+  const wordnetBuild = compileNpc(lint.ir, { lexicalExpansion: wordnetExpansion });
   return {
     threshold: built.payload.config.learnedThreshold,
     crossValidation: built.summary.learned,
-    test: { cases: test.length, answered, correct, accuracy: round(correct / test.length, 4), precision: round(correct / answered, 4), forcedTop1: round(forced / test.length, 4) },
-    offTopic: { prompts: offTopic.length, rejected: offTopic.length - offAnswered, rate: round(1 - offAnswered / offTopic.length, 4) },
+    ...(await banking77Quality(built, npc, test)),
+    // --wordnet: its relatives reach the lexical stage only (compile.ts), so the model is the same.
+    withWordnet: { bundleBytes: wordnetBuild.bytes.length, ...(await banking77Quality(wordnetBuild, await loadNpc(wordnetBuild.bytes), test)) },
     latencyUs: {
       learnedStage: singleCalls(queries, (tokens: Token[]) => model.learned!.score(tokens)),
       wholeAnswer: singleCalls(test.map((r) => r.text), (message) => npc.session().process(message)),

@@ -1,6 +1,6 @@
 // The learned stage's concept table (runtime/match/learned-features.ts ConceptTable): for each member
-// stem of the NPC's concepts (compiler/passes/compute-concepts.ts: dataset synonym sets and, with
-// --wordnet, WordNet relatives), the concept features it brings. Built from the concepts' own
+// stem of the NPC's dataset concepts (compiler/passes/compute-concepts.ts: its synonym sets; WordNet
+// relatives are the lexical stage's only, see compile.ts), the concept features it brings. Built from the concepts' own
 // order (sorted by members), so source order never changes a byte.
 
 import { ConceptTable, conceptFeature, conceptKey } from "../../runtime/match/learned-features.js";

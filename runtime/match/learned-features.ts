@@ -2,8 +2,8 @@
 // trainer (compiler/learn/) extracts its training phrasings' features with this very module, so
 // build time and run time cannot disagree. Features are 32-bit FNV-1a hashes, no strings:
 //   - words: the Porter stem of each word (a literal keeps its text), and each pair of neighbours;
-//   - concepts: for a word whose stem belongs to a concept (a dataset synonym set, a `--wordnet`
-//     relative; compiler/passes/compute-concepts.ts), one feature per concept, the same for every
+//   - concepts: for a word whose stem belongs to a concept (a dataset synonym set;
+//     compiler/passes/compute-concepts.ts), one feature per concept, the same for every
 //     member, so "gag" reaches what was learned from "joke". The bundle's ConceptTable says which;
 //   - characters: the 3-, 4- and 5-grams inside each normalized token padded with spaces (" card ").
 // The lowest bit of a hash is its block (WORD_BLOCK, CHAR_BLOCK): each block is TF-IDF weighted

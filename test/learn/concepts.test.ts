@@ -1,5 +1,5 @@
-// Concept features of the learned stage: a word of a concept (a dataset synonym set, a --wordnet
-// relative) brings the concept's feature, so a synonym no phrasing spells still reaches what the
+// Concept features of the learned stage: a word of a concept (a dataset synonym set; WordNet's
+// relatives are the lexical stage's only) brings the concept's feature, so a synonym no phrasing spells still reaches what the
 // model learned from the others. The table (compiler/learn/concept-table.ts) against its
 // definition, the features, and an NPC end to end.
 import { join } from "node:path";
@@ -96,6 +96,15 @@ describe("concept features end to end", () => {
       const evidence = learnedEvidence(index, tokens, trashClass, 3);
       expect(evidence.find((e) => e.feature.startsWith("k:"))?.weight, message).toBeGreaterThan(0);
     }
+  });
+
+  it("come from the dataset's synonym sets only: a lexical expansion (--wordnet) reaches the lexical stage, not the model", () => {
+    const ir = lintSources([writeNpc(false)]).ir;
+    const plain = compileNpc(ir);
+    const expanded = compileNpc(ir, { lexicalExpansion: () => ({ synonyms: new Map([["trash", ["garbage", "rubbish"]]]), neighbours: new Map() }) });
+    expect(expanded.payload.learned).toEqual(plain.payload.learned);
+    expect(expanded.payload.learned!.conceptKeys.length).toBe(0);
+    expect(expanded.payload.matching.concepts).not.toEqual(plain.payload.matching.concepts);
   });
 
   it("are refused when the concept table does not fit together", async () => {
