@@ -98,8 +98,9 @@ export function sentimentMatch(model: NpcModel, counts: Sentiment, phrases: read
  * The tokens without the stop words that end them ("npm install please" → "npm install"), so a
  * slot never captures a politeness word. Literals and quoted text are never dropped.
  */
-export function withoutTrailingFiller(model: NpcModel, tokens: readonly Token[]): Token[] {
+export function withoutTrailingFiller(model: NpcModel, tokens: readonly Token[]): readonly Token[] {
   let end = tokens.length;
   while (end > 1 && tokens[end - 1]!.kind === "word" && model.stopWords.has(tokens[end - 1]!.norm)) end--;
-  return tokens.slice(0, end);
+  // The usual message ends without one: no copy.
+  return end < tokens.length ? tokens.slice(0, end) : tokens;
 }
