@@ -36,7 +36,10 @@ export function emojiFor(s: Sentiment): string {
 
 /** Kinds of the sentiment phrases removed, as a signature ("encouraging"; "thanking+encouraging"). */
 function signature(counts: Sentiment): string {
-  return SENTIMENT_KINDS.filter((kind, i) => i >= NOISE_KINDS && counts[kind] > 0).join("+");
+  // A loop, not filter + join: it runs on every clause, and the usual one has no such phrase (counts are whole numbers).
+  let sig = "";
+  for (let i = NOISE_KINDS; i < SENTIMENT_KINDS.length; i++) if (counts[SENTIMENT_KINDS[i]!]) sig += (sig && "+") + SENTIMENT_KINDS[i];
+  return sig;
 }
 
 interface SentimentTables {
