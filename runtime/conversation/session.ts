@@ -180,7 +180,7 @@ export class NpcSession {
     const trace = typeof options.explain === "function" ? options.explain(this.model) : undefined;
     let response: NpcResponse;
     try {
-      response = this.processMessage(typeof message === "string" ? message : String(message), turn, trace);
+      response = this.processMessage(String(message), turn, trace);
     } catch (error) {
       // A bug must not take the host down: answer with a rejection that says what happened. A
       // malformed intent record (read on first use, bundle/intent-records.ts) is the bundle's fault: the notice names it.
