@@ -98,7 +98,7 @@ function startsWithAction(model: NpcModel, tokens: readonly Token[], from: numbe
 }
 
 /** Splits the tokens of a message into clauses (at least one when there is any token). */
-export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver): Clause[] {
+export function splitClauses(model: NpcModel, tokens: Token[], clean: string, words: WordResolver): Clause[] {
   // A piece is a run of consecutive tokens [from, to): bounds first, each piece sliced once at the
   // end (most messages are one piece: one array of its size, not one grown token by token).
   const bounds: number[] = [];
@@ -120,7 +120,8 @@ export function splitClauses(model: NpcModel, tokens: readonly Token[], clean: s
     i++;
   }
   if (tokens.length > from) bounds.push(from, tokens.length);
-  if (bounds.length === 2) return [clauseOf(tokens.slice(bounds[0], bounds[1]))];
+  // One piece runs to the end (any other bound comes with a piece after it); from the start, it is the tokens themselves.
+  if (bounds.length === 2) return [clauseOf(bounds[0] === 0 ? tokens : tokens.slice(bounds[0]))];
   const filler = (t: Token) => isFiller(model, t);
   const merged: Token[][] = [];
   for (let k = 0; k < bounds.length; k += 2) {

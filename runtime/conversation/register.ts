@@ -41,7 +41,10 @@ export function emptyRegister(): ContextRegister {
   return { last_action: null, last_args: {}, last_result: null, last_path: null, pending_slot: null, last_text: null, last_slot: null, runner_up: null, suggestions: [], age: 0 };
 }
 
-/** Ages the register by one turn; past `expiry` turns it is emptied. */
+/**
+ * Ages the register by one turn; past `expiry` turns it is emptied. In place: only its session
+ * holds it (the session hands out copies), and a copy per message was most of a turn's bookkeeping.
+ */
 export function ageRegister(register: ContextRegister, expiry: number): ContextRegister {
-  return register.age + 1 > expiry ? emptyRegister() : { ...register, age: register.age + 1 };
+  return register.age++ >= expiry ? emptyRegister() : register;
 }

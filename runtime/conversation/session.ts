@@ -180,7 +180,7 @@ export class NpcSession {
     const trace = typeof options.explain === "function" ? options.explain(this.model) : undefined;
     let response: NpcResponse;
     try {
-      response = this.processMessage(typeof message === "string" ? message : String(message), turn, trace);
+      response = this.processMessage(String(message), turn, trace);
     } catch (error) {
       // A bug must not take the host down: answer with a rejection that says what happened. A
       // malformed intent record (read on first use, bundle/intent-records.ts) is the bundle's fault: the notice names it.
@@ -489,7 +489,7 @@ function templateStage(state: MatchState): Matched | null {
   return template.inContext ? templateAnswer(state, template) : null;
 }
 
-function readTemplate(state: MatchState, tokens: Token[]): TemplateHit | null {
+function readTemplate(state: MatchState, tokens: readonly Token[]): TemplateHit | null {
   const { words, context } = state;
   const hit = matchTemplate(state.model, tokens, state.clean, words, context);
   state.trace?.template(tokens, hit, words, context);
@@ -544,7 +544,8 @@ function probabilisticStage(state: MatchState): Matched {
 function decisionStage(state: MatchState, ranked: ProbabilisticResult, child: ContextGuess | null): Matched {
   const { learned, query } = state;
   const { suggestions, sentenceThreshold } = state.model.payload.config;
-  const ranking = ranked.ranking.slice(0, Math.max(suggestions, 2));
+  // Sorted by score, so what is read of it (the first suggestions, a runner-up) is read from its head: no copy.
+  const { ranking } = ranked;
   if (!child && learned?.accepted) return learnedGuess(state, learned);
   const hit = ranked.hit;
   const lexical = hit && (learned === null || hit.intent === learned.topIntent || query.length === 1) ? hit : null;

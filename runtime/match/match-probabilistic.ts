@@ -145,18 +145,19 @@ function sortByMost(order: Int32Array, count: number, most: Float64Array): void 
  */
 function chainCandidates(scratch: ProbabilisticScratch, terms: number, weak: number): number {
   scratch.reserveChain();
+  const { termWeight, termFrom, termTo, candidateStem, stemLast, chainPrevious, chainTerm, chainCandidate } = scratch;
   let weakFrom = 0;
   for (let pass = 0; pass < 2; pass++) {
     if (pass === 1) weakFrom = scratch.chainLength;
     for (let t = 0; t < terms; t++) {
-      if ((scratch.termWeight[t]! < weak) !== (pass === 1)) continue;
-      for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
+      if ((termWeight[t]! < weak) !== (pass === 1)) continue;
+      for (let c = termFrom[t]!; c < termTo[t]!; c++) {
         const j = scratch.chainLength++;
-        const s = scratch.candidateStem[c]!;
-        scratch.chainPrevious[j] = scratch.stemLast[s]!;
-        scratch.stemLast[s] = j;
-        scratch.chainTerm[j] = t;
-        scratch.chainCandidate[j] = c;
+        const s = candidateStem[c]!;
+        chainPrevious[j] = stemLast[s]!;
+        stemLast[s] = j;
+        chainTerm[j] = t;
+        chainCandidate[j] = c;
       }
     }
   }
@@ -188,7 +189,7 @@ export function matchProbabilistic(
   const inputIntent = model.payload.inputs.intent;
   scratch.reset();
   const terms = collectTerms(model, tokens, words);
-  const { termWeight, termMost, candidateSim, order, left } = scratch;
+  const { termWeight, termMost, termFrom, termTo, candidateStem, candidateSim, order, left } = scratch;
   let messageWeight = 0;
   for (let t = 0; t < terms; t++) messageWeight += termWeight[t]!;
 
@@ -204,7 +205,7 @@ export function matchProbabilistic(
   let realWords = 0;
   for (let t = 0; t < terms; t++) {
     let most = 0;
-    for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
+    for (let c = termFrom[t]!; c < termTo[t]!; c++) {
       most = Math.max(most, candidateSim[c]!);
       recallCap = Math.max(recallCap, candidateSim[c]! * 1.001);
     }
@@ -231,8 +232,8 @@ export function matchProbabilistic(
     const cap = weightLeft > 0 ? 1 / (RECALL_WEIGHT / recallCap + ((1 - RECALL_WEIGHT) * messageWeight) / weightLeft) : 0;
     if (prune && scratch.bestCount === keep && cap < best[keep - 1]! && (!childMode || (scratch.bestChildrenCount === 2 && cap < bestChildren[1]!))) break;
     const t = order[k]!;
-    for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
-      const s = scratch.candidateStem[c]!;
+    for (let c = termFrom[t]!; c < termTo[t]!; c++) {
+      const s = candidateStem[c]!;
       for (let p = postings.starts[s]!; p < postings.starts[s + 1]!; p++) {
         const intent = inputIntent[postings.items[p]!]!;
         if (found[intent] !== 0) continue;
@@ -240,8 +241,9 @@ export function matchProbabilistic(
         scratch.foundIntents[scratch.foundCount++] = intent;
         const parent = intents[intent]!.parent;
         if (parent !== null && parent !== activeContext) continue;
-        const score = scoreIntent(model, terms, weakFrom, messageWeight, intent);
-        if (score < 0) continue;
+        const at = scoreIntent(model, terms, weakFrom, intent);
+        if (at < 0) continue;
+        const score = scratch.scoredScore[at]!;
         if (prune) scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
         if (childMode && parent === activeContext) scratch.bestChildrenCount = keepBest(bestChildren, scratch.bestChildrenCount, score, 2);
       }
@@ -262,12 +264,12 @@ export function matchProbabilistic(
  */
 function rankingOf(model: NpcModel, keep: number, size: number, activeContext: number | null): RankedIntent[] {
   const { scratch } = model.matching;
+  const { scoredIntent, scoredScore, rankingOrder: sorted } = scratch;
   const { intents } = model.payload;
   const floor = scratch.bestCount < keep ? -Infinity : scratch.best[keep - 1]!;
-  const sorted = scratch.rankingOrder;
   let count = 0;
   for (let i = 0; i < scratch.scored; i++) {
-    if (!(scratch.scoredScore[i]! >= floor || (activeContext !== null && intents[scratch.scoredIntent[i]!]!.parent === activeContext))) continue;
+    if (!(scoredScore[i]! >= floor || (activeContext !== null && intents[scoredIntent[i]!]!.parent === activeContext))) continue;
     let at = count++;
     for (; at > 0 && ranksBefore(scratch, i, sorted[at - 1]!); at--) sorted[at] = sorted[at - 1]!;
     sorted[at] = i;
@@ -275,7 +277,7 @@ function rankingOf(model: NpcModel, keep: number, size: number, activeContext: n
   const ranking: RankedIntent[] = [];
   for (let k = 0; k < count && k < size; k++) {
     const i = sorted[k]!;
-    ranking.push({ intent: scratch.scoredIntent[i]!, score: scratch.scoredScore[i]!, input: scratch.scoredInput[i]! });
+    ranking.push({ intent: scoredIntent[i]!, score: scoredScore[i]!, input: scratch.scoredInput[i]! });
   }
   return ranking;
 }
@@ -290,14 +292,15 @@ function ranksBefore(scratch: ProbabilisticScratch, a: number, b: number): boole
 /**
  * An intent's score: its best input's recall, and the precision of all its inputs and its
  * description together (per message word, the best similarity anywhere). Recorded in the scratch's
- * scored list and returned; -1 (not recorded) when either is 0.
+ * scored list; returns its place there, -1 (not recorded) when either is 0. Only integers cross
+ * the call: a double argument or result is boxed, one heap number per scored intent.
  */
-function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWeight: number, intent: number): number {
+function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: number): number {
   const index = model.matching;
   const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
   const { starts: intentInputStart, items: intentInputs } = index.intentInputs;
-  const { stemLast, stemBest, hits, stemsHit, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord } = scratch;
+  const { stemLast, stemBest, hits, stemsHit, termWeight, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord } = scratch;
   termBest.fill(0, 0, terms);
   let bestRecall = 0;
   let bestInput = -1;
@@ -344,8 +347,13 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWe
       bestInput = input;
     }
   }
+  // The message's weight summed again here, in the same order: cheaper than a double argument.
   let matchedMessage = 0;
-  for (let t = 0; t < terms; t++) matchedMessage += scratch.termWeight[t]! * termBest[t]!;
+  let messageWeight = 0;
+  for (let t = 0; t < terms; t++) {
+    matchedMessage += termWeight[t]! * termBest[t]!;
+    messageWeight += termWeight[t]!;
+  }
   const precision = messageWeight > 0 ? matchedMessage / messageWeight : 0;
   if (bestRecall === 0 || precision === 0) return -1;
   const score = 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision);
@@ -353,7 +361,7 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, messageWe
   scratch.scoredIntent[at] = intent;
   scratch.scoredInput[at] = bestInput;
   scratch.scoredScore[at] = score;
-  return score;
+  return at;
 }
 
 /**
@@ -369,17 +377,17 @@ function requiredLead(score: number, threshold: number, margin: number): number 
 /** For the winning input: which stem each message word matched (or that it matched nothing). Read from the scratch, which still holds the message's terms. */
 function witness(model: NpcModel, tokens: readonly Token[], terms: number, input: number): WitnessItem[] {
   const { inputStems, stems, unknownWeight } = model.matching.tables;
-  const { scratch } = model.matching;
+  const { termToken, termFrom, termTo, termWeight, candidateStem, candidateSim, candidateKind } = model.matching.scratch;
   const weak = WEAK_SHARE * unknownWeight;
   const items: WitnessItem[] = [];
   for (let t = 0; t < terms; t++) {
-    const word = tokens[scratch.termToken[t]!]!.text;
+    const word = tokens[termToken[t]!]!.text;
     let chosen = -1;
-    for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
-      if ((chosen === -1 || scratch.candidateSim[c]! > scratch.candidateSim[chosen]!) && rowIncludes(inputStems, input, scratch.candidateStem[c]!)) chosen = c;
+    for (let c = termFrom[t]!; c < termTo[t]!; c++) {
+      if ((chosen === -1 || candidateSim[c]! > candidateSim[chosen]!) && rowIncludes(inputStems, input, candidateStem[c]!)) chosen = c;
     }
-    if (chosen !== -1) items.push({ word, kind: KIND_NAMES[scratch.candidateKind[chosen]!]!, matched: stems[scratch.candidateStem[chosen]!]! });
-    else items.push({ word, kind: scratch.termWeight[t]! < weak ? "stop word" : "unknown", matched: "" });
+    if (chosen !== -1) items.push({ word, kind: KIND_NAMES[candidateKind[chosen]!]!, matched: stems[candidateStem[chosen]!]! });
+    else items.push({ word, kind: termWeight[t]! < weak ? "stop word" : "unknown", matched: "" });
   }
   return items;
 }

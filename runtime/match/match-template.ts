@@ -124,9 +124,9 @@ class TemplateRun {
   private readonly tagCache: (TagHit[] | undefined)[] = [];
   /**
    * List, number and type readings per (kind, id, position), made when such a node is first tried
-   * (many states share them).
+   * (many states share them); the map too, as most messages reach no such node.
    */
-  private readonly readingCache = new Map<number, [number, number][]>();
+  private readingCache: Map<number, [number, number][]> | undefined;
   /**
    * Per position: normal threads by state id, open free-string threads by -(child + 1); made when
    * a thread first reaches it (most messages are rejected after a few words).
@@ -264,10 +264,11 @@ class TemplateRun {
   /** The readings of node `kind` `id` at `p`, as [reading, end position], once per message. */
   private readings(id: number, p: number, kind: ReadingKind): [number, number][] {
     const key = (id * (this.tokens.length + 1) + p) * 3 + kind;
-    let found = this.readingCache.get(key);
+    const cache = (this.readingCache ??= new Map());
+    let found = cache.get(key);
     if (!found) {
       found = READERS[kind](this.model, this.tokens, p, id);
-      this.readingCache.set(key, found);
+      cache.set(key, found);
     }
     return found;
   }

@@ -36,7 +36,10 @@ export function emojiFor(s: Sentiment): string {
 
 /** Kinds of the sentiment phrases removed, as a signature ("encouraging"; "thanking+encouraging"). */
 function signature(counts: Sentiment): string {
-  return SENTIMENT_KINDS.filter((kind, i) => i >= NOISE_KINDS && counts[kind] > 0).join("+");
+  // A loop, not filter + join: it runs on every clause, and the usual one has no such phrase (counts are whole numbers).
+  let sig = "";
+  for (let i = NOISE_KINDS; i < SENTIMENT_KINDS.length; i++) if (counts[SENTIMENT_KINDS[i]!]) sig += (sig && "+") + SENTIMENT_KINDS[i];
+  return sig;
 }
 
 interface SentimentTables {
@@ -98,8 +101,9 @@ export function sentimentMatch(model: NpcModel, counts: Sentiment, phrases: read
  * The tokens without the stop words that end them ("npm install please" → "npm install"), so a
  * slot never captures a politeness word. Literals and quoted text are never dropped.
  */
-export function withoutTrailingFiller(model: NpcModel, tokens: readonly Token[]): Token[] {
+export function withoutTrailingFiller(model: NpcModel, tokens: readonly Token[]): readonly Token[] {
   let end = tokens.length;
   while (end > 1 && tokens[end - 1]!.kind === "word" && model.stopWords.has(tokens[end - 1]!.norm)) end--;
-  return tokens.slice(0, end);
+  // The usual message ends without one: no copy.
+  return end < tokens.length ? tokens.slice(0, end) : tokens;
 }
