@@ -15,7 +15,7 @@ import { runtimeEntries } from "../scripts/runtime-entries.js";
  * decoder (2.8 KB) made it 53.2 KB, and the probabilistic stage's scratch buffers, the context
  * register, list typos, format 6.0's intent records and automaton sections took it to 62,482 B.
  * The template matcher then left for a chunk loaded only for bundles with templates
- * (runtime/stages.ts): 57,359 B. Next: the type regex VM with it (NpcModel builds the type matchers,
+ * (runtime/stages.ts): 57,375 B. Next: the type regex VM with it (NpcModel builds the type matchers,
  * and must not import the seam: a cycle), the shell renderer as a chunk (the bundle needs a flag
  * saying it has shell commands: records are read on first use), a string table instead of
  * per-field validation.

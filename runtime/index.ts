@@ -58,7 +58,8 @@ export async function loadNpc(bytes: Uint8Array, { verify = "lazy" }: LoadOption
   // The chunks this bundle needs load while its hash is checked (decodeBundle's prepare).
   const payload = await decodeBundle(bytes, verify, (decoded) => {
     learned = learnedIndexFor(decoded);
-    return Promise.all([learned, loadStages(decoded)]).then(() => undefined);
+    // A learned stage that fails is reported below, where its error becomes an InvalidBundleError.
+    return Promise.all([learned.catch(() => null), loadStages(decoded)]).then(() => undefined);
   });
   try {
     return new Npc(payload, await learned);
