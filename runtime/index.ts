@@ -8,6 +8,7 @@ import { decodeBundle, InvalidBundleError, type Verify } from "./bundle/format.j
 import type { LearnedIndex } from "./match/match-learned.js";
 import { learnedIndexFor, NpcModel } from "./bundle/model.js";
 import { messageLimit, NpcSession, type SessionOptions } from "./conversation/session.js";
+import { loadStages, requireStages } from "./stages.js";
 
 export class Npc {
   private readonly model: NpcModel;
@@ -15,6 +16,7 @@ export class Npc {
   /** `learned`: learnedIndexFor(payload), required when the bundle has a learned stage (loadNpc does both). */
   constructor(payload: BundlePayload, learned: LearnedIndex | null = null) {
     if (payload.learned && learned === null) throw new Error("this bundle has a learned stage: load it with loadNpc, or pass learnedIndexFor(payload)");
+    requireStages(payload);
     this.model = new NpcModel(payload, learned);
   }
 
@@ -52,9 +54,15 @@ export interface LoadOptions {
 
 /** Loads bundle bytes. Rejects with InvalidBundleError (never another error) when they are not a valid bundle. */
 export async function loadNpc(bytes: Uint8Array, { verify = "lazy" }: LoadOptions = {}): Promise<Npc> {
-  const payload = await decodeBundle(bytes, verify);
+  let learned: Promise<LearnedIndex | null> = Promise.resolve(null);
+  // The chunks this bundle needs load while its hash is checked (decodeBundle's prepare).
+  const payload = await decodeBundle(bytes, verify, (decoded) => {
+    learned = learnedIndexFor(decoded);
+    // A learned stage that fails is reported below, where its error becomes an InvalidBundleError.
+    return Promise.all([learned.catch(() => null), loadStages(decoded)]).then(() => undefined);
+  });
   try {
-    return new Npc(payload, await learnedIndexFor(payload));
+    return new Npc(payload, await learned);
   } catch (error) {
     if (error instanceof InvalidBundleError) throw error;
     throw new InvalidBundleError(`payload could not be indexed (${error instanceof Error ? error.message : String(error)})`);
@@ -65,6 +73,7 @@ export { InvalidBundleError, readHeader, FORMAT_MAJOR, FORMAT_MINOR } from "./bu
 export type { Verify } from "./bundle/format.js";
 export { NpcSession } from "./conversation/session.js";
 export { learnedIndexFor } from "./bundle/model.js";
+export { loadStages } from "./stages.js";
 export type { SessionOptions, SessionMetadata, ProcessOptions } from "./conversation/session.js";
 export { emojiFor } from "./text/sentiment.js";
 export type { Explainer } from "./explain.js";

@@ -3,8 +3,8 @@
 // one multi-entry rolldown build. A host then resolves and compiles a handful of files instead of
 // the ~40 modules of build/runtime/ (a fresh `import("ndfc/runtime")` went from about 40 to 15 ms,
 // bench/results/cold-start.json). The entries share chunks, so a class or a module-level cache has
-// one identity whichever entries a host imports; the learned stage and the fallback SHA-256 stay
-// chunks loaded on demand. Minified: compiling the smaller text is measurably faster. Typings stay
+// one identity whichever entries a host imports; the learned stage, the optional stages
+// (runtime/stages.ts) and the fallback SHA-256 stay chunks loaded on demand. Minified: compiling the smaller text is measurably faster. Typings stay
 // tsc's (build/runtime/*.d.ts); the CLI and the tests keep using the per-file modules.
 //
 //   node build/scripts/build-runtime-package.js [PACKAGE_ROOT [COMPILED_DIR [OUT_DIR]]]
@@ -13,7 +13,7 @@
 import { rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadRolldown } from "./rolldown.js";
+import { loadRolldown, staticClosureGroup } from "./rolldown.js";
 import { BUNDLED_RUNTIME_DIR, runtimeEntries } from "./runtime-entries.js";
 
 /** A file written: its name in the output folder and the modules bundled into it (absolute paths). */
@@ -29,9 +29,11 @@ export async function buildRuntimePackage(packageRoot: string, compiledDir: stri
   const input = Object.fromEntries(runtimeEntries(packageRoot).map((entry) => [entry.name, join(compiledDir, "runtime", `${entry.module}.js`)]));
   rmSync(outDir, { recursive: true, force: true });
   // neutral: the runtime imports no node: module, so the same files serve Node, browsers and workers.
-  const bundle = await rolldown({ input, platform: "neutral", logLevel: "warn" });
-  // Fixed names (no content hashes): the same sources give the same files.
-  const { output } = await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "chunk-[name].js" });
+  const bundle = await rolldown({ input, platform: "neutral", preserveEntrySignatures: "allow-extension", logLevel: "warn" });
+  // index.js holds the whole core (one file for `import("ndfc/runtime")`); the other entries import
+  // from it. Fixed names (no content hashes): the same sources give the same files.
+  const core = staticClosureGroup("index", input.index!);
+  const { output } = await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "chunk-[name].js", codeSplitting: { groups: [core] } });
   await bundle.close();
   return output.map((chunk) => ({ fileName: chunk.fileName, isEntry: chunk.isEntry === true, modules: Object.keys(chunk.modules ?? {}) }));
 }

@@ -10,25 +10,7 @@
 import { copyFileSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadRolldown, TS_SOURCES, type ChunkingContext } from "./rolldown.js";
-
-/**
- * Names the chunk "ndfc-runtime" for every module the runtime entry imports statically, so that
- * ndfc-runtime.js is one module with no static import of its own: the page's modulepreload of it
- * is the whole runtime, not the head of a waterfall (a shared chunk fetched only once
- * ndfc-runtime.js is parsed cost 20–40 ms before the first answer). What loads on demand
- * (the learned stage, sha256.js) still gets its own chunk and imports what it shares from here.
- */
-function runtimeChunk(runtimeEntry: string): (id: string, context: ChunkingContext) => string | null {
-  let reachable: Set<string> | null = null;
-  return (id, context) => {
-    if (reachable === null) {
-      reachable = new Set([runtimeEntry]);
-      for (const module of reachable) for (const imported of context.getModuleInfo(module)?.importedIds ?? []) reachable.add(imported);
-    }
-    return reachable.has(id) ? "ndfc-runtime" : null;
-  };
-}
+import { loadRolldown, staticClosureGroup, TS_SOURCES } from "./rolldown.js";
 
 /** The files a page loads, written to `outDir`; the chat script imports the runtime only on an exported site. */
 export async function buildWebAssets(sourceRoot: string, outDir: string): Promise<void> {
@@ -41,10 +23,20 @@ export async function buildWebAssets(sourceRoot: string, outDir: string): Promis
     platform: "browser",
     preserveEntrySignatures: "allow-extension",
     logLevel: "warn",
+    // The page's runtime exports explain, which imports the template matcher statically: the
+    // optional stages' dynamic imports are meant to resolve inside ndfc-runtime.js here.
+    checks: { ineffectiveDynamicImport: false },
     resolve: TS_SOURCES,
   });
+  // ndfc-runtime.js is one module with no static import of its own: the page's modulepreload of it
+  // is the whole runtime, not the head of a waterfall (a shared chunk fetched only once
+  // ndfc-runtime.js is parsed cost 20–40 ms before the first answer). The optional stages
+  // (runtime/stages.ts: templates, entity types) join it too: a page serves one NPC, which nearly
+  // always has templates, and a chunk imported after the bundle decodes would be that waterfall.
+  // What else loads on demand (the learned stage, sha256.js) keeps a chunk of its own.
+  const group = staticClosureGroup("ndfc-runtime", runtimeEntry, join(sourceRoot, "runtime/stages.ts"));
   // Fixed names (no content hashes): pages name these files, and the same sources give the same bytes.
-  await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name].js", codeSplitting: { groups: [{ name: runtimeChunk(runtimeEntry), debugName: "ndfc-runtime" }] } });
+  await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "[name].js", codeSplitting: { groups: [group] } });
   await bundle.close();
   copyFileSync(join(sourceRoot, "web/chat.css"), join(outDir, "chat.css"));
 }

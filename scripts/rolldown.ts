@@ -19,12 +19,19 @@ export interface RolldownInput {
   preserveEntrySignatures?: "allow-extension";
   external?: (id: string, importer: string | undefined) => boolean;
   logLevel: string;
+  checks?: { ineffectiveDynamicImport?: boolean };
   resolve?: { extensionAlias: Record<string, string[]> };
 }
 
 /** What a chunk-naming function may ask of the module graph. */
 export interface ChunkingContext {
-  getModuleInfo(id: string): { importedIds: readonly string[] } | null;
+  getModuleInfo(id: string): { importedIds: readonly string[]; dynamicallyImportedIds: readonly string[] } | null;
+}
+
+export interface CodeSplittingGroup {
+  /** A module's chunk by name (null: rolldown's own choice). */
+  name: (id: string, context: ChunkingContext) => string | null;
+  debugName: string;
 }
 
 export interface RolldownOutput {
@@ -33,8 +40,7 @@ export interface RolldownOutput {
   dir?: string;
   entryFileNames?: string;
   chunkFileNames?: string;
-  /** A module's chunk by name (null: rolldown's own choice). */
-  codeSplitting?: { groups: { name: (id: string, context: ChunkingContext) => string | null; debugName: string }[] };
+  codeSplitting?: { groups: CodeSplittingGroup[] };
 }
 
 export interface Rolldown {
@@ -43,6 +49,28 @@ export interface Rolldown {
     write(options: RolldownOutput & { dir: string }): Promise<{ output: RolldownChunk[] }>;
     close(): Promise<void>;
   }>;
+}
+
+/**
+ * A chunk group named `name` holding every module `entry` imports statically (and, when given, what
+ * `dynamicFrom` imports on demand, with its own static imports): with `name` the entry's own name,
+ * the entry chunk is that whole closure, one file with no static import of its own. A module
+ * imported only on demand outside it keeps a chunk of its own, importing what it shares from it.
+ */
+export function staticClosureGroup(name: string, entry: string, dynamicFrom?: string): CodeSplittingGroup {
+  let members: Set<string> | null = null;
+  const memberName = (id: string, context: ChunkingContext) => {
+    if (members === null) {
+      members = new Set([entry]);
+      for (const module of members) {
+        const info = context.getModuleInfo(module);
+        for (const imported of info?.importedIds ?? []) members.add(imported);
+        if (module === dynamicFrom) for (const imported of info?.dynamicallyImportedIds ?? []) members.add(imported);
+      }
+    }
+    return members.has(id) ? name : null;
+  };
+  return { name: memberName, debugName: name };
 }
 
 /** The rolldown module; rejects where the devDependencies are not installed. */

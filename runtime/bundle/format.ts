@@ -76,10 +76,12 @@ export type Verify = "lazy" | "full";
 
 /**
  * Checks header and hash, decodes and validates the payload (its intents' records as `verify`
- * says). Throws only InvalidBundleError. The payload's typed arrays and intent records are views
- * of `bytes` (when aligned in memory): do not reuse them.
+ * says). Throws only InvalidBundleError (and what `prepare` throws). The payload's typed arrays and
+ * intent records are views of `bytes` (when aligned in memory): do not reuse them. `prepare` runs on
+ * the decoded payload while the hash finishes (loadNpc imports its optional stages there), and is
+ * awaited after the hash check, so a corrupt file is still refused as corrupt first.
  */
-export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy"): Promise<BundlePayload> {
+export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy", prepare?: (payload: BundlePayload) => Promise<void>): Promise<BundlePayload> {
   const header = readHeader(bytes);
   const body = bytes.subarray(HEADER_SIZE);
   // Started first: Web Crypto hashes on a worker thread while this one decodes. Decoding bytes
@@ -94,10 +96,14 @@ export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy"): 
   } catch (error) {
     problem = error;
   }
+  const prepared = payload && prepare?.(payload);
+  // Its failure is reported below, unless the hash fails first.
+  prepared?.catch(() => undefined);
   // Both are 32 bytes: a SHA-256, and the header's slice of one.
   const expected = header.sha256;
   if (!(await digest).every((byte, i) => byte === expected[i])) throw new InvalidBundleError("payload SHA-256 does not match the header (the file is corrupt)");
   if (!payload) throw problem;
+  await prepared;
   return payload;
 }
 

@@ -18,7 +18,7 @@
 //   7. an object alone ("old.log") asks what to do with it.
 // Outside the core (like explain): a host that only matches does not ship it.
 import type { NpcModel } from "../bundle/model.js";
-import { matchTemplate } from "../match/match-template.js";
+import { matchTemplate } from "../stages.js";
 import { openTemplate } from "./open-template.js";
 import { tokenize, type Token } from "../text/normalize.js";
 import type { ContextRegister } from "./register.js";

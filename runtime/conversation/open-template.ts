@@ -2,7 +2,7 @@
 // words but stops short of ("delete", "copy notes.txt"), and the slot it needs next, found by
 // walking on from where the message ends (optional nodes and a few vocab words, no slot skipped).
 // Used by runtime/conversation/conversation.ts only, so it stays out of the core.
-import { matchTemplate } from "../match/match-template.js";
+import { matchTemplate } from "../stages.js";
 import type { NpcModel } from "../bundle/model.js";
 import type { Token } from "../text/normalize.js";
 import type { WordResolver } from "../text/word-resolver.js";

@@ -23,13 +23,13 @@ describe("runtime size", () => {
     expect(size!.core).toBeLessThanOrEqual(CORE_BUDGET_BYTES);
   });
 
-  it("keeps the optional modules, the fallback SHA-256 and the learned stage out of the core", () => {
+  it("keeps the optional modules, the fallback SHA-256, the learned stage and the optional stages out of the core", () => {
     expect(size!.coreModules).toContain("session.ts");
     // The decoder is ours (format 4.0): no msgpack library rides along.
     expect(size!.coreModules).toContain("plain-msgpack.ts");
     expect(size!.coreModules.filter((name) => !name.endsWith(".ts"))).toEqual([]);
-    for (const optional of ["explain.ts", "lexer.ts", "sha256.ts", "encode.ts", "match-learned.ts", "learned-features.ts", "learned-spelling.ts"]) expect(size!.coreModules).not.toContain(optional);
-    expect(size!.lazy.map((chunk) => chunk.modules)).toEqual(expect.arrayContaining([["sha256.ts"], ["learned-features.ts", "learned-spelling.ts", "match-learned.ts"]]));
+    for (const optional of ["explain.ts", "lexer.ts", "sha256.ts", "encode.ts", "match-learned.ts", "learned-features.ts", "learned-spelling.ts", "match-template.ts"]) expect(size!.coreModules).not.toContain(optional);
+    expect(size!.lazy.map((chunk) => chunk.modules)).toEqual(expect.arrayContaining([["sha256.ts"], ["learned-features.ts", "learned-spelling.ts", "match-learned.ts"], ["match-template.ts"]]));
     for (const chunk of size!.lazy) expect(chunk.bytes).toBeGreaterThan(0);
     expect(size!.optional.explain).toBeGreaterThan(0);
     expect(size!.optional.lexer).toBeGreaterThan(0);
