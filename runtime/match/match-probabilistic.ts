@@ -378,7 +378,7 @@ function witness(model: NpcModel, tokens: readonly Token[], terms: number, input
     for (let c = scratch.termFrom[t]!; c < scratch.termTo[t]!; c++) {
       if ((chosen === -1 || scratch.candidateSim[c]! > scratch.candidateSim[chosen]!) && rowIncludes(inputStems, input, scratch.candidateStem[c]!)) chosen = c;
     }
-    if (chosen !== -1) items.push({ word, kind: KIND_NAMES[scratch.candidateKind[chosen]!]!, matched: stems[scratch.candidateStem[chosen]!]! });
+    if (chosen !== -1) items.push({ word, kind: KIND_NAMES[scratch.candidateKind[chosen]!]!, matched: stems.at(scratch.candidateStem[chosen]!) });
     else items.push({ word, kind: scratch.termWeight[t]! < weak ? "stop word" : "unknown", matched: "" });
   }
   return items;
