@@ -17,6 +17,7 @@ import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc, type Npc, type NpcResponse } from "../runtime/index.js";
 import { hostileMessages, type MessageStuff } from "./hostile-inputs.js";
 import { percentile, round } from "./stats.js";
+import { stringsOf } from "../runtime/bundle/string-table.js";
 
 const SEED = 13;
 const SESSION_LENGTH = 50;
@@ -27,7 +28,7 @@ const RETIMINGS = 5;
 /** What the messages are made of: the NPC's words, its exact inputs and its length limit. */
 export function messageStuff(npc: Npc): MessageStuff {
   const { lexicon, exact, config } = npc.payload;
-  return { words: lexicon.words, inputs: exact.keys, limit: config.maxMessageChars };
+  return { words: stringsOf(lexicon.words), inputs: stringsOf(exact.keys), limit: config.maxMessageChars };
 }
 
 interface Slow {

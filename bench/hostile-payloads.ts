@@ -15,6 +15,7 @@ import { EDGE_KINDS } from "../runtime/bundle/automaton-store.js";
 import type { NpcResponse } from "../runtime/response.js";
 import { SECTION_EXT, SECTION_REF_BYTES } from "../runtime/bundle/sections.js";
 import { frameBundle, packPayload, storedAutomaton, storedIntents, type PackedPayload } from "../runtime/bundle/encode.js";
+import { stringsOf } from "../runtime/bundle/string-table.js";
 
 /** The fuzz suite's seed; the bench times the same bundles. */
 export const HOSTILE_SEED = 1313;
@@ -261,7 +262,7 @@ function editSectionRef(msgpack: Uint8Array, { which, field, value }: Extract<Mu
  * belong to the typo-lookup bound of issue 13 item 4), 100 in all.
  */
 export function hostileMessages(base: BundlePayload): string[] {
-  const exact = base.exact.keys.slice(0, 40);
+  const exact = stringsOf(base.exact.keys).slice(0, 40);
   const shaped = [
     "create folder demo", "create a folder named notes", "make a directory called x y z", "create folder", "folder create demo",
     "list files in /tmp", "show the files here please", "what day is it today", "delete everything", "don't list files",

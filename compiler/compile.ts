@@ -4,7 +4,7 @@
 
 import type { NpcConfig, NpcIR, SourceFileRef } from "./ir/types.js";
 import type { BundleConfig, BundlePayload } from "../runtime/bundle/bundle-types.js";
-import { encodeBundle, rowsOf } from "../runtime/bundle/encode.js";
+import { encodeBundle, rowsOf, stringTableOf } from "../runtime/bundle/encode.js";
 import { sha256, toHex } from "../runtime/bundle/sha256.js";
 import { normalizeWords } from "../runtime/text/normalize.js";
 import { COMPILER_VERSION } from "./version.js";
@@ -160,7 +160,7 @@ export function compileNpc(checked: NpcIR, options: CompileOptions = {}): Compil
     intents,
     exact,
     contextExact,
-    lexicon: { words: lexicon.words, tags: rowsOf(lexicon.tags) },
+    lexicon: { words: stringTableOf(lexicon.words), tags: rowsOf(lexicon.tags) },
     inputs: { intent: Uint32Array.from(inputIntent) },
     matching,
     vocab: { tags: vocab.tags, phrases: vocab.phrases },

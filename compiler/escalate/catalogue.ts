@@ -5,6 +5,7 @@
 // their parent is active, which a model cannot see.
 import type { BundlePayload, Segments } from "../../runtime/bundle/bundle-types.js";
 import { TypeMatcher } from "../../runtime/text/regex-vm.js";
+import { stringsOf } from "../../runtime/bundle/string-table.js";
 
 export interface SlotCard {
   name: string;
@@ -37,7 +38,7 @@ interface SlotEdge {
 export function intentCatalogue(payload: BundlePayload): IntentCard[] {
   const walks = slotWalks(payload);
   const exactKeys = new Map<number, string>();
-  payload.exact.keys.forEach((key, i) => {
+  stringsOf(payload.exact.keys).forEach((key, i) => {
     const target = payload.exact.targets[i]!;
     if (!exactKeys.has(target)) exactKeys.set(target, key);
   });

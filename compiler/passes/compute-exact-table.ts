@@ -4,6 +4,7 @@
 
 import type { BundleContextTable, BundleExactTable } from "../../runtime/bundle/bundle-types.js";
 import { normalizeKey } from "../../runtime/text/normalize.js";
+import { stringTableOf } from "../../runtime/bundle/encode.js";
 import { contextChildren, type OrderedIntent } from "./compute-intent-order.js";
 
 function tableOf(members: readonly OrderedIntent[]): BundleExactTable {
@@ -15,7 +16,7 @@ function tableOf(members: readonly OrderedIntent[]): BundleExactTable {
     }
   }
   const keys = [...map.keys()].sort();
-  return { keys, targets: Uint32Array.from(keys, (key) => map.get(key)!) };
+  return { keys: stringTableOf(keys), targets: Uint32Array.from(keys, (key) => map.get(key)!) };
 }
 
 export function computeExactTables(ordered: readonly OrderedIntent[]): {

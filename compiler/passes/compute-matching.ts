@@ -7,7 +7,7 @@
 // is active). Floats are rounded to 1e-6 so the bytes do not depend on the last bit.
 
 import type { BundleMatching } from "../../runtime/bundle/bundle-types.js";
-import { rowsOf } from "../../runtime/bundle/encode.js";
+import { rowsOf, stringTableOf } from "../../runtime/bundle/encode.js";
 import { withoutTagReferences } from "../ir/walk.js";
 import { normalizeKey, normalizeWords } from "../../runtime/text/normalize.js";
 import { stem } from "../../runtime/text/stem.js";
@@ -133,7 +133,7 @@ export function computeMatching(
   return {
     inputIntent,
     matching: {
-      stems,
+      stems: stringTableOf(stems),
       wordStem: Uint32Array.from(lexicon.words, (w) => stemId.get(stem(w))!),
       weight: Float64Array.from(weight),
       postings: rowsOf(postings),

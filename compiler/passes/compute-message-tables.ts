@@ -6,7 +6,8 @@
 
 import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { compareStrings } from "../order.js";
-import { rowsOf } from "../../runtime/bundle/encode.js";
+import { rowsOf, stringTableOf } from "../../runtime/bundle/encode.js";
+import { stringsOf } from "../../runtime/bundle/string-table.js";
 import type { Lexicon } from "./compute-lexicon.js";
 
 type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "vocab"> & { lexicon: Pick<Lexicon, "words" | "tags"> };
@@ -21,7 +22,7 @@ function inputsByIntent(inputIntent: readonly number[], intentCount: number): Bu
 /** Words that start an exact input (any context) or a template path of the NPC. */
 function actionWords({ exact, contextExact, automaton, lexicon, vocab }: Parts): string[] {
   const words = new Set<string>();
-  for (const table of [exact, ...contextExact]) for (const key of table.keys) words.add(key.split(" ", 1)[0]!);
+  for (const table of [exact, ...contextExact]) for (const key of stringsOf(table.keys)) words.add(key.split(" ", 1)[0]!);
   // The start state and every state reachable from it by skips (optional nodes) start a path.
   const starts = new Set<number>([0]);
   for (const state of starts) for (const child of automaton[state]!.skip) starts.add(child);
@@ -36,5 +37,5 @@ function actionWords({ exact, contextExact, automaton, lexicon, vocab }: Parts):
 }
 
 export function computeMessageTables(parts: Parts, inputIntent: readonly number[], intentCount: number): BundleMessageTables {
-  return { actionWords: actionWords(parts), intentInputs: inputsByIntent(inputIntent, intentCount) };
+  return { actionWords: stringTableOf(actionWords(parts)), intentInputs: inputsByIntent(inputIntent, intentCount) };
 }

@@ -194,7 +194,7 @@ export class NpcHost {
     if (!this.exactKeys) {
       const { intents, exact } = this.npc.payload;
       this.exactKeys = new Map();
-      for (let i = exact.keys.length - 1; i >= 0; i--) this.exactKeys.set(intents[exact.targets[i]!]!.id, exact.keys[i]!);
+      for (let i = exact.keys.length - 1; i >= 0; i--) this.exactKeys.set(intents[exact.targets[i]!]!.id, exact.keys.at(i));
     }
     return this.exactKeys.get(intent);
   }

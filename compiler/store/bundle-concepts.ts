@@ -3,9 +3,11 @@
 // is its own concept: teaching it another meaning would change answers the dataset already gives.
 import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import type { ConceptLookup, KnownConcept } from "./store.js";
+import { stringsOf } from "../../runtime/bundle/string-table.js";
 
 export function bundleConcepts(payload: BundlePayload): ConceptLookup {
-  const { words, tags } = payload.lexicon;
+  const { tags } = payload.lexicon;
+  const words = stringsOf(payload.lexicon.words);
   const tagWords = new Map<number, string[]>();
   const tagsOf = new Map<string, number[]>();
   const add = (tag: number, word: string) => {

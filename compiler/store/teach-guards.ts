@@ -6,15 +6,16 @@
 import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { FuzzyIndex } from "../../runtime/text/fuzzy.js";
 import type { TeachGuard } from "./store.js";
+import { stringsOf } from "../../runtime/bundle/string-table.js";
 
 /** Edits the typo index allows at most: a word longer than every known word by more cannot be a typo of one. */
 const MAX_EDITS = 2;
 
 export function teachingGuard(payload: BundlePayload): TeachGuard {
-  const { words } = payload.lexicon;
+  const words = stringsOf(payload.lexicon.words);
   const known = new Set(words);
   const longest = words.reduce((max, word) => Math.max(max, word.length), 0);
-  const index = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, words);
+  const index = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, payload.lexicon.words);
   const typoOf = (word: string): string | null => {
     if (known.has(word) || word.length > longest + MAX_EDITS) return null;
     const [closest] = index.lookup(word);

@@ -1,6 +1,10 @@
 // The payload of a `.npc` bundle: everything the runtime needs, computed at build time.
-// Plain arrays and objects (deterministic key order), and typed arrays for the big numeric tables,
-// which the bundle stores as sections (runtime/bundle/sections.ts) and the runtime reads as views.
+// Plain arrays and objects (deterministic key order), typed arrays for the big numeric tables,
+// which the bundle stores as sections (runtime/bundle/sections.ts) and the runtime reads as views,
+// and StringTables for the big sorted string lists (runtime/bundle/string-table.ts: two sections,
+// strings decoded on first read).
+
+import type { StringTable } from "./string-table.js";
 
 /** An intent's permission: what a client must do before running its tools. */
 export type Permission = "ask" | "yolo" | "auto";
@@ -132,7 +136,7 @@ export interface BundleConfig {
 
 /** Normalized input → intent index, keys sorted. */
 export interface BundleExactTable {
-  keys: string[];
+  keys: StringTable;
   /** Per key: its intent (a section). */
   targets: Uint32Array;
 }
@@ -144,7 +148,7 @@ export interface BundleContextTable extends BundleExactTable {
 
 export interface BundleLexicon {
   /** Every normalized word of inputs and synonyms, sorted. */
-  words: string[];
+  words: StringTable;
   /** Per word: ids of the vocab tags it is a one-word synonym of. */
   tags: BundleRows;
 }
@@ -164,7 +168,7 @@ export interface BundleRows<Items extends Uint32Array | Uint8Array = Uint32Array
 /** The probabilistic stage's index (runtime/match/match-probabilistic.ts): everything is keyed by stem. */
 export interface BundleMatching {
   /** Porter stems (runtime/text/stem.ts) of input words, synonyms, concept members and function words, sorted. */
-  stems: string[];
+  stems: StringTable;
   /** Per lexicon word: its stem id. */
   wordStem: Uint32Array;
   /** Per stem: its weight, IDF over intents (function words scaled almost to nothing); 0 if no input uses it. */
@@ -312,7 +316,7 @@ export interface BundleSanitizer {
  */
 export interface BundleMessageTables {
   /** Words that start an exact input (any context) or a template path, sorted: runtime/conversation/clauses.ts. */
-  actionWords: string[];
+  actionWords: StringTable;
   /** Per intent: its input ids, ascending (its phrasings, then its describing text). */
   intentInputs: BundleRows;
 }

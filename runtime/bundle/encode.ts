@@ -5,12 +5,13 @@
 //
 // Deterministic: the bytes depend only on the values and on the (fixed) order in which the
 // compiler inserts keys. Integers take the smallest msgpack integer that holds them, other numbers
-// a float 64; every typed array becomes a section.
+// a float 64; every typed array becomes a section, and a StringTable two (its bytes, its offsets).
 
 import { PERMISSIONS, RECORD_FIELDS, type BundleIntent, type BundleIntents, type BundlePayload, type BundleRows, type BundleState, type IntentRecord, type StoredAutomaton, type StoredPayload } from "./bundle-types.js";
 import { BUNDLE_MAGIC, FORMAT_MAJOR, FORMAT_MINOR, HEADER_SIZE } from "./format.js";
-import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES } from "./sections.js";
+import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES, STRINGS_EXT } from "./sections.js";
 import { sha256 } from "./sha256.js";
+import { StringTable } from "./string-table.js";
 
 /** A payload as written: its msgpack part and its section area (padded to the alignment). */
 export interface PackedPayload {
@@ -68,6 +69,7 @@ class PayloadWriter {
       this.header(value.length, 0x90, 0xdc);
       for (const item of value) this.value(item);
     } else if (ArrayBuffer.isView(value)) this.section(value);
+    else if (value instanceof StringTable) this.strings(value);
     else if (typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype) {
       const keys = Object.keys(value);
       this.header(keys.length, 0x80, 0xde);
@@ -134,16 +136,29 @@ class PayloadWriter {
   }
 
   private section(array: ArrayBufferView): void {
+    this.out.push(0xc7, SECTION_REF_BYTES, SECTION_EXT);
+    this.reference(array);
+  }
+
+  /** A string table: one extension holding its two sections' references. */
+  private strings(table: StringTable): void {
+    this.out.push(0xc7, 2 * SECTION_REF_BYTES, STRINGS_EXT);
+    this.reference(table.bytes);
+    this.reference(table.starts);
+  }
+
+  /** Appends `array`'s bytes to the area (aligned) and writes its reference's data: kind, offset, length. */
+  private reference(array: ArrayBufferView): void {
     const kind = SECTION_KINDS.findIndex((k) => array.constructor === k || (k === Uint8Array && array instanceof Uint8Array));
     if (kind < 0) throw new TypeError(`a bundle section cannot hold a ${array.constructor.name}`);
     if (!HOST_IS_LITTLE_ENDIAN) throw new Error("bundles are written little-endian: this host is big-endian");
     this.area.reserve(alignUp(this.area.length) - this.area.length); // zero padding (a fresh buffer is zeros)
     const offset = this.area.length;
     this.area.append(new Uint8Array(array.buffer, array.byteOffset, array.byteLength));
-    const ref = this.out.reserve(3 + SECTION_REF_BYTES);
-    this.out.bytes.set([0xc7, SECTION_REF_BYTES, SECTION_EXT, kind], ref);
-    this.out.view.setUint32(ref + 4, offset, true);
-    this.out.view.setUint32(ref + 8, array.byteLength, true);
+    const ref = this.out.reserve(SECTION_REF_BYTES);
+    this.out.bytes[ref] = kind;
+    this.out.view.setUint32(ref + 1, offset, true);
+    this.out.view.setUint32(ref + 5, array.byteLength, true);
   }
 
   packed(): PackedPayload {
@@ -169,18 +184,28 @@ function recordOf(intent: BundleIntent): IntentRecord {
  * packed by `packRecord` (the bundle writer's plain msgpack; a test may pass another packer).
  */
 export function storedIntents(intents: readonly BundleIntent[], packRecord = (record: IntentRecord) => packPayload(record).msgpack): BundleIntents {
-  const records = intents.map((intent) => packRecord(recordOf(intent)));
-  const starts = new Uint32Array(intents.length + 1);
-  records.forEach((record, i) => (starts[i + 1] = starts[i]! + record.length));
-  const items = new Uint8Array(starts[intents.length]!);
-  records.forEach((record, i) => items.set(record, starts[i]));
   return {
     ids: intents.map((intent) => intent.id),
     permission: Uint8Array.from(intents, (intent) => PERMISSIONS.indexOf(intent.permission)),
     destructive: Uint8Array.from(intents, (intent) => (intent.destructive ? 1 : 0)),
     parent: Uint32Array.from(intents, (intent) => intent.parent ?? intents.length),
-    records: { starts, items },
+    records: byteRows(intents.map((intent) => packRecord(recordOf(intent)))),
   };
+}
+
+/** A sorted string list in the bundle's form (string-table.ts): the strings' UTF-8 bytes and where each starts. */
+export function stringTableOf(strings: readonly string[]): StringTable {
+  const { starts, items } = byteRows(strings.map((s) => utf8.encode(s)));
+  return new StringTable(items, starts, [...strings]);
+}
+
+/** Byte strings one after the other, and where each starts (one more: the end). */
+function byteRows(parts: readonly Uint8Array[]): BundleRows<Uint8Array> {
+  const starts = new Uint32Array(parts.length + 1);
+  parts.forEach((part, i) => (starts[i + 1] = starts[i]! + part.length));
+  const items = new Uint8Array(starts[parts.length]!);
+  parts.forEach((part, i) => items.set(part, starts[i]));
+  return { starts, items };
 }
 
 /** Lists of ids in the bundle's two-section form (BundleRows): row i is items[starts[i]] up to (without) items[starts[i + 1]]. */

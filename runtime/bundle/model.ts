@@ -1,6 +1,6 @@
 // A loaded bundle in the shape the matchers use, built once at load so answering a message
-// allocates little; the sorted string tables (exact keys, words, stems) are read by binary
-// search (sorted.ts) rather than turned into Maps.
+// allocates little; the sorted string tables (exact keys, words, stems, action words) are read
+// by binary search (string-table.ts) rather than turned into Maps or Sets.
 
 import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex } from "../text/fuzzy.js";
@@ -8,7 +8,8 @@ import { MatchIndex } from "../match/match-index.js";
 import type { LearnedIndex } from "../match/match-learned.js";
 import { TypeMatcher } from "../text/regex-vm.js";
 import type { Token } from "../text/normalize.js";
-import { SortedKeys, SortedTable } from "../match/sorted.js";
+import { SortedTable } from "../match/sorted.js";
+import type { StringTable } from "./string-table.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
 
 export interface RuntimeState {
@@ -73,7 +74,8 @@ function byFirstWord(entries: Iterable<[string[], number]>): Map<string, Phrase[
 export class NpcModel {
   readonly exact: SortedTable;
   readonly contextExact: Map<number, SortedTable>;
-  readonly wordId: SortedKeys;
+  /** Lexicon word → id. */
+  readonly wordId: StringTable;
   readonly fuzzy: FuzzyIndex;
   readonly vocabPhrases: Map<string, Phrase[]>;
   readonly types: TypeMatcher[];
@@ -89,7 +91,7 @@ export class NpcModel {
   /** Words of list values and number words: words the NPC knows, never typos of vocabulary words. */
   readonly valueWords: Set<string>;
   /** Words that may start a clause (runtime/conversation/clauses.ts; computed by the compiler). */
-  readonly actionWords: Set<string>;
+  readonly actionWords: StringTable;
   /** The probabilistic stage's index. */
   readonly matching: MatchIndex;
   /** The learned stage's model (learnedIndexFor), or null: the bundle has none, or the caller gave none. */
@@ -102,7 +104,7 @@ export class NpcModel {
     this.exact = new SortedTable(payload.exact.keys, payload.exact.targets);
     this.contextExact = new Map(payload.contextExact.map((t) => [t.parent, new SortedTable(t.keys, t.targets)]));
     const { lexicon } = payload;
-    this.wordId = new SortedKeys(lexicon.words);
+    this.wordId = lexicon.words;
     this.fuzzy = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, lexicon.words);
     this.vocabPhrases = byFirstWord(payload.vocab.phrases.map(([tag, words]) => [words, tag]));
     this.types = payload.types.map((program) => new TypeMatcher(program));
@@ -124,7 +126,7 @@ export class NpcModel {
     this.lists = payload.lists.map(listTrie);
     this.numberWords = new Map(payload.numberWords);
     this.valueWords = new Set([...this.numberWords.keys(), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
-    this.actionWords = new Set(payload.messageTables.actionWords);
+    this.actionWords = payload.messageTables.actionWords;
     this.matching = new MatchIndex(payload.matching, payload.messageTables);
     this.learned = learned;
   }

@@ -1,8 +1,9 @@
 // The runtime's msgpack decoder: plain msgpack only (nil, booleans, numbers, strings, arrays, maps
 // with string keys), plus the section references of sections.ts, which come back as typed-array
-// views of the section area. Small on purpose (msgpackr's decoder was 15 KB of the runtime) and
+// views of the section area, and string tables (two references), which come back as StringTables
+// over such views (unchecked here: validate-payload.ts calls their own check). Small on purpose (msgpackr's decoder was 15 KB of the runtime) and
 // strict, since a bundle with a valid hash may still come from a hostile writer:
-// - every extension but a section reference is refused, and so is bin (byte tables are sections).
+// - every extension but a section reference or a string table is refused, and so is bin (byte tables are sections).
 //   msgpackr honours structured-clone pointers and records, which let a few bytes stand for a tree
 //   of any size or compile keys into a function; none of that can reach this decoder.
 // - a container may not announce more values than bytes are left (each value takes at least one
@@ -12,15 +13,14 @@
 //   elements, and together cover the area (only alignment padding left over).
 // A map key "__proto__" is refused: assigning it would replace the object's prototype.
 
-import { alignUp, SECTION_ALIGN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES } from "./sections.js";
+import { alignUp, SECTION_ALIGN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES, STRINGS_EXT } from "./sections.js";
+import { StringTable, utf8Text } from "./string-table.js";
 
 /** Deeper than any payload ndfc writes (a tool tree nests 3 msgpack levels per level, 64 levels at most). */
 export const MAX_MSGPACK_NESTING = 256;
 
 /** Why bytes are not a plain msgpack value (the message names the byte offset). */
 export class MsgpackError extends Error {}
-
-const utf8 = new TextDecoder();
 
 const NONE: Uint8Array = new Uint8Array(0);
 let bytes = NONE;
@@ -109,7 +109,9 @@ function read(depth: number): unknown {
     case 0xdd: return array(view.getUint32(take(4)), depth);
     case 0xde: return map(view.getUint16(take(2)), depth);
     case 0xdf: return map(view.getUint32(take(4)), depth);
-    case 0xc7: if (bytes[at] === SECTION_REF_BYTES && bytes[at + 1] === SECTION_EXT) return section();
+    case 0xc7:
+      if (bytes[at] === SECTION_REF_BYTES && bytes[at + 1] === SECTION_EXT) return section(at - 1, take(2 + SECTION_REF_BYTES) + 2);
+      if (bytes[at] === 2 * SECTION_REF_BYTES && bytes[at + 1] === STRINGS_EXT) return strings();
   }
   return fail(at - 1, refusal(at - 1));
 }
@@ -142,23 +144,18 @@ function map(size: number, depth: number): Record<string, unknown> {
 
 function text(length: number): string {
   const start = take(length);
-  // Short ASCII strings (most words) are faster by hand than through TextDecoder.
-  if (length < 16) {
-    let out = "";
-    for (let i = start; i < at; i++) {
-      const c = bytes[i]!;
-      if (c >= 0x80) return utf8.decode(bytes.subarray(start, at));
-      out += String.fromCharCode(c);
-    }
-    return out;
-  }
-  return utf8.decode(bytes.subarray(start, at));
+  return utf8Text(bytes, start, at);
 }
 
-/** A section reference (the token 0xc7 read): a view of its bytes in the area. */
-function section(): ArrayBufferView {
+/** A string table (the token 0xc7 read): its two sections' views, checked by the validator. */
+function strings(): StringTable {
   const refAt = at - 1;
-  const start = take(2 + SECTION_REF_BYTES) + 2;
+  const start = take(2 + 2 * SECTION_REF_BYTES) + 2;
+  return new StringTable(section(refAt, start) as Uint8Array, section(refAt, start + SECTION_REF_BYTES) as Uint32Array);
+}
+
+/** The section whose reference (kind, offset, length) starts at `start`, for the value at `refAt`: a view of its bytes in the area. */
+function section(refAt: number, start: number): ArrayBufferView {
   const kind = SECTION_KINDS[bytes[start]!];
   const offset = view.getUint32(start + 1, true);
   const length = view.getUint32(start + 5, true);

@@ -13,6 +13,11 @@ export type SectionArray = InstanceType<(typeof SECTION_KINDS)[number]>;
 
 /** msgpack extension type of a section reference ("S"). */
 export const SECTION_EXT = 0x53;
+/**
+ * msgpack extension type of a string table ("T", string-table.ts): two section references' data
+ * one after the other, its UTF-8 bytes (a Uint8Array) then its offsets (a Uint32Array).
+ */
+export const STRINGS_EXT = 0x54;
 /** Bytes of a reference's data: kind, offset, length. */
 export const SECTION_REF_BYTES = 9;
 /** Every section (and the area itself, from the file's start) begins at a multiple of this. */

@@ -14,6 +14,7 @@
 // shares a child under many parents, or a cycle, runs out of budget instead of taking forever.
 
 import { PERMISSIONS, QUOTE_CONTEXTS } from "./bundle-types.js";
+import { StringTable } from "./string-table.js";
 
 class ShapeError extends Error {}
 
@@ -64,8 +65,9 @@ function leaf(ok: (value: unknown) => boolean, what: () => string): Leaf {
   return Object.assign((value: unknown, up: Path, key?: string | number) => void (ok(value) || fail(join(up, key), what())), { ok });
 }
 
+/** A plain object, as the decoder makes them (not an array, section or string table). */
 function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !ArrayBuffer.isView(value);
+  return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
 function record(value: unknown, path: Path): Record<string, unknown> {
@@ -89,6 +91,14 @@ const NUM = leaf((v) => typeof v === "number" && Number.isFinite(v), () => "expe
 const BOOL = leaf((v) => typeof v === "boolean", () => "expected a boolean");
 const U32 = leaf((v) => v instanceof Uint32Array, () => "expected a Uint32Array section");
 const U16 = leaf((v) => v instanceof Uint16Array, () => "expected a Uint16Array section");
+
+/** A string table (string-table.ts): its offsets and bytes checked by its own typed pass. */
+const STRINGS: Check = (value, up, key) => {
+  const path = join(up, key);
+  if (!(value instanceof StringTable)) fail(path, "expected a string table");
+  const problem = value.problem();
+  if (problem !== null) fail(path, problem);
+};
 
 /** Limits of the index checks into BOUNDS arrays, set before each walk (read per element, so kept in a plain field). */
 const indexCells: { bound: string; extra: number; limit: number }[] = [];
@@ -223,7 +233,7 @@ const toolObject = (depth: number): Check => (value, up, key) => {
   list(tuple(STR, toolTree(depth + 1)))(value.o, path, "o");
 };
 
-const EXACT_TABLE = { keys: TEXT, targets: section(Uint32Array, undefined, INTENT) };
+const EXACT_TABLE = { keys: STRINGS, targets: section(Uint32Array, undefined, INTENT) };
 const sameKeysAndTargets = (t: Record<string, unknown>, path: Path) => {
   if ((t.keys as unknown[]).length !== (t.targets as Uint32Array).length) fail(path, "keys and targets differ in length");
 };
@@ -302,9 +312,9 @@ const PAYLOAD = object({
   exact: object(EXACT_TABLE, sameKeysAndTargets),
   contextExact: list(object({ ...EXACT_TABLE, parent: INTENT }, sameKeysAndTargets)),
   inputs: object({ intent: section(Uint32Array, undefined, INTENT) }),
-  lexicon: object({ words: TEXT, tags: rows("lexicon.words", TAG) }),
+  lexicon: object({ words: STRINGS, tags: rows("lexicon.words", TAG) }),
   matching: object({
-    stems: TEXT,
+    stems: STRINGS,
     wordStem: section(Uint32Array, "lexicon.words", index("matching.stems")),
     weight: section(Float64Array, "matching.stems"),
     postings: rows("matching.stems", index("inputs.intent")),
@@ -329,7 +339,7 @@ const PAYLOAD = object({
   numberWords: list(tuple(STR, NUM)),
   sanitizer: object({ phrases: list(tuple(TEXT, index(5))), stopWords: TEXT, nameless: TEXT }),
   wordLists: list(tuple(STR, VARIANTS)),
-  messageTables: object({ actionWords: TEXT, intentInputs: rows("intents.ids", index("inputs.intent")) }),
+  messageTables: object({ actionWords: STRINGS, intentInputs: rows("intents.ids", index("inputs.intent")) }),
 });
 
 function validate(payload: unknown): void {
@@ -341,7 +351,7 @@ function validate(payload: unknown): void {
       value = record(value, at || "payload")[key];
       at = at ? `${at}.${key}` : key;
     }
-    if (!Array.isArray(value) && !(value instanceof Float64Array) && !(value instanceof Uint32Array)) fail(at, "expected an array");
+    if (!Array.isArray(value) && !(value instanceof Float64Array) && !(value instanceof Uint32Array) && !(value instanceof StringTable)) fail(at, "expected an array");
     bounds[path] = (value as ArrayLike<unknown>).length;
   }
   for (const cell of indexCells) cell.limit = bounds[cell.bound]! + cell.extra;

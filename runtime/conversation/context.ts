@@ -9,6 +9,7 @@
 
 import type { RankedIntent } from "../match/match-probabilistic.js";
 import type { NpcModel } from "../bundle/model.js";
+import { stringsOf } from "../bundle/string-table.js";
 import { normalizeWords, type Token } from "../text/normalize.js";
 import type { WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
@@ -21,7 +22,8 @@ function wordsOfChildren(model: NpcModel, parent: number): Set<string> {
   if (!byParent) childWords.set(model, (byParent = new Map()));
   let words = byParent.get(parent);
   if (!words) {
-    words = new Set((model.contextExact.get(parent)?.keys ?? []).flatMap((key) => key.split(" ")));
+    const table = model.contextExact.get(parent);
+    words = new Set(table ? stringsOf(table.keys).flatMap((key) => key.split(" ")) : []);
     byParent.set(parent, words);
   }
   return words;

@@ -71,7 +71,7 @@ function wordOfTag(model: NpcModel, tag: number): string | null {
   const { starts, items } = lexicon.tags;
   const at = items.indexOf(tag);
   // The word whose row holds the first occurrence of the tag: the last row starting at or before it.
-  if (at !== -1) return lexicon.words[lowerBound(starts, at + 1) - 1]!;
+  if (at !== -1) return lexicon.words.at(lowerBound(starts, at + 1) - 1);
   return vocab.phrases.find(([t]) => t === tag)?.[1].join(" ") ?? null;
 }
 

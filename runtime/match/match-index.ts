@@ -4,11 +4,12 @@
 
 import type { BundleMessageTables, BundlePayload, BundleRows } from "../bundle/bundle-types.js";
 import { ProbabilisticScratch } from "./probabilistic-scratch.js";
-import { SortedKeys } from "./sorted.js";
+import type { StringTable } from "../bundle/string-table.js";
 
 /** The bundle's matching tables in the shape the matcher walks, plus its scratch buffers. */
 export class MatchIndex {
-  readonly stemId: SortedKeys;
+  /** Stem → id. */
+  readonly stemId: StringTable;
   readonly conceptMembers: number[][];
   /** Per stem: how many lexicon words have it. */
   readonly stemForms: Uint16Array;
@@ -20,7 +21,7 @@ export class MatchIndex {
     readonly tables: BundlePayload["matching"],
     { intentInputs }: BundleMessageTables,
   ) {
-    this.stemId = new SortedKeys(tables.stems);
+    this.stemId = tables.stems;
     this.conceptMembers = Array.from(tables.conceptWeight, () => []);
     this.stemForms = new Uint16Array(tables.stems.length);
     for (const s of tables.wordStem) this.stemForms[s]!++;

@@ -386,7 +386,7 @@ function witness(model: NpcModel, tokens: readonly Token[], terms: number, input
     for (let c = termFrom[t]!; c < termTo[t]!; c++) {
       if ((chosen === -1 || candidateSim[c]! > candidateSim[chosen]!) && rowIncludes(inputStems, input, candidateStem[c]!)) chosen = c;
     }
-    if (chosen !== -1) items.push({ word, kind: KIND_NAMES[candidateKind[chosen]!]!, matched: stems[candidateStem[chosen]!]! });
+    if (chosen !== -1) items.push({ word, kind: KIND_NAMES[candidateKind[chosen]!]!, matched: stems.at(candidateStem[chosen]!) });
     else items.push({ word, kind: termWeight[t]! < weak ? "stop word" : "unknown", matched: "" });
   }
   return items;

@@ -77,7 +77,7 @@ export interface TagHit {
 function tagItem(model: NpcModel, tokens: readonly Token[], hit: TagHit): WitnessItem {
   const tag = `<||${model.payload.vocab.tags[hit.tag]}||>`;
   const word = textOf(tokens.slice(hit.at, hit.at + hit.length));
-  return hit.corrected === -1 ? { word, kind: "vocab", matched: tag } : { word, kind: "fuzzy", matched: `${tag} (as "${model.payload.lexicon.words[hit.corrected]}")` };
+  return hit.corrected === -1 ? { word, kind: "vocab", matched: tag } : { word, kind: "fuzzy", matched: `${tag} (as "${model.payload.lexicon.words.at(hit.corrected)}")` };
 }
 
 function push<T>(trail: Trail<T> | null, value: T): Trail<T> {

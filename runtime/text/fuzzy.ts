@@ -4,6 +4,7 @@
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
 
 import { lowerBound } from "../match/sorted.js";
+import type { StringTable } from "../bundle/string-table.js";
 
 /**
  * Longest word (in characters) that typo correction considers. Its cost grows with the cube of
@@ -161,7 +162,7 @@ export class FuzzyIndex {
   constructor(
     private readonly hashes: Uint32Array,
     private readonly wordIds: Uint32Array,
-    private readonly words: readonly string[],
+    private readonly words: StringTable,
   ) {
     this.seen = new Uint8Array(words.length);
   }
@@ -191,7 +192,7 @@ export class FuzzyIndex {
       if (word >= this.words.length || this.seen[word] !== 0) continue;
       this.seen[word] = 1;
       this.touched.push(word);
-      const target = this.words[word]!;
+      const target = this.words.at(word);
       const targetLength = characters(target);
       const limit = Math.min(budget, editBudget(targetLength));
       const distance = osaDistance(token, target, limit);

@@ -56,15 +56,15 @@ function tables(model: NpcModel): SentimentTables {
   const content = new Map<string, number>();
   const ambiguous = new Set<string>();
   const { keys, targets } = model.payload.exact;
-  keys.forEach((key, i) => {
-    const sanitized = sanitize(model, tokenize(key).tokens);
+  for (let i = 0; i < keys.length; i++) {
+    const sanitized = sanitize(model, tokenize(keys.at(i)).tokens);
     const sig = signature(sanitized.counts);
-    if (sig === "" || sanitized.content.length === 0) return;
+    if (sig === "" || sanitized.content.length === 0) continue;
     const k = `${sig}|${keyOf(sanitized.content)}`;
     const known = content.get(k);
     if (known !== undefined && known !== targets[i]) ambiguous.add(k);
     else content.set(k, targets[i]!);
-  });
+  }
   for (const k of ambiguous) content.delete(k);
   t = { content };
   cache.set(model, t);

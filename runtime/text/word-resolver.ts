@@ -22,7 +22,7 @@ export class WordResolver {
 
   /** The vocabulary word of an id. */
   word(id: number): string {
-    return this.model.payload.lexicon.words[id]!;
+    return this.model.payload.lexicon.words.at(id);
   }
 
   /** Known words within the generous edit budget of an unknown word (closest first). */
@@ -52,7 +52,7 @@ export class WordResolver {
       if (token.kind === "word" && this.id(norm) === undefined) {
         const [best, second] = this.corrected(norm);
         if (!best || (second && second.distance === best.distance)) return null;
-        norm = words[best.word]!;
+        norm = words.at(best.word);
         similarity = Math.min(similarity, best.similarity);
         if (similarity < this.model.payload.config.wordThreshold) return null;
       }
@@ -63,11 +63,11 @@ export class WordResolver {
   }
 
   /** Whether the word is in `set`, or, if the NPC does not know it, one of its strict corrections is. */
-  fits(norm: string, set: ReadonlySet<string>): boolean {
+  fits(norm: string, set: { has(word: string): boolean }): boolean {
     if (set.has(norm)) return true;
     if (this.id(norm) !== undefined) return false;
     const { words } = this.model.payload.lexicon;
-    return this.corrected(norm).some((hit) => set.has(words[hit.word]!));
+    return this.corrected(norm).some((hit) => set.has(words.at(hit.word)));
   }
 
   /** Known words within the strict (one word decides) edit budget of an unknown word; none for a list or number word. */
@@ -78,7 +78,7 @@ export class WordResolver {
     if (!hits) {
       const { words } = this.model.payload.lexicon;
       const budget = wordEditBudget(characters(norm));
-      hits = this.correctedLoosely(norm).filter((hit) => hit.distance <= budget && hit.distance <= wordEditBudget(characters(words[hit.word]!)));
+      hits = this.correctedLoosely(norm).filter((hit) => hit.distance <= budget && hit.distance <= wordEditBudget(characters(words.at(hit.word))));
       this.strict.set(norm, hits);
     }
     return hits;

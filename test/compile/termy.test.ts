@@ -9,6 +9,7 @@ import { normalizeKey } from "../../runtime/text/normalize.js";
 import { swapMiddleOfLongestWord } from "../../bench/matching-inputs.js";
 import { repoRoot } from "../support/repo-root.js";
 import { hasTermy, termyDir } from "./termy-corpus.js";
+import { stringsOf } from "../../runtime/bundle/string-table.js";
 
 // Built in beforeAll, not in the suite's body, so the tests are declared (and counted as skipped)
 // without the corpus too; TERMy with the learned stage takes over a minute to build under load.
@@ -135,7 +136,7 @@ describe.skipIf(!hasTermy)("TERMy (NPC-Forge corpus)", () => {
   });
 
   it("never throws on word salad made of its own vocabulary, literals and noise", () => {
-    const words = built.payload.lexicon.words.filter((_, i) => i % 7 === 0);
+    const words = stringsOf(built.payload.lexicon.words).filter((_, i) => i % 7 === 0);
     const literals = ["notes.txt", "/etc/hosts", "-rf", "$HOME", "'it''s'", '"a b"', "42", "x".repeat(300), "<||username||>", "'"];
     const session = npc.session({ seed: 9 });
     fc.assert(

@@ -4,6 +4,8 @@ import { describe, expect, it } from "vitest";
 import { computeExactTables } from "../../compiler/passes/compute-exact-table.js";
 import { computeIntentOrder } from "../../compiler/passes/compute-intent-order.js";
 import { intent } from "../runtime/ir-fixture.js";
+import { stringsOf } from "../../runtime/bundle/string-table.js";
+import type { BundleExactTable } from "../../runtime/bundle/bundle-types.js";
 
 const ordered = computeIntentOrder([
   intent({ id: "list", inputs: ["List  FILES!", "ls"] }),
@@ -11,7 +13,7 @@ const ordered = computeIntentOrder([
   intent({ id: "create", inputs: ["create a folder"], context: [{ id: "confirm", inputs: ["Yes", "ls"] }] }),
 ]);
 const { exact, contextExact } = computeExactTables(ordered);
-const entries = (table: { keys: string[]; targets: Uint32Array }) => table.keys.map((key, i) => [key, ordered[table.targets[i]!]!.intent.id]);
+const entries = (table: BundleExactTable) => stringsOf(table.keys).map((key, i) => [key, ordered[table.targets[i]!]!.intent.id]);
 
 describe("computeExactTables", () => {
   it("keys the top-level inputs normalized and sorted; the first intent keeps an input two share", () => {
@@ -21,7 +23,7 @@ describe("computeExactTables", () => {
       ["ls", "list"],
       ["show the files", "show"],
     ]);
-    expect([...exact.keys].sort()).toEqual(exact.keys);
+    expect(stringsOf(exact.keys).sort()).toEqual(stringsOf(exact.keys));
   });
 
   it("gives a context's children their own table, keyed by the parent, and leaves them out of the top-level one", () => {
@@ -31,6 +33,6 @@ describe("computeExactTables", () => {
       ["ls", "confirm"],
       ["yes", "confirm"],
     ]);
-    expect(exact.keys).not.toContain("yes");
+    expect(stringsOf(exact.keys)).not.toContain("yes");
   });
 });

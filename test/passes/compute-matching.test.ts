@@ -13,6 +13,7 @@ import { computeVocab } from "../../compiler/passes/compute-vocab.js";
 import type { BundleRows } from "../../runtime/bundle/bundle-types.js";
 import { stem } from "../../runtime/text/stem.js";
 import { npcIr } from "../runtime/ir-fixture.js";
+import { stringsOf } from "../../runtime/bundle/string-table.js";
 
 const ir = npcIr({
   synonyms: { vocab_show: ["show", "display"] },
@@ -34,7 +35,7 @@ function build(source: NpcIR, stopWords: string[] = STOP_WORDS) {
 const { ordered, lexicon, matching, inputIntent } = build(ir);
 const row = ({ starts, items }: BundleRows, i: number): number[] => [...items.subarray(starts[i], starts[i + 1])];
 const stemId = (word: string): number => {
-  const id = matching.stems.indexOf(stem(word));
+  const id = stringsOf(matching.stems).indexOf(stem(word));
   expect(id).toBeGreaterThanOrEqual(0);
   return id;
 };
@@ -77,7 +78,7 @@ describe("computeMatching", () => {
   });
 
   it("maps each lexicon word to its stem, each stem to its inputs in ascending order, and each stem to its concepts", () => {
-    expect(matching.stems).toEqual([...matching.stems].sort());
+    expect(stringsOf(matching.stems)).toEqual(stringsOf(matching.stems).sort());
     expect(matching.wordStem[lexicon.wordId.get("files")!]).toBe(stemId("file"));
     expect(matching.wordStem).toHaveLength(lexicon.words.length);
     expect(row(matching.postings, stemId("file"))).toEqual([0, 1]);

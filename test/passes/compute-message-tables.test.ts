@@ -6,11 +6,13 @@ import { encodeBundle } from "../../runtime/bundle/encode.js";
 import type { BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { shellNpc } from "../runtime/ir-fixture.js";
 import { refusalOf } from "../support/refusal.js";
+import { stringsOf } from "../../runtime/bundle/string-table.js";
+import { clonePayload } from "../support/clone-payload.js";
 
 const { payload } = compileNpc(shellNpc());
 
 function edited(edit: (tables: BundlePayload["messageTables"]) => void): Uint8Array {
-  const copy = structuredClone(payload);
+  const copy = clonePayload(payload);
   edit(copy.messageTables);
   return encodeBundle(copy);
 }
@@ -28,8 +30,8 @@ describe("computeMessageTables", () => {
   });
 
   it("counts the first word of every exact input, in any context, as an action word, sorted", () => {
-    const { actionWords } = payload.messageTables;
-    for (const table of [payload.exact, ...payload.contextExact]) for (const key of table.keys) expect(actionWords).toContain(key.split(" ")[0]);
+    const actionWords = stringsOf(payload.messageTables.actionWords);
+    for (const table of [payload.exact, ...payload.contextExact]) for (const key of stringsOf(table.keys)) expect(actionWords).toContain(key.split(" ")[0]);
     expect([...actionWords].sort()).toEqual(actionWords);
     expect(new Set(actionWords).size).toBe(actionWords.length);
   });

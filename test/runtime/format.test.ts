@@ -11,6 +11,7 @@ import { digestSha256 } from "../../runtime/bundle/digest.js";
 import { sha256, toHex } from "../../runtime/bundle/sha256.js";
 import { shellNpc } from "./ir-fixture.js";
 import { refusalOf } from "../support/refusal.js";
+import { clonePayload } from "../support/clone-payload.js";
 
 const built = compileNpc(shellNpc());
 
@@ -99,10 +100,10 @@ describe("bundle header and payload", () => {
     expect(await refusalOf(raw(Uint8Array.of(0x81, 0xa9, ...new TextEncoder().encode("__proto__"), 0xc0)))).toMatch(/byte 1: a map key __proto__/);
     expect(await refusalOf(bundleOf([1, 2, 3]))).toMatch(/wrong shape: payload: expected an object/);
     const pack = (payload: BundlePayload) => bundleOf(storedPayload(payload));
-    const badIndex = structuredClone(built.payload);
+    const badIndex = clonePayload(built.payload);
     badIndex.exact.targets[0] = 9999;
     expect(await refusalOf(pack((badIndex)))).toMatch(/exact\.targets\[0\]: expected an index below/);
-    const backwards = structuredClone(built.payload);
+    const backwards = clonePayload(built.payload);
     backwards.automaton[1]!.skip.push(0);
     expect(await refusalOf(pack((backwards)))).toMatch(/skip edges must point to a later state/);
     // A shell command's placeholders must each say where they sit, in a known quoting.
@@ -112,10 +113,10 @@ describe("bundle header and payload", () => {
       return { sh: commands.find(([key, value]) => key === "command" && value.sh !== undefined && value.sh.places.length > 0)![1].sh! };
     };
     // Inside an intent's record: refused when the record is read, at load with verify "full".
-    const missingPlace = structuredClone(built.payload);
+    const missingPlace = clonePayload(built.payload);
     commandOf(missingPlace).sh.places.pop();
     expect(await refusalOf(pack(missingPlace), { verify: "full" })).toMatch(/its record has the wrong shape: tools\[0\]\.o\[\d+\]\[1\]\.o\[\d+\]\[1\]\.sh: segments and places do not fit/);
-    const unknownQuoting = structuredClone(built.payload);
+    const unknownQuoting = clonePayload(built.payload);
     (commandOf(unknownQuoting).sh.places[0] as { context: string }).context = "raw";
     expect(await refusalOf(pack(unknownQuoting), { verify: "full" })).toMatch(/places\[0\]\.context: expected a quote context/);
   });

@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { computeFuzzyIndex } from "../../compiler/passes/compute-fuzzy-index.js";
 import { FuzzyIndex, MAX_TYPO_WORD_LENGTH } from "../../runtime/text/fuzzy.js";
+import { stringTableOf } from "../../runtime/bundle/encode.js";
 
 const LONGEST = "abcdefghijklmnopqrstuvwx"; // 24 letters, all different: the most variants a word can have
 const words = ["archive", "directory", "show", LONGEST];
@@ -20,7 +21,7 @@ function countingIndex(): { index: FuzzyIndex; reads: () => number } {
       return Reflect.get(target, key);
     },
   });
-  return { index: new FuzzyIndex(hashes, built.words, words), reads: () => reads };
+  return { index: new FuzzyIndex(hashes, built.words, stringTableOf(words)), reads: () => reads };
 }
 
 /**

@@ -2,11 +2,12 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { computeFuzzyIndex } from "../../compiler/passes/compute-fuzzy-index.js";
 import { deletionVariants, editBudget, FuzzyIndex, hashString, osaDistance } from "../../runtime/text/fuzzy.js";
+import { stringTableOf } from "../../runtime/bundle/encode.js";
 
 const words = ["archive", "backup", "cat", "directory", "disk", "download", "show", "usage"];
 const index = (() => {
   const built = computeFuzzyIndex(words);
-  return new FuzzyIndex(built.hashes, built.words, words);
+  return new FuzzyIndex(built.hashes, built.words, stringTableOf(words));
 })();
 
 describe("fuzzy index", () => {
@@ -30,7 +31,7 @@ describe("fuzzy index", () => {
     expect(index.lookup("shwo")).toEqual([{ word: words.indexOf("show"), distance: 1, similarity: 0.75 }]);
     const withEmoji = ["disk🙂"];
     const built = computeFuzzyIndex(withEmoji);
-    const emojiIndex = new FuzzyIndex(built.hashes, built.words, withEmoji);
+    const emojiIndex = new FuzzyIndex(built.hashes, built.words, stringTableOf(withEmoji));
     expect(emojiIndex.lookup("dsik🙂")).toEqual([{ word: 0, distance: 1, similarity: 0.8 }]);
   });
 

@@ -11,11 +11,12 @@ import { decodePlainMsgpack } from "../../runtime/bundle/plain-msgpack.js";
 import { validateIntentRecord, validatePayload } from "../../runtime/bundle/validate-payload.js";
 import { repoRoot } from "../support/repo-root.js";
 import { refusalOf } from "../support/refusal.js";
+import { clonePayload } from "../support/clone-payload.js";
 
 const base = examplePayload(repoRoot);
 
 function edited(edit: (payload: BundlePayload) => void): BundlePayload {
-  const payload = structuredClone(base);
+  const payload = clonePayload(base);
   edit(payload);
   return payload;
 }
@@ -23,7 +24,7 @@ function edited(edit: (payload: BundlePayload) => void): BundlePayload {
 /** What answering with intent 0 (its first exact input) says, from a lazily loaded bundle. */
 async function firstIntentAnswer(bytes: Uint8Array): Promise<{ status: string; notice?: string }> {
   const npc = await loadNpc(bytes);
-  const input = base.exact.keys[base.exact.targets.indexOf(0)]!;
+  const input = base.exact.keys.at(base.exact.targets.indexOf(0));
   return npc.session().process(input);
 }
 
