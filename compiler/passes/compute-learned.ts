@@ -180,7 +180,7 @@ export function computeLearned(ordered: readonly OrderedIntent[], config: NpcCon
     firstFold = calibrate(predictions, labels, classes.length, TARGET_PRECISION);
     return coverage(firstFold) >= MIN_COVERAGE - FIRST_FOLD_SLACK;
   };
-  const trained = trainAndCrossValidate(rows, classCount, FOLDS, SVM_OPTIONS, PRUNE_LEVELS, matcher === "auto" && configured === null ? { keepGoing: worthGoingOn } : {});
+  const trained = trainAndCrossValidate(rows, classCount, FOLDS, { model: SVM_OPTIONS, folds: SVM_OPTIONS }, PRUNE_LEVELS, matcher === "auto" && configured === null ? { keepGoing: worthGoingOn } : {});
   if (trained === null) {
     return off(`the first of ${FOLDS} cross-validation folds answered ${percent(coverage(firstFold!))} of ${firstFold!.cases} held-out phrasings correctly at ${percent(TARGET_PRECISION)} precision (auto needs ${percent(MIN_COVERAGE)}; "matcher": "learned" forces the stage)`, firstFold);
   }
