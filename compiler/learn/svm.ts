@@ -57,22 +57,26 @@ function rowLayout(samples: SparseSamples): RowLayout {
   return layout;
 }
 
+/** What a trained model is made of: typed arrays only, so a worker thread can hand one over (compiler/learn/train.ts). */
+export interface ModelParts {
+  dims: number;
+  classCount: number;
+  /** Per feature: its row of `weights`. */
+  rowOf: Int32Array;
+  /** Feature-major: weights[rowOf[f] · classCount + c]. */
+  weights: Float32Array;
+  bias: Float64Array;
+}
+
 /** A trained model: one weight vector per class. */
 export class OneVsRestModel {
-  constructor(
-    private readonly dims: number,
-    private readonly classCount: number,
-    /** Per feature: its row of `weights`. */
-    private readonly rowOf: Int32Array,
-    /** Feature-major: weights[rowOf[f] · classCount + c]. */
-    private readonly weights: Float32Array,
-    private readonly bias: Float64Array,
-  ) {}
+  constructor(readonly parts: ModelParts) {}
 
   /** Class c's weight vector into `out` (dims + 1): the features in feature order, then the bias. */
   classWeights(c: number, out: Float64Array): Float64Array {
-    for (let f = 0; f < this.dims; f++) out[f] = this.weights[this.rowOf[f]! * this.classCount + c]!;
-    out[this.dims] = this.bias[c]!;
+    const { dims, classCount, rowOf, weights, bias } = this.parts;
+    for (let f = 0; f < dims; f++) out[f] = weights[rowOf[f]! * classCount + c]!;
+    out[dims] = bias[c]!;
     return out;
   }
 
@@ -82,7 +86,7 @@ export class OneVsRestModel {
    * feature-major weights, not one strided pass per class.
    */
   int8(): { rows: Int8Array; scale: Float64Array; bias: Float64Array } {
-    const { dims, classCount: K, rowOf, weights } = this;
+    const { dims, classCount: K, rowOf, weights, bias } = this.parts;
     const max = new Float64Array(K);
     for (let f = 0; f < dims; f++) {
       const row = rowOf[f]! * K;
@@ -94,7 +98,7 @@ export class OneVsRestModel {
       const row = rowOf[f]! * K;
       for (let c = 0; c < K; c++) rows[f * K + c] = scale[c]! > 0 ? Math.round(weights[row + c]! / scale[c]!) : 0;
     }
-    return { rows, scale, bias: Float64Array.from(this.bias) };
+    return { rows, scale, bias: Float64Array.from(bias) };
   }
 }
 
@@ -187,7 +191,7 @@ export function trainOneVsRest(samples: SparseSamples, rows: Int32Array, classCo
       for (let t = 0; t < changes; t++) bias[changed[t]!]! += delta[t]!;
     }
   }
-  return new OneVsRestModel(dims, K, rowOf, weights, bias);
+  return new OneVsRestModel({ dims, classCount: K, rowOf, weights, bias });
 }
 
 /**

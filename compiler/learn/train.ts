@@ -1,13 +1,15 @@
 // The learned stage's training: the model over all samples and k-fold cross-validation of it.
 // They are independent jobs, so on a machine with a second core a worker thread
-// (fold-worker.ts) trains all folds but the first while this thread trains the model and that
-// fold; compileNpc stays synchronous, this thread blocking on Atomics.wait until the worker is
-// done. Each job runs the same code on the same data wherever it runs, so the results are the
-// same bytes as a serial run. Banking77: this thread trains the model (10 epochs over 12,329
-// samples) and one fold, the worker the two other folds (each over two thirds of the samples).
+// (fold-worker.ts) trains the model and the last fold while this thread trains the other folds;
+// compileNpc stays synchronous, this thread blocking on Atomics.wait until the worker is done.
+// Each job runs the same code on the same data wherever it runs, so the results are the same
+// bytes as a serial run. The fold models only calibrate (the threshold and the pruning level), so
+// they may train for fewer epochs than the model (TrainingSchedule). Banking77: the worker trains
+// the model (over 12,329 samples) and fold 2, this thread folds 0 and 1 (each over two thirds of
+// the samples, in fewer epochs); this thread also has the other compute passes to run after.
 //
 // Fold 0 is trained first: a caller deciding from it whether the stage is worth having
-// (compute-learned.ts) stops there when it is not, before the model is trained.
+// (compute-learned.ts) stops there when it is not, and the worker with it.
 //
 // Serial instead when the work is small (a worker's start costs more than it saves), when only
 // one core is available, or when the worker script is not beside this module (the TypeScript
@@ -18,29 +20,35 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from "node:worker_threads";
 import { firstFoldPredictions, foldScores, heldOutPredictions, type HeldOutPrediction } from "./calibrate.js";
-import { trainOneVsRest, type OneVsRestModel, type SparseSamples, type SvmOptions } from "./svm.js";
+import { OneVsRestModel, trainOneVsRest, type ModelParts, type SparseSamples, type SvmOptions } from "./svm.js";
 
 /** Below this many (sample, class) pairs the folds train on this thread. */
 export const PARALLEL_MIN_PAIRS = 200_000;
 
 const WORKER_URL = new URL("./fold-worker.js", import.meta.url);
 
-/** What the worker is asked to do (its workerData). */
+/** How the model over all samples trains, and how the fold models do. */
+export interface TrainingSchedule {
+  model: SvmOptions;
+  folds: SvmOptions;
+}
+
+/** What the worker is asked to do (its workerData): the model, then the folds `jobs`. */
 export interface FoldJob {
   samples: SparseSamples;
   classCount: number;
   folds: number;
-  /** The folds it trains. */
+  /** The folds it trains after the model. */
   jobs: number[];
-  options: SvmOptions;
+  schedule: TrainingSchedule;
   pruneLevels: readonly number[];
   /** Set to 1 (and notified) once the answer is on `port`. */
   done: Int32Array;
   port: MessagePort;
 }
 
-/** The worker's answer: each job's foldScores (one array per pruning level), in job order, or why it failed. */
-export type FoldAnswer = { scores: Float64Array[][] } | { error: string };
+/** The worker's answer: the model and each job's foldScores (one array per pruning level, in job order), or why it failed. */
+export type FoldAnswer = { model: ModelParts; scores: Float64Array[][] } | { error: string };
 
 /** Fold 0's held-out samples: their predictions at the first pruning level, and their labels. */
 export interface FirstFold {
@@ -69,22 +77,24 @@ export interface TrainedAndValidated {
 
 /** The model and every fold's predictions; null only when `keepGoing` stopped after fold 0. */
 /** `pruneLevels`: the pruning levels the folds' predictions are made at (int8-model.ts PRUNE_LEVELS). */
-export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, pruneLevels: readonly number[], training?: Omit<TrainingOptions, "keepGoing">): TrainedAndValidated;
-export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, pruneLevels: readonly number[], training: TrainingOptions): TrainedAndValidated | null;
-export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, options: SvmOptions, pruneLevels: readonly number[], training: TrainingOptions = {}): TrainedAndValidated | null {
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, schedule: TrainingSchedule, pruneLevels: readonly number[], training?: Omit<TrainingOptions, "keepGoing">): TrainedAndValidated;
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, schedule: TrainingSchedule, pruneLevels: readonly number[], training: TrainingOptions): TrainedAndValidated | null;
+export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, schedule: TrainingSchedule, pruneLevels: readonly number[], training: TrainingOptions = {}): TrainedAndValidated | null {
   const n = samples.labels.length;
   const parallel = training.parallel ?? (n * classCount >= PARALLEL_MIN_PAIRS && availableParallelism() > 1);
-  const rest = Array.from({ length: folds - 1 }, (_, k) => k + 1);
-  const worker = parallel && rest.length > 0 ? startWorker({ samples, classCount, folds, jobs: rest, options, pruneLevels }) : null;
-  const scores = [foldScores(samples, classCount, folds, 0, options, pruneLevels)];
+  const last = folds - 1;
+  const worker = parallel && folds > 1 ? startWorker({ samples, classCount, folds, jobs: [last], schedule, pruneLevels }) : null;
+  const scoresOf = (fold: number) => foldScores(samples, classCount, folds, fold, schedule.folds, pruneLevels);
+  const scores = [scoresOf(0)];
   if (training.keepGoing && !training.keepGoing(firstFoldPredictions(scores[0]![0]!, samples.labels, folds, classCount))) {
     if (worker) stopWorker(worker);
     return null;
   }
-  const model = trainOneVsRest(samples, Int32Array.from({ length: n }, (_, i) => i), classCount, options);
+  for (let fold = 1; fold < (worker ? last : folds); fold++) scores.push(scoresOf(fold));
   const fromWorker = worker ? awaitWorker(worker) : null;
-  if (fromWorker) scores.push(...fromWorker);
-  else for (const fold of rest) scores.push(foldScores(samples, classCount, folds, fold, options, pruneLevels));
+  const model = fromWorker ? new OneVsRestModel(fromWorker.model) : trainOneVsRest(samples, Int32Array.from({ length: n }, (_, i) => i), classCount, schedule.model);
+  if (fromWorker) scores.push(...fromWorker.scores);
+  else if (worker) scores.push(scoresOf(last));
   const predictions = pruneLevels.map((_, level) => heldOutPredictions(scores.map((byLevel) => byLevel[level]!), n, classCount));
   return { model, predictions, parallel: fromWorker !== null };
 }
@@ -116,11 +126,11 @@ function stopWorker({ worker, port }: RunningWorker): void {
   void worker.terminate();
 }
 
-/** Blocks until the worker answers: its fold scores, or null when it failed (then this thread trains them). */
-function awaitWorker({ worker, done, port }: RunningWorker): Float64Array[][] | null {
+/** Blocks until the worker answers: its model and fold scores, or null when it failed (then this thread trains them). */
+function awaitWorker({ worker, done, port }: RunningWorker): { model: ModelParts; scores: Float64Array[][] } | null {
   while (Atomics.load(done, 0) === 0) Atomics.wait(done, 0, 0);
   const answer = receiveMessageOnPort(port)?.message as FoldAnswer | undefined;
   port.close();
   void worker.terminate();
-  return answer && "scores" in answer ? answer.scores : null;
+  return answer && "scores" in answer ? answer : null;
 }

@@ -10,7 +10,7 @@ import { PRUNE_LEVELS } from "../../compiler/learn/int8-model.js";
 import { coverage, MIN_COVERAGE, MIN_MEDIAN_PHRASINGS, TARGET_PRECISION } from "../../compiler/passes/compute-learned.js";
 import { repoRoot } from "../support/repo-root.js";
 import { runCaptured, tempDir, writeTree } from "../support/cli.js";
-import { writeLearnedNpc } from "./fixture.js";
+import { ENTRIES, writeLearnedNpc } from "./fixture.js";
 
 /** Two entries of two phrasings each: too few for auto to train. */
 function writeTinyNpc(config: Record<string, unknown>): string {
@@ -28,19 +28,31 @@ const build = (dir: string) => compileNpc(lintSources([dir]).ir);
 describe('config "matcher"', () => {
   const autoFixture = build(writeLearnedNpc({ matcher: undefined }));
 
-  it("auto is the default and leaves the stage out when cross-validation answers too few held-out phrasings, from the first fold when it is clear", () => {
+  const target = (TARGET_PRECISION * 100).toFixed(1).replace(".", "\\.");
+
+  it("auto is the default and leaves the stage out when cross-validation answers too few held-out phrasings", () => {
     const { summary, payload } = autoFixture;
     expect(payload.learned).toBeNull();
     expect(summary.learnedShipped).toBe(false);
     expect(summary.learned).not.toBeNull();
     expect(coverage(summary.learned!)).toBeLessThan(MIN_COVERAGE);
-    // 17 of the 49 phrasings are fold 0's: far enough below two thirds that the other folds and the model are not trained.
-    expect(coverage(summary.learned!)).toBeLessThan(MIN_COVERAGE - 0.05);
-    expect(summary.learned!.cases).toBe(17);
-    const target = (TARGET_PRECISION * 100).toFixed(1).replace(".", "\\.");
-    expect(payload.config.learnedNote).toMatch(new RegExp(`^left out: the first of 3 cross-validation folds answered \\d+\\.\\d % of 17 held-out phrasings correctly at ${target} % precision \\(auto needs 66\\.7 %; "matcher": "learned" forces the stage\\)$`));
+    expect(summary.learned!.cases).toBe(49);
+    expect(payload.config.learnedNote).toMatch(new RegExp(`^left out: cross-validation answered \\d+\\.\\d % of 49 held-out phrasings correctly at ${target} % precision \\(auto needs 66\\.7 %; "matcher": "learned" forces the stage\\)$`));
     const explicit = build(writeLearnedNpc({ matcher: "auto" }));
     expect({ learned: explicit.payload.learned, note: explicit.payload.config.learnedNote }).toEqual({ learned: null, note: payload.config.learnedNote });
+  });
+
+  it("auto stops after the first fold when it is clearly below (six phrasings an entry)", () => {
+    const dir = writeTree(tempDir("learned-six"), {
+      "config.json": JSON.stringify({ npc_name: "Shelly" }),
+      [join("dataset", "dataset_shell.json")]: JSON.stringify(ENTRIES.map((entry) => ({ ...entry, input: entry.input.slice(0, 6) }))),
+    });
+    const { summary, payload } = build(dir);
+    expect(payload.learned).toBeNull();
+    // 12 of the 36 phrasings are fold 0's: far enough below two thirds that the other folds and the model are not trained.
+    expect(coverage(summary.learned!)).toBeLessThan(MIN_COVERAGE - 0.05);
+    expect(summary.learned!.cases).toBe(12);
+    expect(payload.config.learnedNote).toMatch(new RegExp(`^left out: the first of 3 cross-validation folds answered \\d+\\.\\d % of 12 held-out phrasings correctly at ${target} % precision \\(auto needs 66\\.7 %; "matcher": "learned" forces the stage\\)$`));
   });
 
   it("auto ships the stage when cross-validation answers enough of the held-out phrasings (datasets/shell)", () => {

@@ -7,11 +7,14 @@ import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
+import { foldScores, heldOutPredictions } from "../../compiler/learn/calibrate.js";
 import { trainAndCrossValidate, type FirstFold, type TrainedAndValidated } from "../../compiler/learn/train.js";
 import { trainOneVsRest, type OneVsRestModel, type SparseSamples } from "../../compiler/learn/svm.js";
 import { builtCli } from "../support/built-cli.js";
 
 const OPTIONS = { C: 1, epochs: 4 };
+/** The fold models train for fewer epochs than the model, as compute-learned.ts has them. */
+const SCHEDULE = { model: OPTIONS, folds: { C: 1, epochs: 2 } };
 /** Pruning levels for the folds' predictions; 128 keeps no int8 weight at all. */
 const LEVELS = [3, 6, 128];
 
@@ -101,7 +104,7 @@ describe("the one-vs-rest trainer", () => {
 
 describe("training with cross-validation", () => {
   const samples = syntheticSamples(11, 300, 5, 80);
-  const serial = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: false });
+  const serial = trainAndCrossValidate(samples, 5, 3, SCHEDULE, LEVELS, { parallel: false });
 
   function expectSame(run: TrainedAndValidated): void {
     expect(run.predictions).toEqual(serial.predictions);
@@ -118,8 +121,16 @@ describe("training with cross-validation", () => {
     expect(new Set(all!.map((p, i) => `${i % 3}:${p.top}`)).size).toBe(3);
   });
 
+  it("trains the model on the model's schedule and each fold on the folds'", () => {
+    expect(allWeights(serial.model, 5, samples.dims)).toEqual(allWeights(trainOneVsRest(samples, allRows(samples), 5, SCHEDULE.model), 5, samples.dims));
+    const byFold = [0, 1, 2].map((fold) => foldScores(samples, 5, 3, fold, SCHEDULE.folds, LEVELS));
+    expect(serial.predictions).toEqual(LEVELS.map((_, level) => heldOutPredictions(byFold.map((scores) => scores[level]!), 300, 5)));
+    const longerFolds = trainAndCrossValidate(samples, 5, 3, { model: OPTIONS, folds: OPTIONS }, LEVELS, { parallel: false });
+    expect(longerFolds.predictions).not.toEqual(serial.predictions);
+  });
+
   it("falls back to this thread when the worker script is not beside it (the sources under vitest)", () => {
-    const run = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: true });
+    const run = trainAndCrossValidate(samples, 5, 3, SCHEDULE, LEVELS, { parallel: true });
     expect(run.parallel).toBe(false);
     expectSame(run);
   });
@@ -132,10 +143,10 @@ describe("training with cross-validation", () => {
 
   it("gives the same model and predictions when the folds train on a worker thread (the compiled modules)", async () => {
     const built = (await import(compiled)) as typeof import("../../compiler/learn/train.js");
-    const run = built.trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: true });
+    const run = built.trainAndCrossValidate(samples, 5, 3, SCHEDULE, LEVELS, { parallel: true });
     expect(run.parallel).toBe(true);
     expectSame(run);
-    expect(built.trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: false }).parallel).toBe(false);
+    expect(built.trainAndCrossValidate(samples, 5, 3, SCHEDULE, LEVELS, { parallel: false }).parallel).toBe(false);
   });
 });
 
@@ -143,7 +154,7 @@ describe("trainAndCrossValidate's first-fold decision", () => {
   const samples = syntheticSamples(11, 300, 5, 80);
   it("stops after fold 0 when keepGoing says so, and otherwise gives what it gives without being asked", () => {
     const seen: number[] = [];
-    const stopped = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, {
+    const stopped = trainAndCrossValidate(samples, 5, 3, SCHEDULE, LEVELS, {
       parallel: false,
       keepGoing: ({ predictions, labels }: FirstFold) => {
         seen.push(predictions.length, labels.length);
@@ -152,8 +163,8 @@ describe("trainAndCrossValidate's first-fold decision", () => {
     });
     expect(stopped).toBeNull();
     expect(seen).toEqual([100, 100]); // every third of the 300 samples, from the first
-    const asked = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: false, keepGoing: () => true });
-    const plain = trainAndCrossValidate(samples, 5, 3, OPTIONS, LEVELS, { parallel: false });
+    const asked = trainAndCrossValidate(samples, 5, 3, SCHEDULE, LEVELS, { parallel: false, keepGoing: () => true });
+    const plain = trainAndCrossValidate(samples, 5, 3, SCHEDULE, LEVELS, { parallel: false });
     expect(asked!.predictions).toEqual(plain.predictions);
     expect(allWeights(asked!.model, 5, samples.dims)).toEqual(allWeights(plain.model, 5, samples.dims));
   });
