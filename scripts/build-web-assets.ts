@@ -31,7 +31,7 @@ export async function buildWebAssets(sourceRoot: string, outDir: string): Promis
   // ndfc-runtime.js is one module with no static import of its own: the page's modulepreload of it
   // is the whole runtime, not the head of a waterfall (a shared chunk fetched only once
   // ndfc-runtime.js is parsed cost 20–40 ms before the first answer). The optional stages
-  // (runtime/stages.ts: templates, entity types) join it too: a page serves one NPC, which nearly
+  // (runtime/stages.ts: the template matcher) join it too: a page serves one NPC, which nearly
   // always has templates, and a chunk imported after the bundle decodes would be that waterfall.
   // What else loads on demand (the learned stage, sha256.js) keeps a chunk of its own.
   const group = staticClosureGroup("ndfc-runtime", runtimeEntry, join(sourceRoot, "runtime/stages.ts"));

@@ -235,7 +235,7 @@ const toolObject = (depth: number): Check => (value, up, key) => {
 
 const EXACT_TABLE = { keys: STRINGS, targets: section(Uint32Array, undefined, INTENT) };
 const sameKeysAndTargets = (t: Record<string, unknown>, path: Path) => {
-  if ((t.keys as unknown[]).length !== (t.targets as Uint32Array).length) fail(path, "keys and targets differ in length");
+  if ((t.keys as StringTable).length !== (t.targets as Uint32Array).length) fail(path, "keys and targets differ in length");
 };
 
 /** A type's Pike VM program: operands of each opcode [op, a, b] index classes or instructions. */
