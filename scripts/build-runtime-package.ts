@@ -5,7 +5,7 @@
 // bench/results/cold-start.json). The entries share chunks, so a class or a module-level cache has
 // one identity whichever entries a host imports; the learned stage, the optional stages
 // (runtime/stages.ts) and the fallback SHA-256 stay chunks loaded on demand. Minified: compiling the smaller text is measurably faster. Typings stay
-// tsc's (build/runtime/*.d.ts); the CLI and the tests keep using the per-file modules.
+// tsc's (build/runtime/*.d.ts); the tests and the CLI use the per-file modules, but `ndfc ask` (compiler/cli/runtime.ts).
 //
 //   node build/scripts/build-runtime-package.js [PACKAGE_ROOT [COMPILED_DIR [OUT_DIR]]]
 // PACKAGE_ROOT defaults to the repository, COMPILED_DIR to its build/, OUT_DIR to

@@ -4,6 +4,8 @@ import { formatExplanation } from "./format-trace.js";
 import { parseSeed } from "./parse-options.js";
 import { loadBundleFile } from "./read-bundle.js";
 import type { RegisterCommand } from "./io.js";
+import { preferPackagedRuntime } from "./runtime.js";
+// Pure functions of an answer's plain JSON (no class, no state): either runtime's answers read the same.
 import { toolCallParts, toolCommand } from "../../runtime/render/tool-call.js";
 
 interface AskOptions {
@@ -39,13 +41,15 @@ export const registerAsk: RegisterCommand = (program, io) => {
     .option("--host <name>", "value of <||computer_name||> (default: localhost)")
     .option("--explain", "also print how the answer was reached: each stage tried, candidates, scores, the decision")
     .action(async (file: string, words: string[], options: AskOptions) => {
+      // An ask hands the bundle to nothing else: the packaged runtime, the quickest to import.
+      const runtime = await preferPackagedRuntime();
       const { npc } = await loadBundleFile(file, io.cwd);
       const metadata: Record<string, string> = {};
       if (options.user !== undefined) metadata.username = options.user;
       if (options.host !== undefined) metadata.computer_name = options.host;
       const session = npc.session({ seed: options.seed ?? 0, metadata });
       // The explain entry (and the lexer it brings) is loaded only when asked for: start-up is most of an ask.
-      const explain = options.explain === true && (await import("../../runtime/explain.js")).explain;
+      const explain = options.explain === true && (await runtime.loadExplain());
       const answer = session.process(words.join(" "), { explain });
       if (options.json) io.stdout(`${JSON.stringify(answer, null, 2)}\n`);
       else io.stdout(formatAnswer(answer) + formatExplanation(answer));

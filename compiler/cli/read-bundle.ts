@@ -1,8 +1,9 @@
 // Reading the files the commands are given (a bundle, eval cases): I/O and format problems become CliErrors.
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { InvalidBundleError, loadNpc, type LoadOptions, type Npc } from "../../runtime/index.js";
+import type { LoadOptions, Npc } from "../../runtime/index.js";
 import { CliError, EXIT_USAGE } from "./errors.js";
+import { cliRuntime } from "./runtime.js";
 
 /** The bytes of `file` (relative to `cwd`); `what` names it in the error ("cannot read bundle x.npc: ENOENT"). */
 export function readCliFile(file: string, cwd: string, what: string): Buffer {
@@ -43,6 +44,7 @@ function isNpcSources(dir: string): boolean {
  */
 export async function loadBundleFile(file: string, cwd: string, options?: LoadOptions): Promise<{ npc: Npc; bytes: Uint8Array }> {
   const bytes = readBundleBytes(file, cwd);
+  const { loadNpc, InvalidBundleError } = await cliRuntime();
   try {
     return { npc: await loadNpc(bytes, options), bytes };
   } catch (error) {

@@ -10,7 +10,7 @@ import { repoRoot } from "./repo-root.js";
 const WAIT_LIMIT_MS = 180_000;
 const POLL_MS = 100;
 
-/** Path to compiler/cli/main.js compiled for this run (with the chat page's web-assets/), node_modules linked beside it. */
+/** Path to compiler/cli/main.js compiled for this run (with the chat page's web-assets/ and the packaged runtime), node_modules linked beside it. */
 export function builtCli(): string {
   const out = inject("builtCliDir");
   const mainJs = join(out, "compiler/cli/main.js");
@@ -48,6 +48,9 @@ function compileInto(out: string, mainJs: string, done: string, failed: string):
   }
   // The chat page's files, where the compiled CLI looks for them (compiler/web/assets.ts).
   const web = spawnSync(process.execPath, [join(out, "scripts/build-web-assets.js"), repoRoot, join(out, "web-assets")], { encoding: "utf8" });
-  if (web.status === 0) writeFileSync(done, "");
-  else writeFileSync(failed, `the chat page's files were not built: ${web.stdout}${web.stderr}`);
+  if (web.status !== 0) return writeFileSync(failed, `the chat page's files were not built: ${web.stdout}${web.stderr}`);
+  // The packaged runtime beside the compiled one, as `npm run build` leaves it (`ndfc ask` runs on it: compiler/cli/runtime.ts).
+  const runtime = spawnSync(process.execPath, [join(out, "scripts/build-runtime-package.js"), repoRoot, out, join(out, "runtime-bundled")], { encoding: "utf8" });
+  if (runtime.status === 0) writeFileSync(done, "");
+  else writeFileSync(failed, `the packaged runtime was not built: ${runtime.stdout}${runtime.stderr}`);
 }
