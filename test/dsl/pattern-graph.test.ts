@@ -70,6 +70,17 @@ describe("patterns lowered as graphs", () => {
     expect(npc.session().process(`${heads[0]!.join(" ")} india tango`).status).not.toBe("template match");
   });
 
+  test("a choice branches and joins at one later state; an accept names its pattern's index", () => {
+    const dir = writeTree(tempDir("graph"), { "g.rules": `${WHO}\nrule("golf :who", "(alpha bravo|charlie) delta :who") { intent :two }\n` });
+    const { payload } = compileNpc(lintSources([dir]).ir);
+    const states = payload.automaton;
+    const forward = states.every((state, i) => [...state.skip, ...state.vocab.map(([, child]) => child), ...state.lists.map(([, , child]) => child)].every((child) => child > i));
+    expect(forward).toBe(true);
+    const joins = states.map((_, i) => states.filter((state) => state.skip.includes(i)).length).filter((ways) => ways === 2);
+    expect(joins).toHaveLength(1);
+    expect(states.flatMap((state) => state.accept).map(([, path]) => path).sort()).toEqual([0, 1]);
+  });
+
   test("states grow linearly with the number of groups, not with their product", () => {
     const statesWith = (groups: number) => {
       const pattern = Array.from({ length: groups }, (_, g) => `(${WORDS[g % 12]} ${WORDS[(g + 1) % 12]}|${WORDS[(g + 2) % 12]} ${WORDS[(g + 3) % 12]}|${WORDS[(g + 4) % 12]})`).join(" ");
