@@ -29,6 +29,7 @@ import { CORE_BUDGET_BYTES, runtimeBundleSize, type RuntimeBundleSize } from "./
 import { measure, percentile, round, type Latency } from "./stats.js";
 import { syntheticNpc } from "./synthetic.js";
 import { coldStartReport } from "./cold-start.js";
+import { templateSequences } from "../compiler/ir/template-parts.js";
 
 const STATUSES = ["exact match", "template match", "probabilistic match", "rejected"] as const;
 type Stage = (typeof STATUSES)[number];
@@ -93,8 +94,9 @@ function templateMessages(ir: NpcIR, npc: Npc): string[] {
   const messages: string[] = [];
   for (const intent of ir.intents) {
     for (const path of intent.paths) {
-      const words = path.nodes
-        .filter((n) => n.required)
+      // one message per template: its first node sequence
+      const words = templateSequences(path.nodes, 1)
+        .sequences[0]!.filter((n) => n.required)
         .map((n) => {
           if (n.type === "vocab") return synonyms.get(n.tags[0]!) ?? impliedWords(n.tags[0]!);
           if (n.type === "string") return "hello world";

@@ -168,14 +168,18 @@ interface AutomatonPath {
 }
 
 /**
- * The automaton's paths, rebuilt from its states. It is a forest whose edges point to later states
- * (validate-payload.ts), so one ascending pass gives each state its way in; a path's nodes are
- * read back from its last state only when it is shown, so the cost stays linear in the states.
+ * The automaton's paths, rebuilt from its states. Its edges point to later states
+ * (automaton-store.ts), so one ascending pass gives each state its way in: its consuming edge, or
+ * for a join state (where a choice's alternatives meet) the skips from its alternatives' ends. A
+ * path's nodes are read back from its last state only when it is shown, so the cost stays linear
+ * in the states; a template with choices is shown as its first few ways through (ROUTES_SHOWN).
  */
 interface AutomatonPaths {
   /** Per state: the state its consuming edge comes from, or -1 (the start, or not reached by consuming edges). */
   from: Int32Array;
-  /** Per state: the node its edge stands for (null where `from` is -1). */
+  /** Per join state (entered by skips only): every state a skip comes from, ascending. */
+  joins: Map<number, number[]>;
+  /** Per state: the node its edge stands for (null where `from` is -1, or for a join's skip). */
   node: (PathNode | null)[];
   /** Template paths ending at a state reached from the start, in (intent, path) order. */
   ends: { intent: number; path: number; state: number }[];
@@ -190,6 +194,7 @@ function automatonPaths(model: NpcModel): AutomatonPaths {
   const from = new Int32Array(states.length).fill(-1);
   const node: (PathNode | null)[] = states.map(() => null);
   const ends: AutomatonPaths["ends"] = [];
+  const joins: AutomatonPaths["joins"] = new Map();
   states.forEach((state, i) => {
     if (i !== 0 && from[i] === -1) return;
     for (const [intent, path] of state.accept) ends.push({ intent, path, state: i });
@@ -203,18 +208,45 @@ function automatonPaths(model: NpcModel): AutomatonPaths {
     for (const [slot, child] of state.strings) enter(child, { kind: "string", slot, optional: skips.has(child) });
     for (const [id, slot, child] of state.lists) enter(child, { kind: "list", id, slot, optional: skips.has(child) });
     for (const [id, slot, child] of state.ranges) enter(child, { kind: "range", id, slot, optional: skips.has(child) });
+    for (const child of state.skip) {
+      if (from[child] === -1) from[child] = i;
+      if (node[child] === null) joins.set(child, [...(joins.get(child) ?? []), i]);
+    }
   });
   ends.sort((a, b) => a.intent - b.intent || a.path - b.path);
-  const paths = { from, node, ends };
+  const paths = { from, node, ends, joins };
   pathCache.set(model, paths);
   return paths;
 }
 
-/** The nodes from the start to `state`. */
-function nodesTo(paths: AutomatonPaths, state: number): PathNode[] {
-  const nodes: PathNode[] = [];
-  for (let s = state; paths.from[s]! !== -1; s = paths.from[s]!) nodes.push(paths.node[s]!);
-  return nodes.reverse();
+/** How many ways through one template's choices the trace shows. */
+const ROUTES_SHOWN = 4;
+
+/** The nodes from the start to `state`, one list per way through the joins on the way (at most `limit`). */
+function routesTo(paths: AutomatonPaths, state: number, limit: number): PathNode[][] {
+  const routes: PathNode[][] = [];
+  // Ways back still to walk: a state and the nodes after it (shared tails, no copies per join).
+  type Tail = { node: PathNode; next: Tail | null } | null;
+  const pending: [number, Tail][] = [[state, null]];
+  while (pending.length > 0 && routes.length < limit) {
+    let [s, tail] = pending.pop()!;
+    for (;;) {
+      const join = paths.joins.get(s);
+      if (join !== undefined) {
+        for (let k = join.length - 1; k >= 1; k--) pending.push([join[k]!, tail]);
+        s = join[0]!;
+        continue;
+      }
+      if (s === 0 || paths.from[s]! === -1) break;
+      tail = { node: paths.node[s]!, next: tail };
+      s = paths.from[s]!;
+    }
+    if (s !== 0) continue;
+    const nodes: PathNode[] = [];
+    for (let t = tail; t !== null; t = t.next) nodes.push(t.node);
+    routes.push(nodes);
+  }
+  return routes;
 }
 
 function label(model: NpcModel, node: PathNode): string {
@@ -281,8 +313,8 @@ function explainTemplates(model: NpcModel, tokens: readonly Token[], words: Word
   const shared = new Int32Array(paths.from.length);
   for (let s = 1; s < shared.length; s++) {
     const node = paths.node[s];
-    if (paths.from[s]! === -1 || !node) continue;
-    shared[s] = shared[paths.from[s]!]! + (node.kind === "vocab" && node.tags.some((t) => messageTags.has(t)) ? 1 : 0);
+    if (paths.from[s]! === -1) continue;
+    shared[s] = shared[paths.from[s]!]! + (node?.kind === "vocab" && node.tags.some((t) => messageTags.has(t)) ? 1 : 0);
   }
   const scored = paths.ends
     .filter(({ intent }) => {
@@ -292,9 +324,10 @@ function explainTemplates(model: NpcModel, tokens: readonly Token[], words: Word
     .filter(({ state }) => shared[state]! > 0)
     .sort((a, b) => shared[b.state]! - shared[a.state]! || a.intent - b.intent || a.path - b.path)
     .slice(0, limit);
-  return scored.map(({ intent, path: index, state }) => {
-    const path: AutomatonPath = { intent, path: index, nodes: nodesTo(paths, state) };
-    const nodes = path.nodes.map((node) => label(model, node)).join(" ");
-    return `${model.payload.intents[intent]!.id} path ${index} [${nodes}]: ${replay(model, path, tokens, words)}`;
-  });
+  return scored.flatMap(({ intent, path: index, state }) =>
+    routesTo(paths, state, ROUTES_SHOWN).map((nodes) => {
+      const path: AutomatonPath = { intent, path: index, nodes };
+      return `${model.payload.intents[intent]!.id} path ${index} [${nodes.map((node) => label(model, node)).join(" ")}]: ${replay(model, path, tokens, words)}`;
+    }),
+  );
 }

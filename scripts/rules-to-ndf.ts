@@ -5,10 +5,13 @@
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { Intent, NpcIR, TemplateNode } from "../compiler/ir/types.js";
+import { templateSequences } from "../compiler/ir/template-parts.js";
 import { lintSources } from "../compiler/lint.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
+
+const MAX_NDF_PATHS_PER_TEMPLATE = 1024;
 
 const tag = (name: string) => `<||${name}||>`;
 
@@ -24,7 +27,12 @@ function entryJson(intent: Intent): Json {
   if (intent.inputs.length > 0) out["input"] = intent.inputs.map((input) => input.value);
   if (intent.paths.length > 0) {
     out["type"] = "template";
-    out["structure"] = intent.paths.map((path) => path.nodes.map(nodeJson));
+    // NDF has no groups: a template's choices become its node sequences, each one structure path
+    out["structure"] = intent.paths.flatMap((path) => {
+      const { sequences, complete } = templateSequences(path.nodes, MAX_NDF_PATHS_PER_TEMPLATE);
+      if (!complete) throw new Error(`${intent.id}: a pattern has more than ${MAX_NDF_PATHS_PER_TEMPLATE} paths, too many for NDF structure`);
+      return sequences.map((nodes) => nodes.map(nodeJson));
+    });
   }
   if (intent.outputs.length > 0) out["output"] = intent.outputs.map((output) => output.value);
   if (intent.tools.length > 0) out["tools"] = intent.tools.map((tool) => tool.raw as Json);

@@ -4,7 +4,8 @@
 // diagnostics so graph and lint cannot disagree: CON004 (a path that never wins) and CON001 (one
 // input given to two intents). Node ids are positions in the bundle's intent order: deterministic.
 import type { Diagnostic } from "../diagnostics.js";
-import type { Intent, NpcIR, SourceLocation, TemplateNode, TemplatePath } from "../ir/types.js";
+import { isChoice } from "../ir/template-parts.js";
+import type { Intent, NpcIR, SourceLocation, TemplateNode, TemplatePart, TemplatePath } from "../ir/types.js";
 import { computeIntentOrder } from "../passes/compute-intent-order.js";
 import { CODES } from "../codes.js";
 import { impliedWords } from "../passes/compute-vocab.js";
@@ -69,7 +70,20 @@ function details(intent: Intent, synonyms: ReadonlyMap<string, string[]>): strin
 
 /** `(delete|remove|erase…) [file] <file: path>`: words of vocab nodes, slot names with their types. */
 function pathCaption(path: TemplatePath, synonyms: ReadonlyMap<string, string[]>): string {
-  return path.nodes.map((node) => (node.required ? nodeCaption(node, synonyms) : `[${nodeCaption(node, synonyms)}]`)).join(" ");
+  return partsCaption(path.nodes, synonyms);
+}
+
+/** Nodes in order, a choice as `(a b | c)` (an empty alternative shows as nothing). */
+function partsCaption(parts: readonly TemplatePart[], synonyms: ReadonlyMap<string, string[]>): string {
+  return parts
+    .map((part) =>
+      isChoice(part)
+        ? `(${part.alternatives.map((alternative) => partsCaption(alternative, synonyms)).join(" | ")})`
+        : part.required
+          ? nodeCaption(part, synonyms)
+          : `[${nodeCaption(part, synonyms)}]`,
+    )
+    .join(" ");
 }
 
 function nodeCaption(node: TemplateNode, synonyms: ReadonlyMap<string, string[]>): string {

@@ -72,8 +72,21 @@ export interface ValueList {
   loc: SourceLocation;
 }
 
+/**
+ * A group of a template: alternative sequences (a DSL `(a b|c)` group, a permutation's orderings,
+ * an optional group with a slot inside). An empty alternative makes the group optional. The
+ * automaton branches into the alternatives and joins after them, so groups never multiply paths.
+ */
+export interface TemplateChoice {
+  alternatives: TemplatePart[][];
+  loc: SourceLocation;
+}
+
+export type TemplatePart = TemplateNode | TemplateChoice;
+
+/** One template: NDF's `structure` path (plain nodes), or one DSL pattern (nodes and groups). */
 export interface TemplatePath {
-  nodes: TemplateNode[];
+  nodes: TemplatePart[];
   loc: SourceLocation;
 }
 

@@ -1,5 +1,6 @@
 // Traversals of the IR shared by passes.
 import type { Intent, NpcIR } from "./types.js";
+import { templateNodes } from "./template-parts.js";
 
 /** Every intent, context children included (depth-first, parents before children). */
 export function allIntents(ir: NpcIR): Intent[] {
@@ -16,7 +17,7 @@ export function allIntents(ir: NpcIR): Intent[] {
 export function slotNames(intent: Intent): Set<string> {
   const names = new Set<string>();
   for (const path of intent.paths) {
-    for (const node of path.nodes) {
+    for (const node of templateNodes(path.nodes)) {
       if (node.type !== "vocab") node.tags.forEach((tag) => names.add(tag));
     }
   }

@@ -12,6 +12,7 @@ import { sha256, toHex } from "../../runtime/bundle/sha256.js";
 import type { Intent, NpcIR, SourceLocation, SynonymSet } from "../ir/types.js";
 import { compareStrings } from "../order.js";
 import { hasDestructiveTool } from "../tcs/destructive.js";
+import { templateNodes } from "../ir/template-parts.js";
 
 export interface TaughtSynonym {
   word: string;
@@ -92,6 +93,6 @@ function reachedIntent(intents: readonly Intent[], meaning: string, sets: readon
   const inputReaches = (text: string) =>
     [...tags].some((tag) => text.includes(`<||${tag}||>`)) || phrases.some((phrase) => ` ${normalizeKey(text)} `.includes(phrase));
   return intents.find(
-    (intent) => intent.inputs.some((input) => inputReaches(input.value)) || intent.paths.some((path) => path.nodes.some((node) => node.tags.some((tag) => tags.has(tag)))),
+    (intent) => intent.inputs.some((input) => inputReaches(input.value)) || intent.paths.some((path) => templateNodes(path.nodes).some((node) => node.tags.some((tag) => tags.has(tag)))),
   );
 }

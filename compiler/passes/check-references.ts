@@ -3,6 +3,7 @@ import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, NpcIR, SourceLocation } from "../ir/types.js";
 import { allIntents, slotNames, tagReferences } from "../ir/walk.js";
 import { CODES } from "../codes.js";
+import { templateNodes } from "../ir/template-parts.js";
 
 /** Types every NPC has, whether or not types.json lists them. */
 export const BUILTIN_TYPES = new Set(["vocab", "string", "list", "range"]);
@@ -18,7 +19,7 @@ export function checkReferences(ir: NpcIR, bag: DiagnosticBag): void {
 
   for (const intent of allIntents(ir)) {
     for (const path of intent.paths) {
-      for (const node of path.nodes) {
+      for (const node of templateNodes(path.nodes)) {
         if (node.type === "vocab") {
           for (const tag of node.tags) {
             if (!vocabTags.has(tag)) {

@@ -1,5 +1,7 @@
 // Provable shadowing between template paths: a path that can never win because a path written
-// before it matches every message it matches, with the same priority.
+// before it matches every message it matches, with the same priority. A path here is one node
+// sequence of a template (a template with choices stands for several, see ir/template-parts.ts);
+// they are enumerated for this check only, at most MAX_SEQUENCES_CHECKED per template.
 //
 // Paths are compared node by node (same length). Path A covers path B when at every position the
 // nodes have the same type, A's vocab words include B's, and A may skip a node wherever B may.
@@ -13,15 +15,21 @@
 // A path that covers B accepts every word of B at every position, so it is in each of those
 // lists; only the shortest one is searched, and only the paths in it are compared with B.
 import type { DiagnosticBag } from "../diagnostics.js";
+import { templateSequences } from "../ir/template-parts.js";
 import type { Intent, NpcIR, TemplateNode, TemplatePath } from "../ir/types.js";
 import { CODES } from "../codes.js";
 import { normalizeKey } from "../../runtime/text/normalize.js";
 import { computeIntentOrder } from "./compute-intent-order.js";
 import { impliedWords } from "./compute-vocab.js";
 
+/** The node sequences of one template that the check compares (the first ones, in written order). */
+export const MAX_SEQUENCES_CHECKED = 64;
+
 interface RankedPath {
   intent: Intent;
+  /** The template, and the node sequence of it compared here. */
   path: TemplatePath;
+  nodes: TemplateNode[];
   /** The words each node accepts (vocab) or its type name (typed nodes). */
   accepts: Set<string>[];
 }
@@ -41,7 +49,11 @@ export interface ShadowingResult {
 }
 
 export function checkShadowing(ir: NpcIR, bag: DiagnosticBag): void {
+  const reported = new Set<TemplatePath>();
   for (const { intent, path, winner } of findShadowedPaths(ir).shadowed) {
+    // one report per template, at its first shadowed sequence
+    if (reported.has(path)) continue;
+    reported.add(path);
     bag.warning(
       CODES.shadowedTemplate,
       `this template path of "${intent.id}" never wins: every message it matches is matched first, with the same priority, by a path of "${winner.intent.id}" written before it — make one of them more specific or merge them`,
@@ -76,10 +88,12 @@ export function findShadowedPaths(ir: NpcIR): ShadowingResult {
   for (const { intent, parent } of computeIntentOrder(ir.intents)) {
     if (parent !== null) continue;
     for (const path of intent.paths) {
-      const key = path.nodes.map(nodeKind).join("\u0000");
-      let group = groups.get(key);
-      if (!group) groups.set(key, (group = []));
-      group.push({ intent, path, accepts: path.nodes.map(acceptsOf) });
+      for (const nodes of templateSequences(path.nodes, MAX_SEQUENCES_CHECKED).sequences) {
+        const key = nodes.map(nodeKind).join("\u0000");
+        let group = groups.get(key);
+        if (!group) groups.set(key, (group = []));
+        group.push({ intent, path, nodes, accepts: nodes.map(acceptsOf) });
+      }
     }
   }
   const result: ShadowingResult = { shadowed: [], comparisons: 0 };
@@ -128,9 +142,9 @@ function narrowestList(path: RankedPath, accepting: readonly ReadonlyMap<string,
 }
 
 function covers(a: RankedPath, b: RankedPath): boolean {
-  const nodes = b.path.nodes;
+  const nodes = b.nodes;
   for (let i = 0; i < nodes.length; i++) {
-    if (!nodes[i]!.required && a.path.nodes[i]!.required) return false;
+    if (!nodes[i]!.required && a.nodes[i]!.required) return false;
     const wider = a.accepts[i]!;
     const words = b.accepts[i]!;
     if (words === wider) continue; // nodes of the same tags share one set (acceptsOf)

@@ -18,6 +18,7 @@ import { positionAt } from "../sources/location.js";
 import { mapStringLiteral, type StringLiteralMap } from "../tcs/string-literal.js";
 import { globallyFillableTags, ownKeys } from "./check-references.js";
 import type { CheckContext } from "./check-pass.js";
+import { templateNodes } from "../ir/template-parts.js";
 
 export function checkTcs(ir: NpcIR, bag: DiagnosticBag, ctx: CheckContext): void {
   const known = tagsFilledByDataset(ir);
@@ -62,7 +63,7 @@ function userInputOf(intent: Intent, known: ReadonlySet<string>): CarriesUserInp
     if (slots === undefined || own === undefined) {
       slots = slotNames(intent);
       own = new Set(ownKeys(intent));
-      for (const path of intent.paths) for (const node of path.nodes) if (node.type === "vocab") node.tags.forEach((tag) => own!.add(tag));
+      for (const path of intent.paths) for (const node of templateNodes(path.nodes)) if (node.type === "vocab") node.tags.forEach((tag) => own!.add(tag));
     }
     return slots.has(tag) || !(known.has(tag) || own.has(tag));
   };

@@ -1,15 +1,23 @@
-// Compute pass: ONE automaton for all template paths of all intents, a trie over node labels.
-// Paths sharing a prefix of identical nodes share states; an optional node adds a skip edge
-// (epsilon) next to its consuming edge. Every edge points to a later state, so the runtime can
-// follow skips in one ascending pass. Matching cost depends on the message, not on how many
-// templates exist. Priority among complete matches is the runtime's (runtime/match/match-template.ts).
+// Compute pass: ONE automaton for all templates of all intents, a trie over node labels.
+// Templates sharing a prefix of identical nodes share states; an optional node adds a skip edge
+// (epsilon) next to its consuming edge. A choice (a group of a DSL pattern) branches from the
+// current state into each alternative, and the alternatives' ends skip to one join state made
+// after them (Thompson's construction), so a template costs states linear in its size, never the
+// product of its choices. Every edge points to a later state, so the runtime can follow skips in
+// one ascending pass; joins make it a DAG, not a tree. Two threads in one state have the same
+// future, which keeps prefix sharing sound: a state's edges only ever lead on to phrasings of
+// every template whose prefix reaches it, and a join is never shared (no trie edge enters it).
+// Matching cost depends on the message, not on how many templates exist. Priority among
+// complete matches is the runtime's (runtime/match/match-template.ts); an accept is [intent,
+// template index].
 // Context children's paths are in the automaton too: the runtime accepts them only while their
 // parent is the active context, and then before any top-level path.
 // A list slot is ONE edge whatever the list's size (the runtime looks its values up by first
 // word), and a number range is one edge too: neither multiplies paths.
 
 import type { BundleRange, BundleState } from "../../runtime/bundle/bundle-types.js";
-import type { NumberRange, TemplateNode } from "../ir/types.js";
+import { isChoice } from "../ir/template-parts.js";
+import type { NumberRange, TemplateNode, TemplatePart } from "../ir/types.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { VocabTable } from "./compute-vocab.js";
 
@@ -20,8 +28,9 @@ export interface AutomatonResult {
   states: BundleState[];
   /** The distinct number ranges the range edges refer to, in first-use order. */
   ranges: BundleRange[];
+  /** Templates in the automaton (each with its choices, not their product). */
   paths: number;
-  /** Paths dropped because a required node has a type nobody defined or that cannot be used. */
+  /** Templates dropped because every way through them has a required node of a type nobody defined or that cannot be used. */
   unmatchable: { intent: string; path: number; reason: string }[];
 }
 
@@ -59,49 +68,82 @@ export function computeAutomaton(
     if (n.type === "vocab" || n.type === FREE_STRING_TYPE || usableTypes.has(n.type)) return undefined;
     return `type "${n.type}" is undefined or unusable`;
   };
+  /** `parts` without the alternatives that cannot match, or why none of it can. */
+  const usable = (parts: readonly TemplatePart[]): TemplatePart[] | string => {
+    const kept: TemplatePart[] = [];
+    for (const part of parts) {
+      if (!isChoice(part)) {
+        const reason = part.required ? unusable(part) : undefined;
+        if (reason !== undefined) return reason;
+        kept.push(part);
+        continue;
+      }
+      const alternatives = part.alternatives.map(usable);
+      const open = alternatives.filter((alternative): alternative is TemplatePart[] => typeof alternative !== "string");
+      if (open.length === 0) return alternatives[0] as string;
+      kept.push({ ...part, alternatives: open });
+    }
+    return kept;
+  };
+  /** The trie child of `from` for `node` (made when no template has it yet). */
+  const extend = (from: number, node: TemplateNode): number => {
+    const slot = node.tags[0] ?? node.type;
+    let label: string;
+    let ids: number[] = [];
+    if (node.type === "vocab") {
+      // most nodes have one tag: no set, no sort
+      ids = node.tags.length === 1 ? [vocab.tagId.get(node.tags[0]!)!] : [...new Set(node.tags.map((tag) => vocab.tagId.get(tag)!))].sort((a, b) => a - b);
+      label = `v:${ids.join(",")}`;
+    } else if (node.type === FREE_STRING_TYPE) label = `s:${slot}`;
+    else if (node.type === "list") label = `l:${listIds.get(node.list ?? "") ?? -1}:${slot}`;
+    else if (node.type === "range") label = `r:${node.range ? rangeId(node.range) : -1}:${slot}`;
+    else label = `t:${usableTypes.get(node.type) ?? -1}:${slot}`;
+    const key = `${label}${node.required ? "!" : "?"}`;
+    const parent = builders[from]!;
+    let child = parent.children.get(key);
+    if (child === undefined) {
+      child = newState();
+      parent.children.set(key, child);
+      if (!node.required) parent.state.skip.push(child);
+      if (node.type === "vocab") {
+        parent.state.vocab.push([ids, child]);
+      } else if (node.type === FREE_STRING_TYPE) parent.state.strings.push([slot, child]);
+      else if (node.type === "list" && listIds.has(node.list ?? "")) parent.state.lists.push([listIds.get(node.list!)!, slot, child]);
+      else if (node.type === "range" && node.range) parent.state.ranges.push([rangeId(node.range), slot, child]);
+      else if (usableTypes.has(node.type)) parent.state.typed.push([usableTypes.get(node.type)!, slot, child]);
+      // An optional node of an unusable type or list keeps only its skip edge.
+    }
+    return child;
+  };
+  /** The state after `parts`, read from `from`: nodes chain, a choice branches and joins. */
+  const lower = (from: number, parts: readonly TemplatePart[]): number => {
+    let current = from;
+    for (const part of parts) {
+      if (!isChoice(part)) {
+        current = extend(current, part);
+        continue;
+      }
+      const ends = new Set(part.alternatives.map((alternative) => lower(current, alternative)));
+      // made after every alternative's states, so each skip into it points forward
+      const join = newState();
+      for (const end of ends) builders[end]!.state.skip.push(join);
+      current = join;
+    }
+    return current;
+  };
   newState();
   let paths = 0;
   const unmatchable: AutomatonResult["unmatchable"] = [];
 
   for (const { intent, index } of ordered) {
     intent.paths.forEach((path, pathIndex) => {
-      const reason = path.nodes.filter((n) => n.required).map(unusable).find((r) => r !== undefined);
-      if (reason !== undefined) {
-        unmatchable.push({ intent: intent.id, path: pathIndex, reason });
+      const parts = usable(path.nodes);
+      if (typeof parts === "string") {
+        unmatchable.push({ intent: intent.id, path: pathIndex, reason: parts });
         return;
       }
       paths++;
-      let current = 0;
-      for (const node of path.nodes) {
-        const slot = node.tags[0] ?? node.type;
-        let label: string;
-        let ids: number[] = [];
-        if (node.type === "vocab") {
-          // most nodes have one tag: no set, no sort
-          ids = node.tags.length === 1 ? [vocab.tagId.get(node.tags[0]!)!] : [...new Set(node.tags.map((tag) => vocab.tagId.get(tag)!))].sort((a, b) => a - b);
-          label = `v:${ids.join(",")}`;
-        } else if (node.type === FREE_STRING_TYPE) label = `s:${slot}`;
-        else if (node.type === "list") label = `l:${listIds.get(node.list ?? "") ?? -1}:${slot}`;
-        else if (node.type === "range") label = `r:${node.range ? rangeId(node.range) : -1}:${slot}`;
-        else label = `t:${usableTypes.get(node.type) ?? -1}:${slot}`;
-        const key = `${label}${node.required ? "!" : "?"}`;
-        const from = builders[current]!;
-        let child = from.children.get(key);
-        if (child === undefined) {
-          child = newState();
-          from.children.set(key, child);
-          if (!node.required) from.state.skip.push(child);
-          if (node.type === "vocab") {
-            from.state.vocab.push([ids, child]);
-          } else if (node.type === FREE_STRING_TYPE) from.state.strings.push([slot, child]);
-          else if (node.type === "list" && listIds.has(node.list ?? "")) from.state.lists.push([listIds.get(node.list!)!, slot, child]);
-          else if (node.type === "range" && node.range) from.state.ranges.push([rangeId(node.range), slot, child]);
-          else if (usableTypes.has(node.type)) from.state.typed.push([usableTypes.get(node.type)!, slot, child]);
-          // An optional node of an unusable type or list keeps only its skip edge.
-        }
-        current = child;
-      }
-      builders[current]!.state.accept.push([index, pathIndex]);
+      builders[lower(0, parts)]!.state.accept.push([index, pathIndex]);
     });
   }
   return { states: builders.map((b) => b.state), ranges, paths, unmatchable };

@@ -6,6 +6,7 @@ import type { SynonymSet } from "../ir/types.js";
 import { normalizeWords } from "../../runtime/text/normalize.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import { compareStrings } from "../order.js";
+import { templateNodes } from "../ir/template-parts.js";
 
 export interface VocabTable {
   /** Tag names, sorted; a tag id is an index here. */
@@ -35,7 +36,7 @@ export function computeVocab(synonyms: readonly SynonymSet[], ordered: readonly 
   // Every intent's paths, context children's included: the automaton compiles them all.
   for (const { intent } of ordered) {
     for (const path of intent.paths) {
-      for (const node of path.nodes) {
+      for (const node of templateNodes(path.nodes)) {
         if (node.type !== "vocab") continue;
         for (const tag of node.tags) {
           if (!words.has(tag)) {

@@ -6,6 +6,7 @@ import type { Intent, NpcIR, TemplateNode, TemplatePath } from "../ir/types.js";
 import { impliedWords } from "../passes/compute-vocab.js";
 import { FREE_STRING_TYPE } from "../passes/compute-automaton.js";
 import { exampleValue } from "./type-example.js";
+import { eachTemplateSequence } from "../ir/template-parts.js";
 
 export interface SampledSentence {
   text: string;
@@ -56,7 +57,11 @@ export class Sampler {
   }
 
   private *sentencesOf(path: TemplatePath): Generator<SampledSentence> {
-    const choices = path.nodes.map((node) => this.choicesOf(node));
+    for (const nodes of eachTemplateSequence(path.nodes)) yield* this.sentencesOfSequence(nodes);
+  }
+
+  private *sentencesOfSequence(nodes: readonly TemplateNode[]): Generator<SampledSentence> {
+    const choices = nodes.map((node) => this.choicesOf(node));
     if (choices.some((c) => c.length === 0)) return;
     const digits = choices.map(() => 0);
     for (;;) {

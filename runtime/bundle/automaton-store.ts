@@ -1,8 +1,8 @@
 // The template automaton of a bundle (format 6.0) as stored: the edges of every state as rows of
 // one u32 section, the vocab edges' tags as rows of another, and the slot names once
 // (bundle-types.ts StoredAutomaton; written by encode.ts). Read here into the states the matcher
-// walks, in one typed pass that checks every number against what it indexes and that the
-// automaton is a forest, instead of a msgpack walk over thousands of small arrays.
+// walks, in one typed pass that checks every number against what it indexes and that every edge
+// points forward, instead of a msgpack walk over thousands of small arrays.
 
 import type { BundleState, StoredAutomaton } from "./bundle-types.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
@@ -33,10 +33,8 @@ const edgeAt = (from: number, kind: string, j: number) => `automaton[${from}].${
 /**
  * The states of a stored automaton whose sections the validator has checked (rows ascending,
  * vocab tags in range). Throws InvalidBundleError at the first edge that indexes past its table,
- * or that breaks the forest: every edge points to a later state, and a state has one way in (one
- * consuming edge, a skip edge beside it from the same state, or a skip edge alone). The matcher
- * follows skips in one ascending pass, which needs forward edges; the explain trace enumerates
- * paths, which only a forest keeps finite and linear.
+ * or that points back: every edge points to a later state, so the automaton is a DAG (a choice's
+ * alternatives meet again at one join state) and the matcher follows skips in one ascending pass.
  */
 export function readAutomaton({ names, edges: { starts, items }, vocabTags }: StoredAutomaton, { types, lists, ranges, intents }: AutomatonLimits): BundleState[] {
   const rows = EDGE_KINDS.length;
@@ -45,8 +43,6 @@ export function readAutomaton({ names, edges: { starts, items }, vocabTags }: St
   // Per kind, what each number but the child indexes (a slot name: `names`); accept's path is free.
   const n = names.length;
   const limits = [[], [types, n], [n], [lists, n], [ranges, n], [], [intents, Infinity]];
-  const consumedFrom = new Int32Array(count).fill(-1);
-  const skippedFrom = new Int32Array(count).fill(-1);
   const states: BundleState[] = [];
   let vocabEdges = 0;
   for (let from = 0; from < count; from++) {
@@ -68,12 +64,7 @@ export function readAutomaton({ names, edges: { starts, items }, vocabTags }: St
           continue;
         }
         const child = items[at + width - 1]!;
-        if (child <= from || child >= count) fail(edgeAt(from, kind, j), `${kind} edges must point to a later state (the automaton is a forest)`);
-        const same = kind === "skip" ? skippedFrom : consumedFrom;
-        const other = kind === "skip" ? consumedFrom : skippedFrom;
-        const earlier = same[child] !== -1 ? same[child]! : other[child] !== -1 && other[child] !== from ? other[child]! : -1;
-        if (earlier !== -1) fail(edgeAt(from, kind, j), `state ${child} already has a way in, from state ${earlier} (the automaton is a forest)`);
-        same[child] = from;
+        if (child <= from || child >= count) fail(edgeAt(from, kind, j), `${kind} edges must point to a later state`);
         // (more vocab edges than rows of tags are refused after the loop)
         // The slot name is the number before the child: its index becomes the name.
         if (kind === "skip") state.skip.push(child);

@@ -6,13 +6,14 @@ import { afterAll, describe, expect, test } from "vitest";
 import { loadSources } from "../../compiler/sources/load.js";
 import type { Intent } from "../../compiler/ir/types.js";
 import { tempDir, writeTree } from "../support/cli.js";
+import { templateNodes } from "../../compiler/ir/template-parts.js";
 
 const root = tempDir("dsl-loader");
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
 const npcDirectory = (name: string, files: Record<string, string>): string => writeTree(join(root, name), files);
 
-const slotTypes = (intent: Intent | undefined) => intent?.paths[0]?.nodes.filter((n) => n.type !== "vocab").map((n) => `${n.tags[0]}:${n.type}`);
+const slotTypes = (intent: Intent | undefined) => templateNodes(intent?.paths[0]?.nodes ?? []).filter((n) => n.type !== "vocab").map((n) => `${n.tags[0]}:${n.type}`);
 
 describe("loading DSL sources", () => {
   test("a DSL-only directory: files merge, a type from one file types a slot of another, word sets merge", () => {

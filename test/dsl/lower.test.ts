@@ -2,6 +2,7 @@
 import { describe, expect, test } from "vitest";
 import type { Intent } from "../../compiler/ir/types.js";
 import { lower, positions, textAt, withoutLocations } from "./helpers.js";
+import { templateNodes } from "../../compiler/ir/template-parts.js";
 
 function clean(text: string) {
   const result = lower(text);
@@ -78,10 +79,13 @@ describe("rules", () => {
     expect(nodes.map((node) => textAt(text, node.loc))).toEqual(["say", '\\"hi\\', "\\", "to", ":x"]);
   });
 
-  test("too many phrasings are capped with a warning", () => {
-    const { fragment, diagnostics } = lower(`rule "(a|b|c|d) (e|f|g|h) (i|j|k|l) (m|n)"`);
-    expect(fragment.intents[0]!.inputs).toHaveLength(64);
-    expect(diagnostics.map((d) => `${d.code} ${d.severity}`)).toEqual(["DSL110 warning"]);
+  test("a slot-free pattern with more phrasings than the exact table takes is one template, no warning", () => {
+    const { fragment, diagnostics } = lower(`rule "(a|b|c|d) (e|f|g|h) (i|j|k|l) (m|n)", "just this"`);
+    const intent = fragment.intents[0]!;
+    expect(intent.inputs.map((input) => input.value)).toEqual(["just this"]);
+    expect(intent.paths).toHaveLength(1);
+    expect(templateNodes(intent.paths[0]!.nodes).map((node) => node.tags.length)).toEqual([4, 4, 4, 2]);
+    expect(diagnostics).toEqual([]);
   });
 });
 
@@ -93,13 +97,13 @@ describe("types and slots", () => {
       { name: "number", pattern: "\\d+", flags: "i" },
       { name: "word", pattern: "[a-z]+", flags: "" },
     ]);
-    const nodes = fragment.intents[0]!.paths[0]!.nodes;
+    const nodes = templateNodes(fragment.intents[0]!.paths[0]!.nodes);
     expect(nodes.map((n) => `${n.tags[0]}:${n.type}`)).toEqual(["word_open:vocab", "path:path", "other:string"]);
   });
 
   test("types may come after the rules that use them", () => {
     const fragment = clean(`rule "go :n"\ntypes n: /\\d+/`);
-    expect(fragment.intents[0]!.paths[0]!.nodes[1]!.type).toBe("n");
+    expect(templateNodes(fragment.intents[0]!.paths[0]!.nodes)[1]!.type).toBe("n");
   });
 
   test("a duplicate type is reported", () => {

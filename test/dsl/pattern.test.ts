@@ -1,15 +1,8 @@
 // Rule patterns: parsing, template-path expansion and exact-phrasing expansion.
 import fc from "fast-check";
 import { describe, expect, test } from "vitest";
-import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf } from "../../compiler/sources/dsl/pattern.js";
-
-function paths(text: string, cap = 32): string[] {
-  const parsed = parsePattern(text);
-  expect(parsed.problems).toEqual([]);
-  return expandPaths(parsed.items, cap).results.map((path) =>
-    path.map((node) => `${node.kind === "slot" ? `:${node.slot.name}` : node.words.join("|")}${node.required ? "" : "?"}`).join(" "),
-  );
-}
+import { canonicalPattern, expandPhrasings, parsePattern, slotsOf, templateParts } from "../../compiler/sources/dsl/pattern.js";
+import { patternShapes as paths } from "../support/pattern-shapes.js";
 
 function phrasings(text: string, cap = 64): string[] {
   return expandPhrasings(parsePattern(text).items, cap).results;
@@ -28,7 +21,7 @@ describe("pattern paths", () => {
     expect(paths("(show|display|list) files in :path")).toEqual(["show|display|list files in :path"]);
   });
 
-  test("alternatives with several words multiply the paths", () => {
+  test("alternatives with several words are a choice: one sequence per alternative", () => {
     expect(paths("(show me|list) :x")).toEqual(["show me :x", "list :x"]);
   });
 
@@ -41,11 +34,10 @@ describe("pattern paths", () => {
     expect(paths("[(a|b)] c :x")).toEqual(["a|b? c :x"]);
   });
 
-  test("expansion stops at the cap and says so", () => {
-    const items = parsePattern("(a b|c d) (e f|g h) (i j|k l) :x").items;
-    const expansion = expandPaths(items, 4);
-    expect(expansion.results).toHaveLength(4);
-    expect(expansion.capped).toBe(true);
+  test("groups stay choices, never multiplied: 3 groups of 2 are 3 choice parts (8 sequences)", () => {
+    const parts = templateParts(parsePattern("(a b|c d) (e f|g h) (i j|k l) :x").items);
+    expect(parts.map((part) => part.kind)).toEqual(["choice", "choice", "choice", "slot"]);
+    expect(paths("(a b|c d) (e f|g h) (i j|k l) :x")).toHaveLength(8);
   });
 });
 
@@ -95,7 +87,7 @@ describe("slots and canonical form", () => {
       fc.property(fc.string({ unit: fc.constantFrom("a", "b", " ", ":", "[", "]", "(", ")", "|", "?", "x") }), (text) => {
         const parsed = parsePattern(text);
         for (const problem of parsed.problems) expect(problem.offset).toBeLessThanOrEqual(text.length);
-        expandPaths(parsed.items, 8);
+        templateParts(parsed.items);
         expandPhrasings(parsed.items, 8);
       }),
       { numRuns: 300 },

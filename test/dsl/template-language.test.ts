@@ -6,10 +6,11 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, test } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { lintSources, type LintResult } from "../../compiler/lint.js";
-import { parsePattern, expandPaths } from "../../compiler/sources/dsl/pattern.js";
+import { parsePattern } from "../../compiler/sources/dsl/pattern.js";
 import { explain } from "../../runtime/explain.js";
 import { loadNpc, type NpcSession } from "../../runtime/index.js";
 import { tempDir, writeTree } from "../support/cli.js";
+import { patternShapes } from "../support/pattern-shapes.js";
 import { lower } from "./helpers.js";
 
 const RULES = `RuleSet.define "t" do
@@ -44,10 +45,7 @@ function diagnosticsOf(text: string): string[] {
 }
 
 describe("patterns", () => {
-  const shapes = (text: string) =>
-    expandPaths(parsePattern(text, (name) => (name === "x" ? parsePattern("(a|b) c").items : undefined)).items, 32).results.map((path) =>
-      path.map((n) => (n.kind === "slot" ? `:${n.slot.name}${n.slot.list ? `(${n.slot.list})` : ""}${n.slot.range ? `(${n.slot.range.min}..${n.slot.range.max})${n.slot.range.unit}` : ""}` : n.words.join("|")) + (n.required ? "" : "?")).join(" "),
-    );
+  const shapes = (text: string) => patternShapes(text, (name) => (name === "x" ? parsePattern("(a|b) c").items : undefined));
 
   test("a glued suffix is a choice of the word with and without it", () => {
     expect(shapes("light[s] on")).toEqual(["light|lights on"]);

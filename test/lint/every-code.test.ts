@@ -101,7 +101,6 @@ const FIXTURES: Record<string, Files> = {
   DSL107: dsl(`rule do\nend\n`),
   DSL108: dsl(`rule "[please list files" do\nend\n`),
   DSL109: dsl(`types n: /\\d+/x\n`),
-  DSL110: dsl(`rule "(a|b|c|d) (e|f|g|h) (i|j|k|l) (m|n)"`),
   DSL111: dsl(`rule "a" do\n  category "x"\n  category "y"\nend`),
   DSL112: dsl(`synonym "wipe"\n`),
   DSL113: dsl(`types a: /x/\ntypes a: /y/`),

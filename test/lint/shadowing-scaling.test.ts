@@ -9,6 +9,7 @@ import { checkShadowing, findShadowedPaths } from "../../compiler/passes/check-s
 import { impliedWords } from "../../compiler/passes/compute-vocab.js";
 import { normalizeKey } from "../../runtime/text/normalize.js";
 import { npcIr, type IntentSpec } from "../runtime/ir-fixture.js";
+import { templateNodes } from "../../compiler/ir/template-parts.js";
 
 const templates = (paths: string[]): IntentSpec[] => paths.map((path, i) => ({ id: `i${i}`, paths: [path] }));
 
@@ -46,7 +47,7 @@ describe("work of the shadowing check", () => {
 function allPairsShadowing(ir: NpcIR): string[] {
   const synonyms = new Map(ir.synonyms.map((set) => [set.tag, set.words.map(normalizeKey)]));
   const accepts = (path: TemplatePath) =>
-    path.nodes.map((node) => new Set(node.type === "vocab" ? node.tags.flatMap((tag) => synonyms.get(tag) ?? [normalizeKey(impliedWords(tag))]) : [node.type]));
+    templateNodes(path.nodes).map((node) => new Set(node.type === "vocab" ? node.tags.flatMap((tag) => synonyms.get(tag) ?? [normalizeKey(impliedWords(tag))]) : [node.type]));
   const ranked = ir.intents.flatMap((intent) => intent.paths.map((path) => ({ intent, path, accepts: accepts(path) })));
   const found: string[] = [];
   ranked.forEach((later, j) => {
@@ -54,8 +55,8 @@ function allPairsShadowing(ir: NpcIR): string[] {
       (earlier) =>
         earlier.intent !== later.intent &&
         earlier.path.nodes.length === later.path.nodes.length &&
-        later.path.nodes.every((node, i) => {
-          const other = earlier.path.nodes[i]!;
+        templateNodes(later.path.nodes).every((node, i) => {
+          const other = templateNodes(earlier.path.nodes)[i]!;
           return node.type === other.type && (node.required || !other.required) && [...later.accepts[i]!].every((word) => earlier.accepts[i]!.has(word));
         }),
     );

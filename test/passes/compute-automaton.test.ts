@@ -11,6 +11,7 @@ import { computeIntentOrder } from "../../compiler/passes/compute-intent-order.j
 import { computeVocab } from "../../compiler/passes/compute-vocab.js";
 import type { BundleState } from "../../runtime/bundle/bundle-types.js";
 import { npcIr } from "../runtime/ir-fixture.js";
+import { templateNodes } from "../../compiler/ir/template-parts.js";
 
 const USABLE_TYPES = new Map([["filename", 0]]);
 const LIST_IDS = new Map([["room", 0]]);
@@ -102,7 +103,7 @@ describe("computeAutomaton", () => {
         { id: "count", paths: ["vocab_count n:range"] },
       ],
     });
-    const node = (id: string, path: number) => ir.intents.find((i) => i.id === id)!.paths[path]!.nodes[1]!;
+    const node = (id: string, path: number) => templateNodes(ir.intents.find((i) => i.id === id)!.paths[path]!.nodes)[1]!;
     node("dim", 0).range = { min: 0, max: 100, unit: "%" };
     node("dim", 1).range = { min: 0, max: 100, unit: "%" };
     node("count", 0).range = { min: 1, max: 10, unit: "" };

@@ -108,7 +108,7 @@ describe("bundles that loaded and then broke (item 3)", () => {
       state.skip.push(withState);
     });
     expect(await refusalOf(hostileBundle(looped))).toMatch(
-      new RegExp(`automaton\\[${withState}\\]\\.vocab\\[\\d+\\]: vocab edges must point to a later state \\(the automaton is a forest\\)`),
+      new RegExp(`automaton\\[${withState}\\]\\.vocab\\[\\d+\\]: vocab edges must point to a later state`),
     );
   });
 
@@ -117,7 +117,7 @@ describe("bundles that loaded and then broke (item 3)", () => {
     ["typed", (s: BundlePayload["automaton"][number], to: number) => s.typed.push([0, "slot", to])],
     ["strings", (s: BundlePayload["automaton"][number], to: number) => s.strings.push(["slot", to])],
     ["skip", (s: BundlePayload["automaton"][number], to: number) => s.skip.push(to)],
-  ])("refuses a back edge and a second way in through %s edges", async (kind, add) => {
+  ])("refuses a back edge through %s edges, and loads a second way in (a join state)", async (kind, add) => {
     const last = base.automaton.length - 1;
     const back = edited((p) => {
       if (p.types.length === 0) p.types.push({ name: "t", unusable: null, classes: [], ops: [3, 0, 0] });
@@ -128,8 +128,8 @@ describe("bundles that loaded and then broke (item 3)", () => {
       if (p.types.length === 0) p.types.push({ name: "t", unusable: null, classes: [], ops: [3, 0, 0] });
       add(p.automaton[0]!, last);
     });
-    const message = await refusalOf(hostileBundle(diamond));
-    expect(message).toMatch(new RegExp(`automaton\\[\\d+\\]\\.\\w+\\[\\d+\\]: state ${last} already has a way in, from state \\d+`));
+    const npc = await loadNpc(hostileBundle(diamond), { verify: "full" });
+    expect(npc.payload.automaton[0]!.skip.length + npc.payload.automaton[0]!.vocab.length).toBeGreaterThan(0);
   });
 
   it.each([

@@ -1,11 +1,11 @@
 // Lowering one `rule` / `chain` / `query` call (and its `context` follow-ups) into an Intent.
 import { nearMiss, type DiagnosticBag } from "../../diagnostics.js";
-import { PERMISSIONS, type Intent, type LocatedText, type Permission, type SourceLocation, type TemplateNode, type TemplatePath, type ToolCall } from "../../ir/types.js";
+import { PERMISSIONS, type Intent, type LocatedText, type Permission, type SourceLocation, type TemplateNode, type TemplatePart, type TemplatePath, type ToolCall } from "../../ir/types.js";
 import type { CallNode, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
 import type { LineMap } from "../location.js";
 import { gluedListName } from "./slot-types.js";
-import { canonicalPattern, expandPaths, expandPhrasings, parsePattern, slotsOf, type ExpansionLookup, type PathNode, type PatternItem } from "./pattern.js";
+import { canonicalPattern, expandPhrasings, parsePattern, slotsOf, templateParts, type ExpansionLookup, type PathNode, type PathPart, type PatternItem } from "./pattern.js";
 import { ArgumentLowering, describeExpr, locInString, locatedText, nameOf, stringsOf, type SlotScope } from "./values.js";
 import { wordTag, type WordTable } from "./words.js";
 import { setOwn } from "../../own-property.js";
@@ -16,9 +16,7 @@ export const RULE_FORMS: readonly string[] = ["rule", "chain", "query"];
 /** Methods of a rule body; `step` belongs to chains and `resolve` to queries. */
 export const RULE_BODY_METHODS = ["action", "step", "resolve", "command", "output", "thinking", "permission", "category", "description", "intent", "slots", "context"];
 
-/** The most template paths one pattern may expand to (alternatives with several words multiply them). */
-export const MAX_PATHS_PER_PATTERN = 32;
-/** The most exact phrasings one slot-free pattern may expand to. */
+/** The most exact phrasings one slot-free pattern may expand to; beyond, it is matched as a template. */
 export const MAX_PHRASINGS_PER_PATTERN = 64;
 
 /** The tool a `command "…"` becomes, as TERMy's NDF entries write it. */
@@ -56,12 +54,20 @@ export class RuleLowering {
     const patterns = this.patterns(call, scope);
     const slotLists = patterns.map((pattern) => slotsOf(pattern.items));
     const hasSlots = slotLists.some((slots) => slots.length > 0);
+    const inputs: LocatedText[] = [];
+    const templated: LoweredPattern[] = hasSlots ? patterns : [];
+    for (const pattern of hasSlots ? [] : patterns) {
+      // a slot-free pattern with too many phrasings for the exact table is matched as a template
+      const phrasings = this.phrasings(pattern);
+      if (phrasings === undefined) templated.push(pattern);
+      else inputs.push(...phrasings);
+    }
     const intent: Intent = {
       id,
-      kind: hasSlots ? "template" : "entry",
+      kind: templated.length > 0 ? "template" : "entry",
       loc: call.loc,
-      inputs: hasSlots ? [] : patterns.flatMap((pattern) => this.phrasings(pattern)),
-      paths: hasSlots ? patterns.flatMap((pattern) => this.paths(pattern)) : [],
+      inputs,
+      paths: templated.map((pattern) => this.template(pattern)),
       outputs: [],
       thinking: [],
       tools: [],
@@ -72,6 +78,7 @@ export class RuleLowering {
     };
     const first = patterns[0];
     if (first !== undefined) intent.keyLocs[hasSlots ? "structure" : "input"] = first.node.loc;
+    if (templated[0] !== undefined) intent.keyLocs["structure"] ??= templated[0].node.loc;
     const slotScope = this.slotScope(patterns, slotLists, call);
     // `intent :name` first, so context children derive their ids from the final name
     const statements = call.block?.statements ?? [];
@@ -120,17 +127,21 @@ export class RuleLowering {
     return { bound, partial, patterns: `the pattern${quoted.length > 1 ? "s" : ""} ${quoted.join(", ") || "(none)"}` };
   }
 
-  private phrasings(pattern: LoweredPattern): LocatedText[] {
+  /** The exact phrasings of a slot-free pattern, or undefined when there are more than the exact table takes. */
+  private phrasings(pattern: LoweredPattern): LocatedText[] | undefined {
     const { results, capped } = expandPhrasings(pattern.items, MAX_PHRASINGS_PER_PATTERN);
-    if (capped) this.reportCap(pattern.node, `phrasings; only the first ${MAX_PHRASINGS_PER_PATTERN} are kept`);
+    if (capped) return undefined;
     for (const words of results) this.env.words.useAll(words.split(" "), pattern.node.loc);
     return results.map((value) => ({ value, loc: pattern.node.loc }));
   }
 
-  private paths(pattern: LoweredPattern): TemplatePath[] {
-    const { results, capped } = expandPaths(pattern.items, MAX_PATHS_PER_PATTERN);
-    if (capped) this.reportCap(pattern.node, `template paths; only the first ${MAX_PATHS_PER_PATTERN} are kept`);
-    return results.map((nodes) => ({ nodes: nodes.map((node) => this.templateNode(node, pattern.node)), loc: pattern.node.loc }));
+  /** One template per pattern: its groups stay choices, which the automaton branches on (no cap). */
+  private template(pattern: LoweredPattern): TemplatePath {
+    const part = (item: PathPart): TemplatePart =>
+      item.kind === "choice"
+        ? { alternatives: item.alternatives.map((alternative) => alternative.map(part)), loc: locInString(this.env.lines, pattern.node, item.offset, 1) }
+        : this.templateNode(item, pattern.node);
+    return { nodes: templateParts(pattern.items).map(part), loc: pattern.node.loc };
   }
 
   private templateNode(node: PathNode, string: StringNode): TemplateNode {
@@ -153,10 +164,6 @@ export class RuleLowering {
     const list = slot.list ?? (this.env.typeNames.has(name) || !this.env.listNames.has(name) ? undefined : name);
     if (list !== undefined) return { tags: [name], type: "list", list, required, loc };
     return { tags: [name], type: this.env.typeNames.has(name) ? name : "string", required, loc };
-  }
-
-  private reportCap(node: StringNode, what: string): void {
-    this.env.bag.warning(DSL_CODES.expansionCapped, `this pattern expands to too many ${what}: split it into several rules`, node.loc);
   }
 
   private bodyStatement(statement: CallNode, form: RuleForm, intent: Intent, scope: SlotScope): void {

@@ -129,6 +129,13 @@ export const MAX_PATTERN_NESTING = 16;
 /** The most parts a permutation `(a; b; …)` may have (their orderings multiply the paths). */
 export const MAX_PERMUTATION_PARTS = 4;
 
+/**
+ * The most words and slots one pattern may hold once its expansions are in (each becomes about one
+ * automaton state, as groups branch and join instead of multiplying): a bound against expansions
+ * nested inside each other many times over, which would grow the pattern exponentially.
+ */
+export const MAX_PATTERN_SIZE = 4096;
+
 export function parsePattern(text: string, expansions: ExpansionLookup = () => undefined): ParsedPattern {
   const problems: PatternProblem[] = [];
   const tokens = tokenizePattern(text, problems);
@@ -201,6 +208,11 @@ export function parsePattern(text: string, expansions: ExpansionLookup = () => u
     items.push(...sequence());
   }
   if (items.length === 0 && problems.length === 0) problems.push({ offset: 0, length: 0, message: "empty pattern: a rule needs at least one word or :slot" });
+  const size = patternSize(items);
+  if (size > MAX_PATTERN_SIZE) {
+    problems.push({ offset: 0, length: text.length, message: `this pattern holds ${size} words and slots once its expansions and permutations are in, at most ${MAX_PATTERN_SIZE} are allowed: split it into several rules` });
+    return { items: [], problems };
+  }
   reportRepeatedSlots(items, problems);
   return { items, problems };
 }
@@ -262,6 +274,17 @@ function relocate(items: PatternItem[], offset: number): PatternItem[] {
   });
 }
 
+/** How many words and slots `items` holds, in every alternative. */
+function patternSize(items: PatternItem[]): number {
+  let size = 0;
+  for (const item of items) {
+    if (item.kind === "optional") size += patternSize(item.items);
+    else if (item.kind === "choice") for (const alternative of item.alternatives) size += patternSize(alternative);
+    else size++;
+  }
+  return size;
+}
+
 /** Whether a slot sits anywhere in `items`. */
 function hasSlot(items: PatternItem[]): boolean {
   return items.some((item) => item.kind === "slot" || (item.kind === "optional" && hasSlot(item.items)) || (item.kind === "choice" && item.alternatives.some(hasSlot)));
@@ -281,10 +304,44 @@ export function slotsOf(items: PatternItem[]): string[] {
   return names;
 }
 
-/** One node of an expanded path: a word node (several words = alternatives) or a slot. */
+/** One node of a template: a word node (several words = alternatives) or a slot. */
 export type PathNode =
   | { kind: "words"; words: string[]; required: boolean; offset: number }
   | { kind: "slot"; slot: SlotItem; required: boolean; offset: number };
+
+/** A node, or a choice between sequences (the automaton branches and joins again: no product). */
+export type PathPart = PathNode | { kind: "choice"; alternatives: PathPart[][]; offset: number };
+
+/**
+ * The template of a pattern, its groups kept as choices. A choice whose alternatives are all single
+ * words is one node with alternative words (as NDF writes `"tag": [a, b]`). An optional group
+ * without a slot keeps its nodes, marked not required; with a slot inside it is all or nothing (a
+ * choice with an empty alternative), so "[in :area]" never matches "in" alone.
+ */
+export function templateParts(items: PatternItem[], required = true): PathPart[] {
+  return items.flatMap((item): PathPart[] => {
+    switch (item.kind) {
+      case "word":
+        return [{ kind: "words", words: [item.word], required, offset: item.offset }];
+      case "slot":
+        return [{ kind: "slot", slot: item, required, offset: item.offset }];
+      case "optional":
+        return hasSlot(item.items) ? [{ kind: "choice", alternatives: [[], templateParts(item.items, required)], offset: item.offset }] : templateParts(item.items, false);
+      case "choice": {
+        const nonEmpty = item.alternatives.filter((alternative) => alternative.length > 0);
+        const hasEmpty = nonEmpty.length < item.alternatives.length;
+        if (nonEmpty.every((alternative) => alternative.length === 1 && alternative[0]!.kind === "word")) {
+          const words = [...new Set(nonEmpty.map((alternative) => (alternative[0] as { word: string }).word))];
+          return [{ kind: "words", words, required: required && !hasEmpty, offset: item.offset }];
+        }
+        // a group of one sequence is that sequence; the empty alternative stays last, as written
+        if (nonEmpty.length === 1 && !hasEmpty) return templateParts(nonEmpty[0]!, required);
+        const alternatives = nonEmpty.map((alternative) => templateParts(alternative, required));
+        return [{ kind: "choice", alternatives: hasEmpty ? [...alternatives, []] : alternatives, offset: item.offset }];
+      }
+    }
+  });
+}
 
 export interface Expansion<T> {
   results: T[];
@@ -324,47 +381,6 @@ function product<T>(parts: T[][][], cap: number, keyOf: (sequence: T[]) => strin
     results = [...next.values()];
   }
   return { results, capped };
-}
-
-/**
- * Template paths of a pattern. A choice whose alternatives are all single words is one node with
- * alternative words (as NDF writes `"tag": [a, b]`); other choices multiply the paths. Optional
- * groups keep their nodes, marked not required.
- */
-export function expandPaths(items: PatternItem[], cap: number): Expansion<PathNode[]> {
-  let capped = false;
-  const optionsOf = (item: PatternItem, required: boolean): PathNode[][] => {
-    switch (item.kind) {
-      case "word":
-        return [[{ kind: "words", words: [item.word], required, offset: item.offset }]];
-      case "slot":
-        return [[{ kind: "slot", slot: item, required, offset: item.offset }]];
-      case "optional":
-        // with a slot inside, all or nothing: "[in :area]" never matches "in" alone
-        return hasSlot(item.items) ? [[], ...sequenceOptions(item.items, required)] : sequenceOptions(item.items, false);
-      case "choice": {
-        const nonEmpty = item.alternatives.filter((alternative) => alternative.length > 0);
-        const nodeRequired = required && nonEmpty.length === item.alternatives.length;
-        if (nonEmpty.every((alternative) => alternative.length === 1 && alternative[0]!.kind === "word")) {
-          const words = [...new Set(nonEmpty.map((alternative) => (alternative[0] as { word: string }).word))];
-          return [[{ kind: "words", words, required: nodeRequired, offset: item.offset }]];
-        }
-        // the empty alternative is its own (shorter) path; the others keep their words required
-        const hasEmpty = nonEmpty.length < item.alternatives.length;
-        return nonEmpty.flatMap((alternative) => sequenceOptions(alternative, required)).concat(hasEmpty ? [[]] : []);
-      }
-    }
-  };
-  const sequenceOptions = (list: PatternItem[], required: boolean): PathNode[][] => {
-    const expansion = product(
-      list.map((item) => optionsOf(item, required)),
-      cap,
-      (path) => JSON.stringify(path),
-    );
-    capped ||= expansion.capped;
-    return expansion.results;
-  };
-  return { results: sequenceOptions(items, true), capped };
 }
 
 /** Every phrasing (list of words) of a slot-free pattern, for exact entries. */

@@ -4,6 +4,7 @@
 // list slot `:area['s]` reads the list `area['s]`, derived here from `area` wherever it is defined.
 import type { Intent, ListValue, TypeDef, ValueList } from "../../ir/types.js";
 import { isDslFile } from "../ndf/files.js";
+import { templateNodes } from "../../ir/template-parts.js";
 
 /**
  * Resolves what each slot reads once every source is merged: a DSL slot lowered as a free
@@ -18,7 +19,7 @@ export function resolveSlotReferences(intents: readonly Intent[], types: readonl
   const visit = (intent: Intent): void => {
     const dsl = isDslFile(intent.loc.file);
     for (const path of intent.paths) {
-      for (const node of path.nodes) {
+      for (const node of templateNodes(path.nodes)) {
         if (node.type === "list") {
           const gluing = GLUED_LIST.exec(node.list ?? "");
           if (gluing === null) continue;
