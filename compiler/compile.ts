@@ -40,6 +40,7 @@ export interface CompileSummary {
   name: string;
   intents: number;
   inputs: number;
+  /** Templates in the automaton (a DSL pattern with its groups is one). */
   templatePaths: number;
   vocabularyWords: number;
   bytes: number;

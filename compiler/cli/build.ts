@@ -74,7 +74,7 @@ Examples:
       if (warnings > 0) io.stderr(`${warnings} warning(s) (run ndfc lint to see them)\n`);
       const ms = Math.round(performance.now() - started);
       io.stdout(
-        `built ${displayPath(output, io.cwd)}: ${summary.intents} intents, ${summary.templatePaths} template paths, ` +
+        `built ${displayPath(output, io.cwd)}: ${summary.intents} intents, ${summary.templatePaths} templates, ` +
           `${summary.vocabularyWords} vocabulary words, ${summary.bytes} bytes in ${ms} ms\n`,
       );
       // Only a measured decision is news: a small NPC left out for too few phrasings builds quietly (inspect says why).

@@ -324,6 +324,7 @@ export interface BundleMessageTables {
 export interface BundleCounts {
   intents: number;
   inputs: number;
+  /** Templates in the automaton (a DSL pattern with its groups is one; an NDF structure path is one). */
   templatePaths: number;
   automatonStates: number;
   vocabularyWords: number;

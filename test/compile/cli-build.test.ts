@@ -23,7 +23,7 @@ describe("ndfc build", () => {
   it("writes dist-npcs/<slug>.npc under the working directory and prints one summary line", async () => {
     const result = await run(["build", "tiny"]);
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/^built dist-npcs\/tiny-bot\.npc: 2 intents, 0 template paths, \d+ vocabulary words, \d+ bytes in \d+ ms\n$/);
+    expect(result.out).toMatch(/^built dist-npcs\/tiny-bot\.npc: 2 intents, 0 templates, \d+ vocabulary words, \d+ bytes in \d+ ms\n$/);
     expect(existsSync(join(work, "dist-npcs/tiny-bot.npc"))).toBe(true);
     expect(readdirSync(join(work, "dist-npcs")).filter((f) => f.endsWith(".tmp"))).toEqual([]);
   });
@@ -49,7 +49,7 @@ describe("ndfc build", () => {
   it("builds the project's own TERMy dataset", async () => {
     const result = await run(["build", join(repoRoot, "datasets/termy"), "-o", "out/termy.npc"]);
     expect(result.code, result.err).toBe(0);
-    expect(result.out).toMatch(/^built out\/termy\.npc: \d+ intents, \d+ template paths/);
+    expect(result.out).toMatch(/^built out\/termy\.npc: \d+ intents, \d+ templates/);
   });
 
   it("reports a missing input as a usage error", async () => {
