@@ -10,6 +10,7 @@
 import { PERMISSIONS, RECORD_FIELDS, type BundleIntent, type BundleIntents, type BundlePayload, type BundleRows, type BundleState, type IntentRecord, type StoredAutomaton, type StoredPayload } from "./bundle-types.js";
 import { BUNDLE_MAGIC, FORMAT_MAJOR, FORMAT_MINOR, HEADER_SIZE } from "./format.js";
 import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES, STRINGS_EXT } from "./sections.js";
+import { EDGE_KINDS } from "./automaton-store.js";
 import { sha256 } from "./sha256.js";
 import { StringTable } from "./string-table.js";
 
@@ -215,20 +216,70 @@ export function rowsOf(lists: readonly (readonly number[])[]): BundleRows {
   return { starts, items: Uint32Array.from(lists.flat()) };
 }
 
-/** The automaton in its stored form (automaton-store.ts): per state a row of numbers per edge kind, the vocab edges' tags apart, slot names once. */
+/**
+ * The automaton in its stored form (automaton-store.ts): per state a row of numbers per edge kind,
+ * the vocab edges' tags apart, slot names once. Written straight into its typed arrays, after a
+ * pass that counts them: a 30,000-state automaton made hundreds of thousands of small arrays.
+ */
 export function storedAutomaton(states: readonly BundleState[]): StoredAutomaton {
-  const names = [...new Set(states.flatMap((s) => [...s.typed.map((e) => e[1]), ...s.strings.map((e) => e[0]), ...s.lists.map((e) => e[1]), ...s.ranges.map((e) => e[1])]))].sort();
-  const name = (slot: string) => names.indexOf(slot);
-  const rows = states.flatMap((s) => [
-    s.vocab.map(([, child]) => child),
-    s.typed.flatMap(([type, slot, child]) => [type, name(slot), child]),
-    s.strings.flatMap(([slot, child]) => [name(slot), child]),
-    s.lists.flatMap(([list, slot, child]) => [list, name(slot), child]),
-    s.ranges.flatMap(([range, slot, child]) => [range, name(slot), child]),
-    s.skip,
-    s.accept.flat(),
-  ]);
-  return { names, edges: rowsOf(rows), vocabTags: rowsOf(states.flatMap((s) => s.vocab.map(([tags]) => tags))) };
+  const slotNames = new Set<string>();
+  let edgeNumbers = 0;
+  let vocabEdges = 0;
+  let tagNumbers = 0;
+  for (const s of states) {
+    for (const [, slot] of s.typed) slotNames.add(slot);
+    for (const [slot] of s.strings) slotNames.add(slot);
+    for (const [, slot] of s.lists) slotNames.add(slot);
+    for (const [, slot] of s.ranges) slotNames.add(slot);
+    for (const [tags] of s.vocab) tagNumbers += tags.length;
+    vocabEdges += s.vocab.length;
+    edgeNumbers += s.vocab.length + 3 * s.typed.length + 2 * s.strings.length + 3 * s.lists.length + 3 * s.ranges.length + s.skip.length + 2 * s.accept.length;
+  }
+  const names = [...slotNames].sort();
+  const nameIndex = new Map(names.map((name, i) => [name, i]));
+  const edges = { starts: new Uint32Array(states.length * EDGE_KINDS.length + 1), items: new Uint32Array(edgeNumbers) };
+  const vocabTags = { starts: new Uint32Array(vocabEdges + 1), items: new Uint32Array(tagNumbers) };
+  const { items, starts } = edges;
+  let at = 0;
+  let row = 0;
+  let tagAt = 0;
+  let vocabEdge = 0;
+  // One row per kind, in EDGE_KINDS order; a row's start is where the previous one ended.
+  for (const s of states) {
+    for (const [tags, child] of s.vocab) {
+      items[at++] = child;
+      vocabTags.items.set(tags, tagAt);
+      vocabTags.starts[++vocabEdge] = tagAt += tags.length;
+    }
+    starts[++row] = at;
+    for (const [type, slot, child] of s.typed) at = putSlotEdge(items, at, type, nameIndex.get(slot)!, child);
+    starts[++row] = at;
+    for (const [slot, child] of s.strings) {
+      items[at++] = nameIndex.get(slot)!;
+      items[at++] = child;
+    }
+    starts[++row] = at;
+    for (const [list, slot, child] of s.lists) at = putSlotEdge(items, at, list, nameIndex.get(slot)!, child);
+    starts[++row] = at;
+    for (const [range, slot, child] of s.ranges) at = putSlotEdge(items, at, range, nameIndex.get(slot)!, child);
+    starts[++row] = at;
+    for (const child of s.skip) items[at++] = child;
+    starts[++row] = at;
+    for (const [intent, path] of s.accept) {
+      items[at++] = intent;
+      items[at++] = path;
+    }
+    starts[++row] = at;
+  }
+  return { names, edges, vocabTags };
+}
+
+/** Writes a typed, list or range edge [node id, slot name index, child] at `at`; returns where the next number goes. */
+function putSlotEdge(items: Uint32Array, at: number, id: number, name: number, child: number): number {
+  items[at] = id;
+  items[at + 1] = name;
+  items[at + 2] = child;
+  return at + 3;
 }
 
 /** The payload as the bundle stores it (its intents as storedIntents, its automaton as storedAutomaton). */

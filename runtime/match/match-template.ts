@@ -2,7 +2,8 @@
 // The message's words are read left to right while a set of threads walks the automaton; a thread
 // is (state, position) plus what it captured. Two threads in the same state at the same position
 // have the same future, so only the better one is kept: cost is words × states, whatever the
-// number of templates.
+// number of templates. Threads and what they read live in typed tables reused by every call
+// (template-scratch.ts), so a message allocates little beyond its winner's answer.
 //
 // Priority among complete matches (fixed, documented):
 //   0. a path of the active context's children (the others never match while it is not active),
@@ -12,10 +13,13 @@
 // A path matches only when it consumes every word; stop words may be skipped between nodes.
 
 import { osaDistance, wordEditBudget } from "../text/fuzzy.js";
-import { phraseAt, type ListTrie, type NpcModel } from "../bundle/model.js";
+import { phraseAt, type ListTrie, type NpcModel, type RuntimeState } from "../bundle/model.js";
 import { textOf, type Token } from "../text/normalize.js";
 import type { SlotCapture, WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
+import { scratchFor, type TagHit, type TemplateScratch } from "./template-scratch.js";
+
+export type { TagHit };
 
 export interface TemplateHit {
   intent: number;
@@ -31,67 +35,16 @@ export interface TemplateHit {
 /** Called for each thread alive at the end of the message: its state, literal count and slots so far. */
 export type AtEnd = (state: number, literals: number, slots: () => Record<string, string>) => void;
 
-/** A persistent list: threads share their history instead of copying it. */
-interface Trail<T> {
-  value: T;
-  prev: Trail<T> | null;
-}
-
-/**
- * A slot read over tokens [from, to), kept as offsets: its value and text (slices, spanText) are
- * made only for the winner and for atEnd, as most threads die.
- */
-interface SlotHit {
-  slot: string;
-  kind: ReadingKind | typeof STRING;
-  /** The canonical value of a list or number slot (a lookup, or a number's short string); null: the text. */
-  value: string | null;
-  from: number;
-  to: number;
-}
-
-interface Thread {
-  literals: number;
-  strings: number;
-  /** Evidence and slots; a vocab word or a slot stays a TagHit or SlotHit until the winner's witness is written. */
-  items: Trail<WitnessItem | TagHit | SlotHit> | null;
-  /** For a thread inside a free-string slot: where the slot began and its name (-1: none). */
-  openStart: number;
-  openSlot: string;
-}
-
-/** Every thread is made here, so all have one shape (an object spread per step made threads slow to read). */
-function makeThread(literals: number, strings: number, items: Thread["items"], openStart = -1, openSlot = ""): Thread {
-  return { literals, strings, items, openStart, openSlot };
-}
-
-/** Words at `at` standing for vocab tag `tag`: `length` words of a synonym, or one typo of lexicon word `corrected` (-1: none). */
-export interface TagHit {
-  tag: number;
-  at: number;
-  length: number;
-  corrected: number;
-}
-
 /** The witness item of a tag hit: the words, and the tag they matched (and the word a typo was read as). */
 function tagItem(model: NpcModel, tokens: readonly Token[], hit: TagHit): WitnessItem {
   const tag = `<||${model.payload.vocab.tags[hit.tag]}||>`;
-  const word = textOf(tokens.slice(hit.at, hit.at + hit.length));
+  const word = hit.length === 1 ? tokens[hit.at]!.text : textOf(tokens.slice(hit.at, hit.at + hit.length));
   return hit.corrected === -1 ? { word, kind: "vocab", matched: tag } : { word, kind: "fuzzy", matched: `${tag} (as "${model.payload.lexicon.words.at(hit.corrected)}")` };
 }
 
-function push<T>(trail: Trail<T> | null, value: T): Trail<T> {
-  return { value, prev: trail };
-}
-
-function toArray<T>(trail: Trail<T> | null): T[] {
-  const out: T[] = [];
-  for (let t = trail; t !== null; t = t.prev) out.push(t.value);
-  return out.reverse();
-}
-
-function better(a: Thread, b: Thread): boolean {
-  return a.literals > b.literals || (a.literals === b.literals && a.strings < b.strings);
+/** Whether evidence (literals, strings) a beats b: more literals, then fewer free-string slots. */
+function better(aLiterals: number, aStrings: number, bLiterals: number, bStrings: number): boolean {
+  return aLiterals > bLiterals || (aLiterals === bLiterals && aStrings < bStrings);
 }
 
 /**
@@ -119,23 +72,26 @@ export function spanText(clean: string, tokens: readonly Token[], from: number, 
   return out + clean.slice(last.end, end);
 }
 
+/** The best complete match so far: its path and the evidence of the thread that read it. */
+interface Best {
+  intent: number;
+  path: number;
+  inContext: boolean;
+  literals: number;
+  strings: number;
+  trail: number;
+}
+
 class TemplateRun {
-  /** Per position, the vocab tags its words stand for (read once). */
-  private readonly tagCache: (TagHit[] | undefined)[] = [];
   /**
    * List, number and type readings per (kind, id, position), made when such a node is first tried
    * (many states share them); the map too, as most messages reach no such node.
    */
   private readingCache: Map<number, [number, number][]> | undefined;
-  /**
-   * Per position: normal threads by state id, open free-string threads by -(child + 1); made when
-   * a thread first reaches it (most messages are rejected after a few words).
-   */
-  private readonly at: (Map<number, Thread> | undefined)[] = [];
-  /** Per position, the witness item of skipping its stop word (made when first needed). */
-  private readonly stopItems: (WitnessItem | undefined)[] = [];
-  /** The states to advance at the current position, ascending (one array for the whole run). */
+  /** The threads to advance at the current position, by ascending state (one array for the whole run). */
   private readonly pending: number[] = [];
+  /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
+  private readonly openKeys: number;
 
   constructor(
     private readonly model: NpcModel,
@@ -143,100 +99,132 @@ class TemplateRun {
     private readonly clean: string,
     private readonly words: WordResolver,
     private readonly activeContext: number | null,
-    private readonly atEnd?: AtEnd,
-  ) {}
+    private readonly atEnd: AtEnd | undefined,
+    private readonly s: TemplateScratch,
+  ) {
+    this.openKeys = model.states.length;
+  }
 
   run(): TemplateHit | null {
+    const { s, openKeys, pending } = this;
     const n = this.tokens.length;
     if (n === 0) return null;
-    this.offer(0, 0, makeThread(0, 0, null));
-    let best: TemplateHit | null = null;
-    let bestThread: Thread | null = null;
+    s.begin(n);
+    s.offer(0, 0, 0, 0, -1, -1, "");
+    let best: Best | null = null;
     for (let p = 0; p <= n; p++) {
-      const threads = this.at[p];
-      if (threads === undefined) continue;
-      // Free-string slots first: closing one lands in a normal state at this same position (a
-      // state key, which this loop passes over: the map can be walked while it grows).
-      for (const [key, thread] of threads) {
-        if (key >= 0) continue;
-        const hit: SlotHit = { slot: thread.openSlot, kind: STRING, value: null, from: thread.openStart, to: p };
-        this.offer(p, -key - 1, makeThread(thread.literals, thread.strings, push(thread.items, hit)));
-        if (p < n) this.offer(p + 1, key, thread);
+      const threads = s.byPosition[p]!;
+      if (threads.length === 0) continue;
+      // Free-string slots first: closing one lands in a normal state at this same position.
+      for (let i = 0; i < threads.length; i++) {
+        const thread = threads[i]!;
+        const key = s.key[thread]!;
+        if (key < openKeys) continue;
+        const literals = s.literals[thread]!;
+        const strings = s.strings[thread]!;
+        const trail = s.trail[thread]!;
+        const openStart = s.openStart[thread]!;
+        const openSlot = s.openSlot[thread]!;
+        s.offer(p, key - openKeys, literals, strings, s.pushSlot(trail, openSlot, STRING, null, openStart, p), -1, "");
+        if (p < n) s.offer(p + 1, key, literals, strings, trail, openStart, openSlot);
       }
-      const { pending } = this;
       pending.length = 0;
       // Sorted as they are inserted: Array.prototype.sort would allocate a work array per position.
-      for (const key of threads.keys()) if (key >= 0) insertSorted(pending, key, -1);
+      for (let i = 0; i < threads.length; i++) if (s.key[threads[i]!]! < openKeys) insertSorted(pending, threads[i]!, -1, s.key);
       for (let k = 0; k < pending.length; k++) {
-        const stateId = pending[k]!;
-        const thread = threads.get(stateId)!;
+        const thread = pending[k]!;
+        const stateId = s.key[thread]!;
         const state = this.model.states[stateId]!;
-        for (const child of state.skip) {
-          const before = threads.has(child);
-          this.offer(p, child, thread);
-          if (!before && threads.has(child)) insertSorted(pending, child, k);
+        const literals = s.literals[thread]!;
+        const strings = s.strings[thread]!;
+        const trail = s.trail[thread]!;
+        for (let c = 0; c < state.skip.length; c++) {
+          const before = threads.length;
+          s.offer(p, state.skip[c]!, literals, strings, trail, -1, "");
+          if (threads.length > before) insertSorted(pending, threads[before]!, k, s.key);
         }
         if (p === n) {
-          for (const [intent, path] of state.accept) {
-            const parent = this.model.payload.intents[intent]!.parent;
-            if (parent !== null && parent !== this.activeContext) continue;
-            const candidate = { intent, path, inContext: parent !== null };
-            if (!bestThread || outranks(candidate, thread, best!, bestThread)) {
-              bestThread = thread;
-              best = { intent, path, slots: {}, captures: {}, items: [], literals: thread.literals, inContext: candidate.inContext };
-            }
-          }
-          this.atEnd?.(stateId, thread.literals, () => Object.fromEntries(toArray(thread.items).flatMap((item) => ("slot" in item ? [[item.slot, this.captureOf(item).value]] : []))));
+          best = this.accepted(state.accept, literals, strings, trail, best);
+          this.atEnd?.(stateId, literals, () => this.slotsOf(trail));
           continue;
         }
-        this.advance(p, stateId, thread);
+        this.advance(p, stateId, literals, strings, trail);
       }
     }
-    if (!best || !bestThread) return null;
-    for (const item of toArray(bestThread.items)) {
-      if ("slot" in item) {
-        const capture = this.captureOf(item);
-        best.slots[item.slot] = capture.value;
-        best.captures[item.slot] = capture;
-        const witness: WitnessItem = { word: capture.text, kind: "slot", matched: item.slot };
-        if (capture.value !== capture.text) witness.value = capture.value;
-        best.items.push(witness);
-      } else best.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : item);
+    return best === null ? null : this.hit(best);
+  }
+
+  /** The better of `best` and the paths `accept` completes (see the priority at the top). */
+  private accepted(accept: RuntimeState["accept"], literals: number, strings: number, trail: number, best: Best | null): Best | null {
+    for (let a = 0; a < accept.length; a++) {
+      const [intent, path] = accept[a]!;
+      const parent = this.model.payload.intents[intent]!.parent;
+      if (parent !== null && parent !== this.activeContext) continue;
+      const inContext = parent !== null;
+      if (best === null || outranks(inContext, intent, path, literals, strings, best)) best = { intent, path, inContext, literals, strings, trail };
     }
     return best;
   }
 
-  /** The capture a slot hit stands for: its value and its text as written. */
-  private captureOf(hit: SlotHit): SlotCapture {
-    const { tokens, clean } = this;
-    const { start } = tokens[hit.from]!;
-    const { end } = tokens[hit.to - 1]!;
-    const text = hit.kind === STRING ? spanText(clean, tokens, hit.from, hit.to) : hit.kind === TYPED ? tokens[hit.from]!.text : clean.slice(start, end);
-    return { value: hit.value ?? text, text, start, end };
+  /** The winner's slots, captures and witness items, written from its trail. */
+  private hit({ intent, path, inContext, literals, trail }: Best): TemplateHit {
+    const { s } = this;
+    const hit: TemplateHit = { intent, path, slots: {}, captures: {}, items: [], literals, inContext };
+    for (const entry of s.entriesOf(trail)) {
+      const item = s.item[entry];
+      if (item === null) {
+        const slot = s.slot[entry]!;
+        const capture = this.captureOf(entry);
+        hit.slots[slot] = capture.value;
+        hit.captures[slot] = capture;
+        const witness: WitnessItem = { word: capture.text, kind: "slot", matched: slot };
+        if (capture.value !== capture.text) witness.value = capture.value;
+        hit.items.push(witness);
+      } else hit.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : item!);
+    }
+    return hit;
   }
 
-  private advance(p: number, stateId: number, thread: Thread): void {
-    const token = this.tokens[p]!;
+  /** The slots read along the trail ending at `trail`, by name. */
+  private slotsOf(trail: number): Record<string, string> {
+    const slots: Record<string, string> = {};
+    for (const entry of this.s.entriesOf(trail)) if (this.s.item[entry] === null) slots[this.s.slot[entry]!] = this.captureOf(entry).value;
+    return slots;
+  }
+
+  /** The capture the slot entry `entry` stands for: its value and its text as written. */
+  private captureOf(entry: number): SlotCapture {
+    const { tokens, clean, s } = this;
+    const from = s.slotFrom[entry]!;
+    const to = s.slotTo[entry]!;
+    const kind = s.slotKind[entry]!;
+    const { start } = tokens[from]!;
+    const { end } = tokens[to - 1]!;
+    const text = kind === STRING ? spanText(clean, tokens, from, to) : kind === TYPED ? tokens[from]!.text : clean.slice(start, end);
+    return { value: s.slotValue[entry] ?? text, text, start, end };
+  }
+
+  private advance(p: number, stateId: number, literals: number, strings: number, trail: number): void {
+    const { s } = this;
     const state = this.model.states[stateId]!;
-    if (token.kind !== "quoted" && this.model.stopWords.has(token.norm)) {
-      const item = (this.stopItems[p] ??= { word: token.text, kind: "stop word", matched: token.norm });
-      this.offer(p + 1, stateId, makeThread(thread.literals, thread.strings, push(thread.items, item)));
-    }
+    const stop = this.stopItem(p);
+    if (stop !== null) s.offer(p + 1, stateId, literals, strings, s.pushItem(trail, stop), -1, "");
     if (state.vocab.size > 0) {
       const hits = this.tagHits(p);
       for (let h = 0; h < hits.length; h++) {
         const hit = hits[h]!;
         const children = state.vocab.get(hit.tag);
         if (children === undefined) continue;
-        const next = makeThread(thread.literals + 1, thread.strings, push(thread.items, hit));
-        for (let c = 0; c < children.length; c++) this.offer(p + hit.length, children[c]!, next);
+        const next = s.pushItem(trail, hit);
+        for (let c = 0; c < children.length; c++) s.offer(p + hit.length, children[c]!, literals + 1, strings, next, -1, "");
       }
     }
-    this.slotEdges(p, state.typed, TYPED, thread);
-    this.slotEdges(p, state.lists, LIST, thread);
-    this.slotEdges(p, state.ranges, RANGE, thread);
-    for (const [slot, child] of state.strings) {
-      this.offer(p + 1, -child - 1, makeThread(thread.literals, thread.strings + 1, thread.items, p, slot));
+    if (state.typed.length > 0) this.slotEdges(p, state.typed, TYPED, literals, strings, trail);
+    if (state.lists.length > 0) this.slotEdges(p, state.lists, LIST, literals, strings, trail);
+    if (state.ranges.length > 0) this.slotEdges(p, state.ranges, RANGE, literals, strings, trail);
+    for (let e = 0; e < state.strings.length; e++) {
+      const [slot, child] = state.strings[e]!;
+      s.offer(p + 1, this.openKeys + child, literals, strings + 1, trail, p, slot);
     }
   }
 
@@ -244,21 +232,17 @@ class TemplateRun {
    * Offers each reading at `p` of every [node id, slot, child] edge of `kind`, as slot `slot` into
    * `child`; a list value is literal evidence, as a vocab word is.
    */
-  private slotEdges(p: number, edges: readonly (readonly [number, string, number])[], kind: ReadingKind, thread: Thread): void {
-    for (const [id, slot, child] of edges) {
-      for (const [reading, to] of this.readings(id, p, kind)) {
+  private slotEdges(p: number, edges: readonly (readonly [number, string, number])[], kind: ReadingKind, literals: number, strings: number, trail: number): void {
+    const { s } = this;
+    for (let e = 0; e < edges.length; e++) {
+      const [id, slot, child] = edges[e]!;
+      const readings = this.readings(id, p, kind);
+      for (let r = 0; r < readings.length; r++) {
+        const [reading, to] = readings[r]!;
         const value = kind === LIST ? this.model.payload.lists[id]!.values[reading]! : kind === RANGE ? `${reading}` : null;
-        const hit: SlotHit = { slot, kind, value, from: p, to };
-        this.offer(to, child, makeThread(thread.literals + (kind === LIST ? 1 : 0), thread.strings, push(thread.items, hit)));
+        s.offer(to, child, literals + (kind === LIST ? 1 : 0), strings, s.pushSlot(trail, slot, kind, value, p, to), -1, "");
       }
     }
-  }
-
-  private offer(p: number, key: number, thread: Thread): void {
-    let threads = this.at[p];
-    if (threads === undefined) this.at[p] = threads = new Map();
-    const existing = threads.get(key);
-    if (!existing || better(thread, existing)) threads.set(key, thread);
   }
 
   /** The readings of node `kind` `id` at `p`, as [reading, end position], once per message. */
@@ -275,7 +259,18 @@ class TemplateRun {
 
   /** Vocab tags the words at `p` stand for (see tagHitsAt), once per position. */
   private tagHits(p: number): TagHit[] {
-    return (this.tagCache[p] ??= tagHitsAt(this.model, this.tokens, p, this.words));
+    return (this.s.tagHits[p] ??= tagHitsAt(this.model, this.tokens, p, this.words));
+  }
+
+  /** The witness item of skipping the stop word at `p`, or null when it is none; once per position. */
+  private stopItem(p: number): WitnessItem | null {
+    let item = this.s.stopItem[p];
+    if (item === undefined) {
+      const token = this.tokens[p]!;
+      item = token.kind !== "quoted" && this.model.stopWords.has(token.norm) ? { word: token.text, kind: "stop word", matched: token.norm } : null;
+      this.s.stopItem[p] = item;
+    }
+    return item;
   }
 }
 
@@ -317,7 +312,7 @@ export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: numbe
   let node: ListTrie | undefined = model.lists[listId];
   for (let k = p; node && k < tokens.length && tokens[k]!.kind !== "quoted"; k++) {
     const { norm, kind } = tokens[k]!;
-    node = node.next.get(norm) ?? (kind === "word" && !model.wordId.has(norm) && !model.valueWords.has(norm) ? correctedChild(node, norm) : undefined);
+    node = node.next.get(norm) ?? (kind === "word" && mayCorrect(node, norm) && !model.wordId.has(norm) && !model.valueWords.has(norm) ? correctedChild(node, norm) : undefined);
     if (node && node.value !== -1) found.push([node.value, k + 1]);
   }
   return found;
@@ -325,6 +320,11 @@ export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: numbe
 
 /** Above this many words to choose from at one point of a list, a word is read exactly (the scan stays bounded). */
 const MAX_CORRECTED_CHOICES = 64;
+
+/** Whether `word` has an edit budget and `node` few enough next words to read it as a typo of one (checked before the word is looked up). */
+function mayCorrect(node: ListTrie, word: string): boolean {
+  return wordEditBudget(word.length) > 0 && node.next.size <= MAX_CORRECTED_CHOICES;
+}
 
 /**
  * The one next word of `node` a typo `word` stands for, within the strict edit budget of both (as
@@ -336,7 +336,7 @@ function correctedChild(node: ListTrie, word: string): ListTrie | undefined {
   const budget = wordEditBudget(word.length);
   let best: ListTrie | undefined;
   let bestDistance = budget + 1;
-  for (const [key, child] of budget === 0 || node.next.size > MAX_CORRECTED_CHOICES ? [] : node.next) {
+  for (const [key, child] of node.next) {
     const limit = Math.min(budget, wordEditBudget(key.length));
     const distance = osaDistance(word, key, limit);
     if (distance > limit) continue;
@@ -353,8 +353,11 @@ function correctedChild(node: ListTrie, word: string): ListTrie | undefined {
  * a run of number words is a reading, and the automaton keeps the one that fits.
  */
 export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, rangeId: number): [number, number][] {
+  const { text, norm } = tokens[p]!;
+  // Most words are neither digits nor number words: answered before any regex or array.
+  if (!startsNumber(text) && model.numberWords.get(norm.split("-", 1)[0]!) === undefined) return NO_READINGS;
   const { min, max, unit } = model.payload.ranges[rangeId]!;
-  const digits = /^(-?\d+(?:\.\d+)?)(\D*)$/.exec(tokens[p]!.text);
+  const digits = /^(-?\d+(?:\.\d+)?)(\D*)$/.exec(text);
   const readings: [number, number][] = [];
   if (digits) {
     if (digits[2] === "" || digits[2] === unit) readings.push([Number(digits[1]), p + 1]);
@@ -379,24 +382,35 @@ export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, 
   return readings.filter(([value]) => value >= min && value <= max);
 }
 
+/** No reading (shared: a caller never changes what a reader returns). */
+const NO_READINGS: [number, number][] = [];
+
+/** Whether `text` may be digits (its first character is a digit or a minus sign). */
+function startsNumber(text: string): boolean {
+  const c = text.charCodeAt(0);
+  return (c >= 48 && c <= 57) || c === 45;
+}
+
 /** What a typed, list or range node reads at a position, by kind. */
 const READERS = [typedAt, listValuesAt, numbersAt];
 
-function outranks(a: { intent: number; path: number; inContext: boolean }, at: Thread, b: TemplateHit, bt: Thread): boolean {
-  if (a.inContext !== b.inContext) return a.inContext;
-  return better(at, bt) || (!better(bt, at) && precedes(a, b));
+/** Whether the path (intent, path) read with (literals, strings) outranks `best` (see the priority at the top). */
+function outranks(inContext: boolean, intent: number, path: number, literals: number, strings: number, best: Best): boolean {
+  if (inContext !== best.inContext) return inContext;
+  if (better(literals, strings, best.literals, best.strings)) return true;
+  return !better(best.literals, best.strings, literals, strings) && (intent < best.intent || (intent === best.intent && path < best.path));
 }
 
-function precedes(a: { intent: number; path: number }, b: { intent: number; path: number }): boolean {
-  return a.intent < b.intent || (a.intent === b.intent && a.path < b.path);
-}
-
-/** Inserts `value` into the ascending `list` after index `from` (skip targets are always later states; -1: anywhere). */
-function insertSorted(list: number[], value: number, from: number): void {
+/**
+ * Inserts thread `thread` into `list`, ascending by key, after index `from` (skip targets are
+ * always later states; -1: anywhere).
+ */
+function insertSorted(list: number[], thread: number, from: number, keys: Int32Array): void {
   // Shifted by hand: splice would allocate the (empty) array of what it removed.
+  const key = keys[thread]!;
   let i = list.length;
-  for (; i > from + 1 && list[i - 1]! > value; i--) list[i] = list[i - 1]!;
-  list[i] = value;
+  for (; i > from + 1 && keys[list[i - 1]!]! > key; i--) list[i] = list[i - 1]!;
+  list[i] = thread;
 }
 
 export function matchTemplate(
@@ -408,5 +422,10 @@ export function matchTemplate(
   activeContext: number | null = null,
   atEnd?: AtEnd,
 ): TemplateHit | null {
-  return new TemplateRun(model, tokens, clean, words, activeContext, atEnd).run();
+  const scratch = scratchFor(model);
+  try {
+    return new TemplateRun(model, tokens, clean, words, activeContext, atEnd, scratch).run();
+  } finally {
+    scratch.end();
+  }
 }

@@ -99,18 +99,23 @@ function reference(spec: NodeSpec[][][], tokens: Token[]): RefMatch | null {
   return best;
 }
 
+/** The model of an NPC with one intent per entry of `spec`, each path written in the template notation. */
+function modelOf(spec: NodeSpec[][][]): NpcModel {
+  const ir = npcIr({
+    synonyms: SYNONYMS,
+    types: { number: "^\\d+$" },
+    lists: { stop_words: [...STOP_WORDS] },
+    intents: spec.map((paths, i) => ({ id: `i${i}`, paths: paths.map((nodes) => nodes.map(notation).join(" ")) })),
+  });
+  return new NpcModel(compileNpc(ir).payload);
+}
+
 describe("template automaton", () => {
   it("picks the same intent and path as trying every template in turn", () => {
     let matched = 0;
     fc.assert(
       fc.property(npcSpec, fc.array(message, { minLength: 1, maxLength: 8 }), (spec, messages) => {
-        const ir = npcIr({
-          synonyms: SYNONYMS,
-          types: { number: "^\\d+$" },
-          lists: { stop_words: [...STOP_WORDS] },
-          intents: spec.map((paths, i) => ({ id: `i${i}`, paths: paths.map((nodes) => nodes.map(notation).join(" ")) })),
-        });
-        const model = new NpcModel(compileNpc(ir).payload);
+        const model = modelOf(spec);
         for (const text of messages) {
           const { tokens, clean } = tokenize(text);
           const hit = matchTemplate(model, tokens, clean, new WordResolver(model));
@@ -125,5 +130,37 @@ describe("template automaton", () => {
       { numRuns: 300 },
     );
     expect(matched).toBeGreaterThan(100); // the comparison is not only about rejections
+  });
+
+  it("answers a message the same whatever the calls before it, and from inside another call (the matcher's scratch is reused)", () => {
+    fc.assert(
+      fc.property(npcSpec, fc.array(message, { minLength: 2, maxLength: 8 }), (spec, messages) => {
+        const model = modelOf(spec);
+        const match = (text: string, atEnd?: Parameters<typeof matchTemplate>[5]) => {
+          const { tokens, clean } = tokenize(text);
+          return matchTemplate(model, tokens, clean, new WordResolver(model), null, atEnd);
+        };
+        // Each message on a model no call has used; then on one model, in turn, twice; then from inside a call on another message.
+        const fresh = messages.map((text) => {
+          const own = modelOf(spec);
+          const { tokens, clean } = tokenize(text);
+          return matchTemplate(own, tokens, clean, new WordResolver(own));
+        });
+        expect(messages.map((text) => match(text))).toEqual(fresh);
+        expect(messages.map((text) => match(text))).toEqual(fresh);
+        const nested = messages.map((text, k) => {
+          let inner: ReturnType<typeof match> | undefined;
+          const outer = match(messages[(k + 1) % messages.length]!, () => {
+            inner ??= match(text);
+          });
+          return { outer, inner };
+        });
+        nested.forEach(({ outer, inner }, k) => {
+          expect(outer).toEqual(fresh[(k + 1) % messages.length]);
+          if (inner !== undefined) expect(inner).toEqual(fresh[k]);
+        });
+      }),
+      { numRuns: 100 },
+    );
   });
 });
