@@ -9,6 +9,9 @@
 //   …      zero padding to a multiple of 8 bytes from the file's start
 //   …      the section area: the typed arrays' little-endian bytes (sections.ts)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// 8.0: the automaton is a DAG: a pattern's groups branch and meet again at a join state, which
+//      has several ways in. Same encoding as 7.0, but a 7.x reader refuses a join (it accepted
+//      only a forest), so a bundle with one must not claim to be 7.x.
 // 7.0: the big sorted string lists (exact-table keys, lexicon words, stems, action words) are
 //      string tables (string-table.ts: UTF-8 bytes and u32 offsets, two sections; strings
 //      decoded on first read), not msgpack strings, which a 6.x reader cannot find.
@@ -33,7 +36,7 @@ import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 7;
+export const FORMAT_MAJOR = 8;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 
