@@ -6,6 +6,7 @@ import { describe, expect, test } from "vitest";
 import { DiagnosticBag } from "../../compiler/diagnostics.js";
 import { lowerEntriesFile } from "../../compiler/sources/ndf/entries.js";
 import { parseJson } from "../../compiler/sources/ndf/json-ast.js";
+import { NdfExpansions } from "../../compiler/sources/ndf/structure.js";
 import { lowerSynonyms } from "../../compiler/sources/ndf/tables.js";
 import { wordTag } from "../../compiler/sources/dsl/index.js";
 import { lower, withoutLocations } from "./helpers.js";
@@ -70,7 +71,7 @@ function ndfPaths(sentences: Element[][]) {
   const json = JSON.stringify([{ type: "template", structure: sentences.map((s) => s.map(ndfNode)), output: "ok" }], null, 2);
   const bag = new DiagnosticBag();
   const root = parseJson("templates_x.json", json, bag);
-  const { intents } = lowerEntriesFile("templates_x.json", root!, bag);
+  const { intents } = lowerEntriesFile("templates_x.json", root!, bag, new NdfExpansions(bag));
   expect(bag.sorted()).toEqual([]);
   return withoutLocations(intents[0]!.paths);
 }
@@ -123,7 +124,7 @@ describe("DSL ≡ NDF", () => {
         expect(diagnostics).toEqual([]);
         const bag = new DiagnosticBag();
         const root = parseJson("dataset_x.json", JSON.stringify([{ input: inputs }]), bag);
-        const [entry] = lowerEntriesFile("dataset_x.json", root!, bag).intents;
+        const [entry] = lowerEntriesFile("dataset_x.json", root!, bag, new NdfExpansions(bag)).intents;
         expect(fragment.intents[0]!.kind).toBe(entry!.kind);
         expect(fragment.intents[0]!.inputs.map((i) => i.value).sort()).toEqual(entry!.inputs.map((i) => i.value).sort());
       }),

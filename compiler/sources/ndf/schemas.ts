@@ -50,6 +50,47 @@ const templateNode = {
 /** Keys a template node may have (others are reported and ignored). */
 export const KNOWN_NODE_KEYS = Object.keys(templateNode.properties);
 
+const EXPANSION_NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
+const nodeRef = { $ref: "#/definitions/node" };
+const sequence = { type: "array", items: nodeRef, description: "Nodes one after another." };
+const groupRequired = { type: "boolean", description: "false: the whole group may be left out (default true)." };
+
+/** ndfc's group nodes; each is told apart from a plain node by its one key (choice, permutation, expansion). */
+const choiceNode = {
+  type: "object",
+  description: "ndfc extension: alternative node sequences, e.g. [[<turn>, <on>], [<switch>, <on>]]; an empty one makes the group optional.",
+  required: ["choice"],
+  additionalProperties: false,
+  properties: { choice: { type: "array", minItems: 1, items: sequence }, required: groupRequired },
+};
+
+const permutationNode = {
+  type: "object",
+  description: "ndfc extension: node sequences that may come in any order (at most 4).",
+  required: ["permutation"],
+  additionalProperties: false,
+  properties: { permutation: { type: "array", minItems: 1, items: { ...sequence, minItems: 1 } }, required: groupRequired },
+};
+
+const expansionNode = {
+  type: "object",
+  description: "ndfc extension: the nodes of a named expansion of vocabulary/expansions.json, as if written here.",
+  required: ["expansion"],
+  additionalProperties: false,
+  properties: { expansion: { type: "string", pattern: EXPANSION_NAME }, required: groupRequired },
+};
+
+/** One element of a structure path: a plain node, or one of ndfc's group nodes (recursive). */
+const node = {
+  if: { type: "object", required: ["choice"] },
+  then: choiceNode,
+  else: {
+    if: { type: "object", required: ["permutation"] },
+    then: permutationNode,
+    else: { if: { type: "object", required: ["expansion"] }, then: expansionNode, else: templateNode },
+  },
+};
+
 const toolArguments = {
   properties: {
     command: { type: "string" },
@@ -108,7 +149,7 @@ const entry = {
     structure: {
       type: "array",
       description: "Alternative paths, each a list of nodes.",
-      items: { type: "array", minItems: 1, items: templateNode },
+      items: { type: "array", minItems: 1, items: nodeRef },
     },
     context: {
       description: "Follow-up entries: a non-empty list replaces the active context, [] clears it.",
@@ -124,7 +165,7 @@ const entriesFile = (id: string, title: string) => ({
   title,
   type: "array",
   items: { $ref: "#/definitions/entry" },
-  definitions: { entry },
+  definitions: { entry, node },
 });
 
 export const NDF_SCHEMAS = {
@@ -171,6 +212,15 @@ export const NDF_SCHEMAS = {
     type: "object",
     propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
     additionalProperties: { type: "object", minProperties: 1, additionalProperties: { type: "string" } },
+  },
+  expansions: {
+    $schema: DRAFT,
+    $id: `${SCHEMA_BASE}vocabulary-expansions.json`,
+    title: "ndfc extension vocabulary/expansions.json: named node sequences, used in a structure path as {\"expansion\": \"name\"}",
+    type: "object",
+    propertyNames: { pattern: EXPANSION_NAME },
+    additionalProperties: { type: "array", minItems: 1, items: nodeRef },
+    definitions: { node },
   },
   vocabulary: {
     $schema: DRAFT,
