@@ -50,7 +50,8 @@ const templateNode = {
 /** Keys a template node may have (others are reported and ignored). */
 export const KNOWN_NODE_KEYS = Object.keys(templateNode.properties);
 
-const EXPANSION_NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
+/** A list or expansion name. */
+const NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
 const nodeRef = { $ref: "#/definitions/node" };
 const sequence = { type: "array", items: nodeRef, description: "Nodes one after another." };
 const groupRequired = { type: "boolean", description: "false: the whole group may be left out (default true)." };
@@ -77,7 +78,7 @@ const expansionNode = {
   description: "ndfc extension: the nodes of a named expansion of vocabulary/expansions.json, as if written here.",
   required: ["expansion"],
   additionalProperties: false,
-  properties: { expansion: { type: "string", pattern: EXPANSION_NAME }, required: groupRequired },
+  properties: { expansion: { type: "string", pattern: NAME }, required: groupRequired },
 };
 
 /** One element of a structure path: a plain node, or one of ndfc's group nodes (recursive). */
@@ -159,6 +160,16 @@ const entry = {
   },
 };
 
+/** A file mapping names of the form `namePattern` to `values`. */
+const nameMap = (id: string, title: string, namePattern: string, values: object) => ({
+  $schema: DRAFT,
+  $id: `${SCHEMA_BASE}${id}.json`,
+  title,
+  type: "object",
+  propertyNames: { pattern: namePattern },
+  additionalProperties: values,
+});
+
 const entriesFile = (id: string, title: string) => ({
   $schema: DRAFT,
   $id: `${SCHEMA_BASE}${id}.json`,
@@ -189,37 +200,22 @@ export const NDF_SCHEMAS = {
     },
   },
   dataset: entriesFile("dataset", "NDF dataset_*.json / templates_*.json / personality.json"),
-  types: {
-    $schema: DRAFT,
-    $id: `${SCHEMA_BASE}types.json`,
-    title: "NDF types.json: <||type||> → regex",
+  types: nameMap("types", "NDF types.json: <||type||> → regex", tagPattern, { type: "string" }),
+  vocabularyTemplates: nameMap("vocabulary-templates", "NDF vocabulary/templates.json: <||vocab_x||> → synonyms", tagPattern, {
+    type: "array",
+    items: { type: "string", minLength: 1 },
+  }),
+  lists: nameMap("vocabulary-lists", "ndfc extension vocabulary/lists.json: value lists for list slots, each spoken form → canonical value", NAME, {
     type: "object",
-    propertyNames: { pattern: tagPattern },
+    minProperties: 1,
     additionalProperties: { type: "string" },
-  },
-  vocabularyTemplates: {
-    $schema: DRAFT,
-    $id: `${SCHEMA_BASE}vocabulary-templates.json`,
-    title: "NDF vocabulary/templates.json: <||vocab_x||> → synonyms",
-    type: "object",
-    propertyNames: { pattern: tagPattern },
-    additionalProperties: { type: "array", items: { type: "string", minLength: 1 } },
-  },
-  lists: {
-    $schema: DRAFT,
-    $id: `${SCHEMA_BASE}vocabulary-lists.json`,
-    title: "ndfc extension vocabulary/lists.json: value lists for list slots, each spoken form → canonical value",
-    type: "object",
-    propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
-    additionalProperties: { type: "object", minProperties: 1, additionalProperties: { type: "string" } },
-  },
+  }),
   expansions: {
-    $schema: DRAFT,
-    $id: `${SCHEMA_BASE}vocabulary-expansions.json`,
-    title: "ndfc extension vocabulary/expansions.json: named node sequences, used in a structure path as {\"expansion\": \"name\"}",
-    type: "object",
-    propertyNames: { pattern: EXPANSION_NAME },
-    additionalProperties: { type: "array", minItems: 1, items: nodeRef },
+    ...nameMap("vocabulary-expansions", 'ndfc extension vocabulary/expansions.json: named node sequences, used in a structure path as {"expansion": "name"}', NAME, {
+      type: "array",
+      minItems: 1,
+      items: nodeRef,
+    }),
     definitions: { node },
   },
   vocabulary: {
