@@ -1,19 +1,22 @@
 // `node build/scripts/rules-to-ndf.js <rules-npc-dir> <out-dir> <npc name>`: writes the NPC of a
-// rule-DSL directory as NDF JSON with ndfc's extension keys (list and range nodes, `slots`,
-// vocabulary/lists.json). datasets/home-ndf is datasets/home written this way; the equivalence
+// rule-DSL directory as NDF JSON with ndfc's extension keys (list and range nodes, choice nodes,
+// `slots`, vocabulary/lists.json), one structure path per DSL pattern. datasets/home-ndf is datasets/home written this way; the equivalence
 // test (test/datasets/home-ndf.test.ts) checks both give the same answers on home's eval set.
 import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
-import type { Intent, NpcIR, TemplateNode } from "../compiler/ir/types.js";
-import { templateSequences } from "../compiler/ir/template-parts.js";
+import type { Intent, NpcIR, TemplateNode, TemplatePart } from "../compiler/ir/types.js";
+import { isChoice } from "../compiler/ir/template-parts.js";
 import { lintSources } from "../compiler/lint.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
-const MAX_NDF_PATHS_PER_TEMPLATE = 1024;
-
 const tag = (name: string) => `<||${name}||>`;
+
+/** A group as a choice node; its empty alternative (an optional group) is written in place, as `[]`. */
+function partJson(part: TemplatePart): Json {
+  return isChoice(part) ? { choice: part.alternatives.map((alternative) => alternative.map(partJson)) } : nodeJson(part);
+}
 
 function nodeJson(node: TemplateNode): Json {
   const out: Record<string, Json> = { tag: node.tags.length === 1 ? tag(node.tags[0]!) : node.tags.map(tag), type: node.type, required: node.required };
@@ -27,12 +30,7 @@ function entryJson(intent: Intent): Json {
   if (intent.inputs.length > 0) out["input"] = intent.inputs.map((input) => input.value);
   if (intent.paths.length > 0) {
     out["type"] = "template";
-    // NDF has no groups: a template's choices become its node sequences, each one structure path
-    out["structure"] = intent.paths.flatMap((path) => {
-      const { sequences, complete } = templateSequences(path.nodes, MAX_NDF_PATHS_PER_TEMPLATE);
-      if (!complete) throw new Error(`${intent.id}: a pattern has more than ${MAX_NDF_PATHS_PER_TEMPLATE} paths, too many for NDF structure`);
-      return sequences.map((nodes) => nodes.map(nodeJson));
-    });
+    out["structure"] = intent.paths.map((path) => path.nodes.map(partJson));
   }
   if (intent.outputs.length > 0) out["output"] = intent.outputs.map((output) => output.value);
   if (intent.tools.length > 0) out["tools"] = intent.tools.map((tool) => tool.raw as Json);

@@ -13,6 +13,7 @@ const FILE_NAMES: Record<keyof typeof NDF_SCHEMAS, string> = {
   vocabularyTemplates: "ndf-vocabulary-templates.schema.json",
   vocabulary: "ndf-vocabulary.schema.json",
   lists: "ndf-vocabulary-lists.schema.json",
+  expansions: "ndf-vocabulary-expansions.schema.json",
 };
 
 export const registerSchema: RegisterCommand = (program, io) => {

@@ -13,6 +13,7 @@ import { lowerEntriesFile } from "./ndf/entries.js";
 import { classifyNpcFiles, isDslFile, type NdfFile } from "./ndf/files.js";
 import { parseJson, type JsonNode } from "./ndf/json-ast.js";
 import type { SchemaKind } from "./ndf/schemas.js";
+import { NdfExpansions } from "./ndf/structure.js";
 import { lowerSynonyms, lowerTypes, lowerValueLists, lowerWordLists } from "./ndf/tables.js";
 import { validateAgainstSchema } from "./ndf/validate.js";
 import { readSource } from "./read-source.js";
@@ -39,6 +40,7 @@ const SCHEMA_OF: Record<Exclude<NdfFile["kind"], "dsl">, SchemaKind> = {
   vocabularyTemplates: "vocabularyTemplates",
   vocabulary: "vocabulary",
   lists: "lists",
+  expansions: "expansions",
 };
 
 /**
@@ -65,6 +67,7 @@ class Loader {
   private readonly texts = new Map<string, string>();
   private readonly sources: SourceFileRef[] = [];
   private readonly fragment: IrFragment = { intents: [], synonyms: [], types: [], wordLists: [], lists: [], connectives: [] };
+  private readonly expansions = new NdfExpansions(this.bag);
 
   loadDirectory(dir: string): LoadedSources {
     const { files, skipped } = classifyNpcFiles(dir);
@@ -82,7 +85,9 @@ class Loader {
         this.bag.info(NDF_CODES.ignoredFile, "not loaded: NDF reads dataset_*.json, templates_*.json, personality.json, types.json and vocabulary/*.json", fileStart(file.path));
       }
     }
-    for (const file of files) this.loadFile(file);
+    // expansions first: templates of any file may use them
+    for (const file of files) if (file.kind === "expansions") this.loadFile(file);
+    for (const file of files) if (file.kind !== "expansions") this.loadFile(file);
     if (files.length === 0) {
       this.bag.warning(NDF_CODES.missingConfig, `no dataset files found under ${join(dir, "dataset")}`, fileStart(configPath));
     }
@@ -117,7 +122,7 @@ class Loader {
     validateAgainstSchema(SCHEMA_OF[file.kind], root, this.bag, json.value);
     switch (file.kind) {
       case "entries": {
-        const { intents, wordLists } = lowerEntriesFile(file.relPath, root, this.bag);
+        const { intents, wordLists } = lowerEntriesFile(file.relPath, root, this.bag, this.expansions);
         this.fragment.intents.push(...intents);
         this.fragment.wordLists.push(...wordLists);
         break;
@@ -133,6 +138,9 @@ class Loader {
         break;
       case "lists":
         this.fragment.lists.push(...lowerValueLists(root));
+        break;
+      case "expansions":
+        this.expansions.declare(root);
         break;
     }
   }

@@ -86,6 +86,7 @@ describe("ndfc schema", () => {
       "ndf-config.schema.json",
       "ndf-dataset.schema.json",
       "ndf-types.schema.json",
+      "ndf-vocabulary-expansions.schema.json",
       "ndf-vocabulary-lists.schema.json",
       "ndf-vocabulary-templates.schema.json",
       "ndf-vocabulary.schema.json",

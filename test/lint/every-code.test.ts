@@ -41,6 +41,17 @@ function typed(pattern: string): Files {
   });
 }
 
+const GO = { tag: "<||vocab_go||>", type: "vocab" };
+
+/** An NDF NPC whose one template's path is `nodes` (ndfc's group nodes), with `expansions`. */
+function grouped(nodes: unknown[], expansions: Record<string, unknown[]> = {}): Files {
+  return ndf([GREETING], {
+    "dataset/templates_a.json": JSON.stringify([{ intent: "go", type: "template", structure: [[GO, ...nodes]], output: "Going." }]),
+    "dataset/vocabulary/templates.json": JSON.stringify({ "<||vocab_go||>": ["go"] }),
+    "dataset/vocabulary/expansions.json": JSON.stringify(expansions),
+  });
+}
+
 /** A rule DSL file. */
 function dsl(text: string): Files {
   return { "probe.rules": text };
@@ -59,6 +70,9 @@ const FIXTURES: Record<string, Files> = {
     { ...GREETING, intent: "greet" },
     { input: ["good morning"], output: "Morning.", intent: "greet" },
   ]),
+  NDF010: grouped([{ expansion: "nowhere" }]),
+  NDF011: grouped([{ expansion: "loop" }], { loop: [{ tag: "<||vocab_go||>", type: "vocab" }, { expansion: "loop" }] }),
+  NDF012: grouped([{ permutation: [[GO], [GO], [GO], [GO], [GO]] }]),
   REF001: ndf([GREETING], {
     "dataset/templates_a.json": JSON.stringify([{ intent: "go", type: "template", structure: [[{ tag: "<||vocab_nowhere||>", type: "vocab", required: true }]], output: "Going." }]),
   }),

@@ -6,16 +6,20 @@ import type { CallNode, StringNode } from "./ast.js";
 import { DSL_CODES } from "./codes.js";
 import { parsePattern, type ExpansionLookup, type PatternItem } from "./pattern.js";
 import { locInString, nameOf } from "./values.js";
+import { LazyDefinitions } from "../template-groups.js";
 
 export class ExpansionTable {
   private readonly sources = new Map<string, StringNode>();
-  private readonly parsed = new Map<string, PatternItem[]>();
-  private readonly parsing = new Set<string>();
+  private readonly definitions: LazyDefinitions<StringNode, PatternItem[]>;
 
   constructor(
     private readonly lines: LineMap,
     private readonly bag: DiagnosticBag,
-  ) {}
+  ) {
+    this.definitions = new LazyDefinitions(this.sources, (source) => this.parse(source), (name, source) => {
+      this.bag.error(DSL_CODES.badPattern, `expansion <${name}> uses itself: an expansion cannot refer back to itself, directly or through others`, source.loc);
+    }, []);
+  }
 
   declare(statement: CallNode): void {
     const [nameArg, pattern, ...extra] = statement.args;
@@ -32,21 +36,12 @@ export class ExpansionTable {
     this.sources.set(name, pattern);
   }
 
-  /** The items of `<name>`, or undefined when no expansion has that name (or it is cyclic). */
-  readonly lookup: ExpansionLookup = (name) => {
-    const done = this.parsed.get(name);
-    if (done !== undefined) return done;
-    const source = this.sources.get(name);
-    if (source === undefined) return undefined;
-    if (this.parsing.has(name)) {
-      this.bag.error(DSL_CODES.badPattern, `expansion <${name}> uses itself: an expansion cannot refer back to itself, directly or through others`, source.loc);
-      return [];
-    }
-    this.parsing.add(name);
+  /** The items of `<name>`, or undefined when no expansion has that name (empty when it is cyclic). */
+  readonly lookup: ExpansionLookup = (name) => this.definitions.resolve(name);
+
+  private parse(source: StringNode): PatternItem[] {
     const { items, problems } = parsePattern(source.value, this.lookup);
-    this.parsing.delete(name);
     for (const problem of problems) this.bag.error(DSL_CODES.badPattern, problem.message, locInString(this.lines, source, problem.offset, problem.length));
-    this.parsed.set(name, items);
     return items;
-  };
+  }
 }

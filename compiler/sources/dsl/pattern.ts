@@ -11,6 +11,7 @@
 //   ( a ; b )   permutation: the parts in any order
 // Offsets are indexes into the decoded pattern string; the lowering maps them to the source.
 import type { NumberRange } from "../../ir/types.js";
+import { MAX_PATTERN_SIZE, MAX_PERMUTATION_PARTS, orderings, patternTooLarge, tooManyPermutationParts } from "../template-groups.js";
 
 export interface SlotItem {
   kind: "slot";
@@ -126,16 +127,6 @@ function tokenizePattern(text: string, problems: PatternProblem[]): PatternToken
 /** Groups nest at most this deep in a pattern (the parser and the expansions are recursive). */
 export const MAX_PATTERN_NESTING = 16;
 
-/** The most parts a permutation `(a; b; …)` may have (their orderings multiply the paths). */
-export const MAX_PERMUTATION_PARTS = 4;
-
-/**
- * The most words and slots one pattern may hold once its expansions are in (each becomes about one
- * automaton state, as groups branch and join instead of multiplying): a bound against expansions
- * nested inside each other many times over, which would grow the pattern exponentially.
- */
-export const MAX_PATTERN_SIZE = 4096;
-
 export function parsePattern(text: string, expansions: ExpansionLookup = () => undefined): ParsedPattern {
   const problems: PatternProblem[] = [];
   const tokens = tokenizePattern(text, problems);
@@ -210,7 +201,7 @@ export function parsePattern(text: string, expansions: ExpansionLookup = () => u
   if (items.length === 0 && problems.length === 0) problems.push({ offset: 0, length: 0, message: "empty pattern: a rule needs at least one word or :slot" });
   const size = patternSize(items);
   if (size > MAX_PATTERN_SIZE) {
-    problems.push({ offset: 0, length: text.length, message: `this pattern holds ${size} words and slots once its expansions and permutations are in, at most ${MAX_PATTERN_SIZE} are allowed: split it into several rules` });
+    problems.push({ offset: 0, length: text.length, message: patternTooLarge(size, "this pattern", "rules") });
     return { items: [], problems };
   }
   reportRepeatedSlots(items, problems);
@@ -251,12 +242,9 @@ function wordItem(word: string, offset: number, suffix: string | undefined): Pat
 
 /** Every ordering of a permutation's parts, as alternatives. */
 function permutations(parts: PatternItem[][], offset: number, problems: PatternProblem[]): PatternItem[][] {
-  if (parts.length > MAX_PERMUTATION_PARTS) {
-    problems.push({ offset, length: 1, message: `a permutation has ${parts.length} parts, at most ${MAX_PERMUTATION_PARTS} are allowed (their orderings multiply): split it` });
-    return [parts.flat()];
-  }
-  if (parts.length <= 1) return [parts.flat()];
-  return parts.flatMap((part, i) => permutations([...parts.slice(0, i), ...parts.slice(i + 1)], offset, problems).map((rest) => [...part, ...rest]));
+  if (parts.length <= MAX_PERMUTATION_PARTS) return orderings(parts);
+  problems.push({ offset, length: 1, message: tooManyPermutationParts(parts.length) });
+  return [parts.flat()];
 }
 
 /** Copies of `items` located at `offset` (an expansion's items where the rule references it). */

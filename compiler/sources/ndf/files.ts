@@ -2,7 +2,7 @@
 import { readdirSync } from "node:fs";
 import { join, relative, sep } from "node:path";
 
-export type NdfFileKind = "entries" | "types" | "vocabularyTemplates" | "vocabulary" | "lists" | "dsl";
+export type NdfFileKind = "entries" | "types" | "vocabularyTemplates" | "vocabulary" | "lists" | "expansions" | "dsl";
 
 export interface NdfFile {
   kind: NdfFileKind;
@@ -68,6 +68,8 @@ export function classifyNpcFiles(dir: string): NpcFiles {
       files.push({ kind: "vocabularyTemplates", path, relPath });
     } else if (parent.endsWith("vocabulary") && base === "lists.json") {
       files.push({ kind: "lists", path, relPath });
+    } else if (parent.endsWith("vocabulary") && base === "expansions.json") {
+      files.push({ kind: "expansions", path, relPath });
     } else if (parent.endsWith("vocabulary") && base === "vocabulary.json") {
       files.push({ kind: "vocabulary", path, relPath });
     } else if (/^(dataset|templates)_.+\.json$/.test(base) || base === "personality.json") {

@@ -50,6 +50,48 @@ const templateNode = {
 /** Keys a template node may have (others are reported and ignored). */
 export const KNOWN_NODE_KEYS = Object.keys(templateNode.properties);
 
+/** A list or expansion name. */
+const NAME = "^[A-Za-z_][A-Za-z0-9_]*$";
+const nodeRef = { $ref: "#/definitions/node" };
+const sequence = { type: "array", items: nodeRef, description: "Nodes one after another." };
+const groupRequired = { type: "boolean", description: "false: the whole group may be left out (default true)." };
+
+/** ndfc's group nodes; each is told apart from a plain node by its one key (choice, permutation, expansion). */
+const choiceNode = {
+  type: "object",
+  description: "ndfc extension: alternative node sequences, e.g. [[<turn>, <on>], [<switch>, <on>]]; an empty one makes the group optional.",
+  required: ["choice"],
+  additionalProperties: false,
+  properties: { choice: { type: "array", minItems: 1, items: sequence }, required: groupRequired },
+};
+
+const permutationNode = {
+  type: "object",
+  description: "ndfc extension: node sequences that may come in any order (at most 4).",
+  required: ["permutation"],
+  additionalProperties: false,
+  properties: { permutation: { type: "array", minItems: 1, items: { ...sequence, minItems: 1 } }, required: groupRequired },
+};
+
+const expansionNode = {
+  type: "object",
+  description: "ndfc extension: the nodes of a named expansion of vocabulary/expansions.json, as if written here.",
+  required: ["expansion"],
+  additionalProperties: false,
+  properties: { expansion: { type: "string", pattern: NAME }, required: groupRequired },
+};
+
+/** One element of a structure path: a plain node, or one of ndfc's group nodes (recursive). */
+const node = {
+  if: { type: "object", required: ["choice"] },
+  then: choiceNode,
+  else: {
+    if: { type: "object", required: ["permutation"] },
+    then: permutationNode,
+    else: { if: { type: "object", required: ["expansion"] }, then: expansionNode, else: templateNode },
+  },
+};
+
 const toolArguments = {
   properties: {
     command: { type: "string" },
@@ -108,7 +150,7 @@ const entry = {
     structure: {
       type: "array",
       description: "Alternative paths, each a list of nodes.",
-      items: { type: "array", minItems: 1, items: templateNode },
+      items: { type: "array", minItems: 1, items: nodeRef },
     },
     context: {
       description: "Follow-up entries: a non-empty list replaces the active context, [] clears it.",
@@ -118,13 +160,23 @@ const entry = {
   },
 };
 
+/** A file mapping names of the form `namePattern` to `values`. */
+const nameMap = (id: string, title: string, namePattern: string, values: object) => ({
+  $schema: DRAFT,
+  $id: `${SCHEMA_BASE}${id}.json`,
+  title,
+  type: "object",
+  propertyNames: { pattern: namePattern },
+  additionalProperties: values,
+});
+
 const entriesFile = (id: string, title: string) => ({
   $schema: DRAFT,
   $id: `${SCHEMA_BASE}${id}.json`,
   title,
   type: "array",
   items: { $ref: "#/definitions/entry" },
-  definitions: { entry },
+  definitions: { entry, node },
 });
 
 export const NDF_SCHEMAS = {
@@ -148,29 +200,23 @@ export const NDF_SCHEMAS = {
     },
   },
   dataset: entriesFile("dataset", "NDF dataset_*.json / templates_*.json / personality.json"),
-  types: {
-    $schema: DRAFT,
-    $id: `${SCHEMA_BASE}types.json`,
-    title: "NDF types.json: <||type||> → regex",
+  types: nameMap("types", "NDF types.json: <||type||> → regex", tagPattern, { type: "string" }),
+  vocabularyTemplates: nameMap("vocabulary-templates", "NDF vocabulary/templates.json: <||vocab_x||> → synonyms", tagPattern, {
+    type: "array",
+    items: { type: "string", minLength: 1 },
+  }),
+  lists: nameMap("vocabulary-lists", "ndfc extension vocabulary/lists.json: value lists for list slots, each spoken form → canonical value", NAME, {
     type: "object",
-    propertyNames: { pattern: tagPattern },
+    minProperties: 1,
     additionalProperties: { type: "string" },
-  },
-  vocabularyTemplates: {
-    $schema: DRAFT,
-    $id: `${SCHEMA_BASE}vocabulary-templates.json`,
-    title: "NDF vocabulary/templates.json: <||vocab_x||> → synonyms",
-    type: "object",
-    propertyNames: { pattern: tagPattern },
-    additionalProperties: { type: "array", items: { type: "string", minLength: 1 } },
-  },
-  lists: {
-    $schema: DRAFT,
-    $id: `${SCHEMA_BASE}vocabulary-lists.json`,
-    title: "ndfc extension vocabulary/lists.json: value lists for list slots, each spoken form → canonical value",
-    type: "object",
-    propertyNames: { pattern: "^[A-Za-z_][A-Za-z0-9_]*$" },
-    additionalProperties: { type: "object", minProperties: 1, additionalProperties: { type: "string" } },
+  }),
+  expansions: {
+    ...nameMap("vocabulary-expansions", 'ndfc extension vocabulary/expansions.json: named node sequences, used in a structure path as {"expansion": "name"}', NAME, {
+      type: "array",
+      minItems: 1,
+      items: nodeRef,
+    }),
+    definitions: { node },
   },
   vocabulary: {
     $schema: DRAFT,

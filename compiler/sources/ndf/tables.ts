@@ -2,7 +2,7 @@
 // and ndfc's extension vocabulary/lists.json.
 import type { SynonymSet, TypeDef, ValueList, WordList } from "../../ir/types.js";
 import { normalizeKey } from "../../../runtime/text/normalize.js";
-import { tagName } from "./entries.js";
+import { tagName } from "./node.js";
 import { locOf, membersOf, type JsonNode } from "./json-ast.js";
 
 function stringMembers(root: JsonNode) {
