@@ -33,22 +33,34 @@ function phrasingsOf(items: readonly Tree[]): string[][] {
   return out;
 }
 
-function buildNpc(rules: string): { npc: Promise<Npc>; diagnostics: string[]; paths: number; states: number } {
+function buildNpc(rules: string): { npc: Promise<Npc>; diagnostics: string[]; errors: string[]; paths: number; states: number } {
   const dir = writeTree(tempDir("graph"), { "g.rules": rules });
   const lint = lintSources([dir]);
   const { bytes, payload } = compileNpc(lint.ir);
-  return { npc: loadNpc(bytes), diagnostics: lint.diagnostics.map((d) => `${d.code} ${d.message}`), paths: payload.counts.templatePaths, states: payload.counts.automatonStates };
+  const text = (d: { code: string; message: string }) => `${d.code} ${d.message}`;
+  return {
+    npc: loadNpc(bytes),
+    diagnostics: lint.diagnostics.map(text),
+    errors: lint.diagnostics.filter((d) => d.severity === "error").map(text),
+    paths: payload.counts.templatePaths,
+    states: payload.counts.automatonStates,
+  };
 }
 
-const tree: fc.Arbitrary<Tree[]> = fc.letrec<{ items: Tree[]; item: Tree }>((tie) => ({
-  items: fc.array(tie("item"), { minLength: 1, maxLength: 3 }),
-  item: fc.oneof(
-    { depthSize: "small", withCrossShrink: true },
-    fc.constantFrom(...WORDS).map((word): Tree => ({ kind: "word", word })),
-    fc.array(tie("items"), { minLength: 2, maxLength: 3 }).map((alternatives): Tree => ({ kind: "group", alternatives })),
-    tie("items").map((items): Tree => ({ kind: "optional", items })),
-  ),
-})).items;
+/** Random patterns over `words`: nested groups and optionals, 1–3 items a level. */
+function treeOf(words: readonly string[]): fc.Arbitrary<Tree[]> {
+  return fc.letrec<{ items: Tree[]; item: Tree }>((tie) => ({
+    items: fc.array(tie("item"), { minLength: 1, maxLength: 3 }),
+    item: fc.oneof(
+      { depthSize: "small", withCrossShrink: true },
+      fc.constantFrom(...words).map((word): Tree => ({ kind: "word", word })),
+      fc.array(tie("items"), { minLength: 2, maxLength: 3 }).map((alternatives): Tree => ({ kind: "group", alternatives })),
+      tie("items").map((items): Tree => ({ kind: "optional", items })),
+    ),
+  })).items;
+}
+
+const tree = treeOf(WORDS);
 
 describe("patterns lowered as graphs", () => {
   test("5 groups of 3 multi-word alternatives (243 phrasings) and an expansion used twice: no warning, every phrasing answers with its slot", async () => {
@@ -108,6 +120,22 @@ describe("patterns lowered as graphs", () => {
         const first = phrasings[0]!;
         expect(npc.session().process([...first, "tango", "mike"].join(" ")).status).not.toBe("template match");
         expect(npc.session().process(["mike", ...first, "tango"].join(" ")).status).not.toBe("template match");
+      }),
+      { numRuns: 40 },
+    );
+  });
+
+  test("random nested patterns over two words, so phrasings repeat words and alternatives overlap: every phrasing still matches (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(treeOf(["alpha", "bravo"]), async (items) => {
+        // overlapping alternatives may draw lint warnings (duplicates, shadowing); never an error
+        const built = buildNpc(`${WHO}\nrule("${patternText(items)} :who") { intent :p }\n`);
+        expect(built.errors).toEqual([]);
+        const npc = await built.npc;
+        for (const words of phrasingsOf(items).slice(0, 60)) {
+          const answer = npc.session().process([...words, "uniform"].join(" "));
+          expect([words.join(" "), answer.status, answer.slots]).toEqual([words.join(" "), "template match", { who: "U" }]);
+        }
       }),
       { numRuns: 40 },
     );
