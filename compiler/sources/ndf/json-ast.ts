@@ -90,6 +90,11 @@ export function membersOf(node: ObjectNode): JsonMember[] {
   return node.members.map((m) => ({ key: m.name.value, value: m.value, keyNode: m.name }));
 }
 
+/** The value of `node`'s member `key`, or undefined when it has none. */
+export function memberValue(node: ObjectNode, key: string): JsonNode | undefined {
+  return node.members.find((m) => m.name.value === key)?.value;
+}
+
 /** The node at a JSON pointer (`/0/structure/1`), or the deepest node on the way to it. */
 export function nodeAtPointer(root: JsonNode, pointer: string): JsonNode {
   let node: JsonNode = root;
@@ -97,9 +102,9 @@ export function nodeAtPointer(root: JsonNode, pointer: string): JsonNode {
   for (const rawPart of pointer.split("/").slice(1)) {
     const part = rawPart.replaceAll("~1", "/").replaceAll("~0", "~");
     if (node.type === "Object") {
-      const member = node.members.find((m) => m.name.value === part);
+      const member = memberValue(node, part);
       if (!member) return node;
-      node = member.value;
+      node = member;
     } else if (node.type === "Array") {
       const element = node.elements[Number(part)];
       if (!element) return node;

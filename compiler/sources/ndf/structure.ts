@@ -7,7 +7,7 @@ import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation, TemplatePart, TemplatePath } from "../../ir/types.js";
 import { LazyDefinitions, MAX_PATTERN_SIZE, MAX_PERMUTATION_PARTS, orderings, patternTooLarge, tooManyPermutationParts } from "../template-groups.js";
 import { NDF_CODES } from "./codes.js";
-import { locOf, membersOf, type JsonNode, type ObjectNode } from "./json-ast.js";
+import { locOf, memberValue, membersOf, type JsonNode, type ObjectNode } from "./json-ast.js";
 import { lowerNode } from "./node.js";
 
 /** Lowered nodes and how many plain nodes they hold in every alternative (the size bound's measure). */
@@ -144,10 +144,6 @@ function groupKey(node: ObjectNode): { key: GroupKey; value: JsonNode } | undefi
     if (name.value === "choice" || name.value === "permutation" || name.value === "expansion") return { key: name.value, value };
   }
   return undefined;
-}
-
-function memberValue(node: ObjectNode, key: string): JsonNode | undefined {
-  return node.members.find((m) => m.name.value === key)?.value;
 }
 
 /** A group's node sequences: its value as a list of lists of nodes. */

@@ -6,7 +6,7 @@
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation, ToolCall } from "../../ir/types.js";
 import { NDF_CODES } from "./codes.js";
-import { locOf, membersOf, toValue, type JsonNode, type ObjectNode } from "./json-ast.js";
+import { locOf, memberValue, toValue, type JsonNode, type ObjectNode } from "./json-ast.js";
 
 export function lowerTools(node: JsonNode, bag: DiagnosticBag): ToolCall[] {
   if (node.type !== "Array") return [];
@@ -30,10 +30,6 @@ function lowerTool(tool: ObjectNode, bag: DiagnosticBag): ToolCall {
     call.arguments = argumentsFromJson(argsNode.value, locOf(argsNode), bag);
   }
   return call;
-}
-
-function memberValue(node: ObjectNode, key: string): JsonNode | undefined {
-  return membersOf(node).find((m) => m.key === key)?.value;
 }
 
 /** OpenAI's `arguments` string: a JSON object, or a diagnostic at the string saying why not. */
