@@ -210,7 +210,10 @@ function automatonPaths(model: NpcModel): AutomatonPaths {
     for (const [id, slot, child] of state.ranges) enter(child, { kind: "range", id, slot, optional: skips.has(child) });
     for (const child of state.skip) {
       if (from[child] === -1) from[child] = i;
-      if (node[child] === null) joins.set(child, [...(joins.get(child) ?? []), i]);
+      if (node[child] !== null) continue; // an optional node's skip: its consuming edge is its way in
+      const into = joins.get(child);
+      if (into === undefined) joins.set(child, [i]);
+      else into.push(i);
     }
   });
   ends.sort((a, b) => a.intent - b.intent || a.path - b.path);
