@@ -23,12 +23,17 @@ function patternText(items: readonly Tree[]): string {
     .join(" ");
 }
 
-/** Every phrasing, by the pattern language's definition (an optional group: all of it or none). */
-function phrasingsOf(items: readonly Tree[]): string[][] {
+/**
+ * Phrasings by the pattern language's definition (an optional group: all of it or none), at most
+ * `limit` of them: each level keeps its first ones, which are still phrasings of the whole. A
+ * random tree can stand for 10^11 phrasings; listing them all once ran a test worker out of memory.
+ */
+function phrasingsOf(items: readonly Tree[], limit = Infinity): string[][] {
   let out: string[][] = [[]];
   for (const item of items) {
-    const options = item.kind === "word" ? [[item.word]] : item.kind === "optional" ? [[], ...phrasingsOf(item.items)] : item.alternatives.flatMap(phrasingsOf);
-    out = out.flatMap((prefix) => options.map((option) => [...prefix, ...option]));
+    const options =
+      item.kind === "word" ? [[item.word]] : item.kind === "optional" ? [[], ...phrasingsOf(item.items, limit)] : item.alternatives.flatMap((a) => phrasingsOf(a, limit));
+    out = out.flatMap((prefix) => options.slice(0, limit).map((option) => [...prefix, ...option])).slice(0, limit);
   }
   return out;
 }
@@ -112,7 +117,7 @@ describe("patterns lowered as graphs", () => {
         const built = buildNpc(`${WHO}\nrule("${patternText(items)} :who") { intent :p }\n`);
         expect(built.diagnostics).toEqual([]);
         const npc = await built.npc;
-        const phrasings = phrasingsOf(items).slice(0, 60);
+        const phrasings = phrasingsOf(items, 60);
         for (const words of phrasings) {
           const answer = npc.session().process([...words, "uniform"].join(" "));
           expect([words.join(" "), answer.status, answer.slots]).toEqual([words.join(" "), "template match", { who: "U" }]);
@@ -132,7 +137,7 @@ describe("patterns lowered as graphs", () => {
         const built = buildNpc(`${WHO}\nrule("${patternText(items)} :who") { intent :p }\n`);
         expect(built.errors).toEqual([]);
         const npc = await built.npc;
-        for (const words of phrasingsOf(items).slice(0, 60)) {
+        for (const words of phrasingsOf(items, 60)) {
           const answer = npc.session().process([...words, "uniform"].join(" "));
           expect([words.join(" "), answer.status, answer.slots]).toEqual([words.join(" "), "template match", { who: "U" }]);
         }
