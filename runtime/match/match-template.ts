@@ -88,8 +88,6 @@ class TemplateRun {
    * (many states share them); the map too, as most messages reach no such node.
    */
   private readingCache: Map<number, [number, number][]> | undefined;
-  /** The threads to advance at the current position, by ascending state (one array for the whole run). */
-  private readonly pending: number[] = [];
   /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
   private readonly openKeys: number;
 
@@ -106,17 +104,18 @@ class TemplateRun {
   }
 
   run(): TemplateHit | null {
-    const { s, openKeys, pending } = this;
+    const { s, openKeys } = this;
     const n = this.tokens.length;
     if (n === 0) return null;
     s.begin(n);
+    const { pending, atCount } = s;
     s.offer(0, 0, 0, 0, -1, -1, "");
     let best: Best | null = null;
     for (let p = 0; p <= n; p++) {
       const threads = s.byPosition[p]!;
-      if (threads.length === 0) continue;
+      if (atCount[p] === 0) continue;
       // Free-string slots first: closing one lands in a normal state at this same position.
-      for (let i = 0; i < threads.length; i++) {
+      for (let i = 0; i < atCount[p]!; i++) {
         const thread = threads[i]!;
         const key = s.key[thread]!;
         if (key < openKeys) continue;
@@ -128,10 +127,10 @@ class TemplateRun {
         s.offer(p, key - openKeys, literals, strings, s.pushSlot(trail, openSlot, STRING, null, openStart, p), -1, "");
         if (p < n) s.offer(p + 1, key, literals, strings, trail, openStart, openSlot);
       }
-      pending.length = 0;
+      s.pendingCount = 0;
       // Sorted as they are inserted: Array.prototype.sort would allocate a work array per position.
-      for (let i = 0; i < threads.length; i++) if (s.key[threads[i]!]! < openKeys) insertSorted(pending, threads[i]!, -1, s.key);
-      for (let k = 0; k < pending.length; k++) {
+      for (let i = 0; i < atCount[p]!; i++) if (s.key[threads[i]!]! < openKeys) insertSorted(s, threads[i]!, -1);
+      for (let k = 0; k < s.pendingCount; k++) {
         const thread = pending[k]!;
         const stateId = s.key[thread]!;
         const state = this.model.states[stateId]!;
@@ -139,9 +138,9 @@ class TemplateRun {
         const strings = s.strings[thread]!;
         const trail = s.trail[thread]!;
         for (let c = 0; c < state.skip.length; c++) {
-          const before = threads.length;
+          const before = atCount[p]!;
           s.offer(p, state.skip[c]!, literals, strings, trail, -1, "");
-          if (threads.length > before) insertSorted(pending, threads[before]!, k, s.key);
+          if (atCount[p]! > before) insertSorted(s, threads[before]!, k);
         }
         if (p === n) {
           best = this.accepted(state.accept, literals, strings, trail, best);
@@ -402,15 +401,15 @@ function outranks(inContext: boolean, intent: number, path: number, literals: nu
 }
 
 /**
- * Inserts thread `thread` into `list`, ascending by key, after index `from` (skip targets are
- * always later states; -1: anywhere).
+ * Inserts thread `thread` into the scratch's pending threads, ascending by key, after index `from`
+ * (skip targets are always later states; -1: anywhere).
  */
-function insertSorted(list: number[], thread: number, from: number, keys: Int32Array): void {
-  // Shifted by hand: splice would allocate the (empty) array of what it removed.
+function insertSorted(s: TemplateScratch, thread: number, from: number): void {
+  const { pending, key: keys } = s;
   const key = keys[thread]!;
-  let i = list.length;
-  for (; i > from + 1 && keys[list[i - 1]!]! > key; i--) list[i] = list[i - 1]!;
-  list[i] = thread;
+  let i = s.pendingCount++;
+  for (; i > from + 1 && keys[pending[i - 1]!]! > key; i--) pending[i] = pending[i - 1]!;
+  pending[i] = thread;
 }
 
 export function matchTemplate(

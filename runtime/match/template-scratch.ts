@@ -59,8 +59,16 @@ export class TemplateScratch {
   slotFrom = new Int32Array(64);
   slotTo = new Int32Array(64);
 
-  /** Per position: its threads in the order they were first offered. */
+  /**
+   * Per position: its threads in the order they were first offered, the first `atCount[p]` of
+   * `byPosition[p]` (a count, never `length = 0`: that frees an array's store, and the next push
+   * allocates a new one).
+   */
   readonly byPosition: number[][] = [];
+  atCount = new Int32Array(16);
+  /** The threads to advance at the current position, by ascending state (match-template.ts): one per state at most. */
+  readonly pending: Int32Array;
+  pendingCount = 0;
   /** Per position, the vocab tags its words stand for, and the item of skipping its stop word (null: it is none; undefined: not read yet). */
   readonly tagHits: (TagHit[] | undefined)[] = [];
   readonly stopItem: (WitnessItem | null | undefined)[] = [];
@@ -69,6 +77,7 @@ export class TemplateScratch {
     this.seenGeneration = new Int32Array(stateCount * 2);
     this.seenAt = new Int32Array(stateCount * 2);
     this.seenThread = new Int32Array(stateCount * 2);
+    this.pending = new Int32Array(stateCount);
   }
 
   /** Starts a call on a message of `n` tokens. */
@@ -80,8 +89,10 @@ export class TemplateScratch {
     this.generation++;
     this.threads = 0;
     this.entries = 0;
+    if (this.atCount.length <= n) this.atCount = new Int32Array(2 * (n + 1));
     for (let p = 0; p <= n; p++) {
-      (this.byPosition[p] ??= []).length = 0;
+      this.byPosition[p] ??= [];
+      this.atCount[p] = 0;
       this.tagHits[p] = undefined;
       this.stopItem[p] = undefined;
     }
@@ -100,7 +111,7 @@ export class TemplateScratch {
     if (this.seenAt[key] === p) return this.seenThread[key]!;
     // The key was offered at another position since (rare: a parent reads one word or two).
     const list = this.byPosition[p]!;
-    for (let i = 0; i < list.length; i++) if (this.key[list[i]!] === key) return list[i]!;
+    for (let i = 0; i < this.atCount[p]!; i++) if (this.key[list[i]!] === key) return list[i]!;
     return -1;
   }
 
@@ -110,7 +121,7 @@ export class TemplateScratch {
     if (thread === -1) {
       thread = this.threads++;
       if (thread === this.key.length) this.growThreads();
-      this.byPosition[p]!.push(thread);
+      this.byPosition[p]![this.atCount[p]!++] = thread;
       this.key[thread] = key;
     } else if (!(literals > this.literals[thread]! || (literals === this.literals[thread] && strings < this.strings[thread]!))) return;
     this.literals[thread] = literals;

@@ -158,6 +158,8 @@ export class FuzzyIndex {
   /** Per vocabulary word: whether the current lookup has verified it (reset at its end), and those words. */
   private readonly seen: Uint8Array;
   private readonly touched: number[] = [];
+  /** How many of `touched` the current lookup has written (a count: `length = 0` would free the array's store every lookup). */
+  private touchedCount = 0;
 
   constructor(
     private readonly hashes: Uint32Array,
@@ -180,8 +182,8 @@ export class FuzzyIndex {
       this.verify(hashWithout(token, i, -1), token, tokenLength, budget, hits);
       if (budget > 1) for (let j = i + 1; j < tokenLength; j++) this.verify(hashWithout(token, i, j), token, tokenLength, budget, hits);
     }
-    for (const word of this.touched) this.seen[word] = 0;
-    this.touched.length = 0;
+    for (let i = 0; i < this.touchedCount; i++) this.seen[this.touched[i]!] = 0;
+    this.touchedCount = 0;
     return hits;
   }
 
@@ -191,7 +193,7 @@ export class FuzzyIndex {
       const word = this.wordIds[i]!;
       if (word >= this.words.length || this.seen[word] !== 0) continue;
       this.seen[word] = 1;
-      this.touched.push(word);
+      this.touched[this.touchedCount++] = word;
       const target = this.words.at(word);
       const targetLength = characters(target);
       const limit = Math.min(budget, editBudget(targetLength));
