@@ -207,13 +207,13 @@ export class NpcSession {
     trace?.lexed(message, tokens.length);
     if (unbalancedQuote) return this.refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
     // A whole message the dataset lists as one input is never split ("first this then that").
-    const typedKey = keyOf(tokens);
-    const whole = matchExact(this.model, [typedKey], this.activeContext);
-    // One resolver per message: the clause split and every clause's stages share its corrections.
-    const words = new WordResolver(this.model);
+    const typedKey = keyOf(tokens, clean);
     const state = this.state;
+    state.oneKey[0] = typedKey;
+    const whole = matchExact(this.model, state.oneKey, this.activeContext);
+    // One resolver per message: the clause split and every clause's stages share its corrections.
+    const words = state.words.begin();
     state.clean = clean;
-    state.words = words;
     state.trace = trace;
     state.typedKey = undefined;
     const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.model, tokens, clean, words);
@@ -250,7 +250,7 @@ export class NpcSession {
     const learned = this.model.learned;
     if (learned === null || !learned.score(tokens).accepted) return false;
     return clauses.some(
-      (clause) => matchExact(this.model, [keyOf(clause.tokens)], this.activeContext) === null && matchTemplate(this.model, clause.tokens, clean, words, this.activeContext) === null,
+      (clause) => matchExact(this.model, [keyOf(clause.tokens, clean)], this.activeContext) === null && matchTemplate(this.model, clause.tokens, clean, words, this.activeContext) === null,
     );
   }
 
@@ -420,9 +420,9 @@ function addSentiment(total: Sentiment, add: Sentiment): void {
 class MatchState {
   /** The intent whose context children are reachable while the clause is matched, or null. */
   context!: number | null;
-  /** The message: its clean text, the resolver its stages share, the tracer when explaining. */
+  /** The message: its clean text, the resolver its stages share (emptied for each message), the tracer when explaining. */
   clean!: string;
-  words!: WordResolver;
+  readonly words: WordResolver;
   trace: Tracer | undefined;
   /** The exact lookup of the clause's tokens as typed, when the whole message was looked up (key undefined: not done). */
   typedKey: string | undefined;
@@ -431,15 +431,18 @@ class MatchState {
   tokens!: Token[];
   sanitized!: Sanitized;
   witness!: Witness[];
-  /** The keys the exact stage tries (one array, refilled). */
-  readonly keys: string[] = [];
+  /** The keys the exact stage tries: the tokens' key, and without noise when sanitize dropped some (arrays refilled, never resized). */
+  readonly oneKey: string[] = [""];
+  readonly twoKeys: string[] = ["", ""];
   /** What the learned and probabilistic stages read: the content words, else the kept ones. */
   query!: Token[];
   /** What the stages found, for the later ones to weigh. */
   template!: TemplateHit | null;
   learned!: LearnedScores | null;
 
-  constructor(readonly model: NpcModel) {}
+  constructor(readonly model: NpcModel) {
+    this.words = new WordResolver(model);
+  }
 }
 
 /** The stages in order (docs/architecture.md, Runtime stages): the first that answers decides. */
@@ -452,11 +455,12 @@ function matchClause(state: MatchState): Matched {
  * matches; with a noise word dropped, the key without it too. The context table first.
  */
 function exactStage(state: MatchState): Matched | null {
-  const { tokens, keys, context, typedKey, sanitized } = state;
-  keys.length = 0;
-  keys.push(typedKey ?? keyOf(tokens));
-  if (sanitized.kept.length !== tokens.length) keys.push(keyOf(sanitized.kept));
-  const hit = typedKey !== undefined && keys.length === 1 ? state.typedHit : matchExact(state.model, keys, context);
+  const { tokens, context, typedKey, sanitized } = state;
+  const noisy = sanitized.kept.length !== tokens.length;
+  const keys = noisy ? state.twoKeys : state.oneKey;
+  keys[0] = typedKey ?? keyOf(tokens, state.clean);
+  if (noisy) keys[1] = keyOf(sanitized.kept, state.clean);
+  const hit = typedKey !== undefined && !noisy ? state.typedHit : matchExact(state.model, keys, context);
   state.trace?.exact(keys, hit, context);
   return hit && found(state, hit.status === "context match" ? "context" : "exact", typedItems(tokens), hit.key, hit.status, hit.intent);
 }

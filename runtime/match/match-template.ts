@@ -83,11 +83,6 @@ interface Best {
 }
 
 class TemplateRun {
-  /**
-   * List, number and type readings per (kind, id, position), made when such a node is first tried
-   * (many states share them); the map too, as most messages reach no such node.
-   */
-  private readingCache: Map<number, [number, number][]> | undefined;
   /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
   private readonly openKeys: number;
 
@@ -247,7 +242,7 @@ class TemplateRun {
   /** The readings of node `kind` `id` at `p`, as [reading, end position], once per message. */
   private readings(id: number, p: number, kind: ReadingKind): [number, number][] {
     const key = (id * (this.tokens.length + 1) + p) * 3 + kind;
-    const cache = (this.readingCache ??= new Map());
+    const cache = this.s.readings;
     let found = cache.get(key);
     if (!found) {
       found = READERS[kind](this.model, this.tokens, p, id);

@@ -72,6 +72,11 @@ export class TemplateScratch {
   /** Per position, the vocab tags its words stand for, and the item of skipping its stop word (null: it is none; undefined: not read yet). */
   readonly tagHits: (TagHit[] | undefined)[] = [];
   readonly stopItem: (WitnessItem | null | undefined)[] = [];
+  /**
+   * List, number and type readings per (kind, id, position), made when such a node is first tried
+   * (many states share them); emptied by the next call only if used, as most messages reach no such node.
+   */
+  readonly readings = new Map<number, [number, number][]>();
 
   constructor(readonly stateCount: number) {
     this.seenGeneration = new Int32Array(stateCount * 2);
@@ -89,6 +94,7 @@ export class TemplateScratch {
     this.generation++;
     this.threads = 0;
     this.entries = 0;
+    if (this.readings.size > 0) this.readings.clear();
     if (this.atCount.length <= n) this.atCount = new Int32Array(2 * (n + 1));
     for (let p = 0; p <= n; p++) {
       this.byPosition[p] ??= [];

@@ -219,13 +219,28 @@ export function textOf(tokens: readonly Token[]): string {
     .join(" ");
 }
 
-/** The key of tokens in the exact tables: their norms joined by single spaces. */
-export function keyOf(tokens: readonly Token[]): string {
+/**
+ * The key of tokens in the exact tables: their norms joined by single spaces. Given the clean
+ * message they come from, a message that already reads as its key (lowercase words one space
+ * apart, the usual case) gives a slice of it: one string, none built word by word and flattened.
+ */
+export function keyOf(tokens: readonly Token[], clean?: string): string {
+  if (clean !== undefined && tokens.length > 0 && readsAsKey(tokens, clean)) return clean.slice(tokens[0]!.start, tokens[tokens.length - 1]!.end);
   // A loop, not map + join: no array per call, and no "wrong map" deopt when an empty message's
   // array (small integers) and a real one's (strings) meet at the same join.
   let key = "";
   for (let i = 0; i < tokens.length; i++) key = i === 0 ? tokens[i]!.norm : `${key} ${tokens[i]!.norm}`;
   return key;
+}
+
+/** Whether `clean` spells the tokens' norms one space apart from the first token's start to the last one's end. */
+function readsAsKey(tokens: readonly Token[], clean: string): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const { norm, start, end } = tokens[i]!;
+    if (norm.length !== end - start || !clean.startsWith(norm, start)) return false;
+    if (i > 0 && (start !== tokens[i - 1]!.end + 1 || clean.charCodeAt(start - 1) !== 32)) return false;
+  }
+  return true;
 }
 
 /** The normalized key of a text: its token norms joined by single spaces. */

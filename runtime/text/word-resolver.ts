@@ -15,6 +15,13 @@ export class WordResolver {
 
   constructor(private readonly model: NpcModel) {}
 
+  /** Empties the corrections, so a session's resolver serves its next message as a new one would (its maps kept: no new ones per message). */
+  begin(): this {
+    if (this.loose !== null && this.loose.size > 0) this.loose.clear();
+    if (this.strict !== null && this.strict.size > 0) this.strict.clear();
+    return this;
+  }
+
   /** Vocabulary id of a normalized word, if the NPC knows it. */
   id(norm: string): number | undefined {
     return this.model.wordId.get(norm);
