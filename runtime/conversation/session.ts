@@ -20,7 +20,7 @@ import type { NpcModel } from "../bundle/model.js";
 import { keyOf, textOf, tokenize, type Token } from "../text/normalize.js";
 import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "../render/render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "../response.js";
-import { turnRandom } from "../render/rng.js";
+import { Mulberry32, turnSeed } from "../render/rng.js";
 import { emptySentiment, sanitize, type Sanitized } from "../text/sanitize.js";
 import { emojiFor, sentimentMatch, withoutTrailingFiller } from "../text/sentiment.js";
 import { WordResolver } from "../text/word-resolver.js";
@@ -78,6 +78,8 @@ export interface SessionSnapshot {
 const DEFAULT_USERNAME = "user";
 const DEFAULT_COMPUTER_NAME = "localhost";
 const FALLBACK_UNKNOWN = "Sorry, I did not understand that.";
+/** What a rejection renders with: no slot. */
+const NO_SLOTS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * Longest message read, whatever a bundle's maxMessageChars says (the compiler writes 500): the
@@ -125,6 +127,8 @@ export class NpcSession {
   private readonly registerTurns: number;
   private readonly conversation: Conversation | undefined;
   private readonly state: MatchState;
+  private readonly random = new Mulberry32(0);
+  private readonly render: RenderContext;
 
   constructor(
     private readonly model: NpcModel,
@@ -135,6 +139,7 @@ export class NpcSession {
     this.registerTurns = Number.isFinite(options.registerTurns) ? Math.max(0, Math.trunc(options.registerTurns!)) : REGISTER_TURNS;
     this.conversation = options.conversation;
     this.state = new MatchState(model);
+    this.render = { model, intent: null, slots: NO_SLOTS, system: this.system, random: this.random.next, budget: new RenderBudget() };
   }
 
   /** The context register now (a copy). */
@@ -339,9 +344,15 @@ export class NpcSession {
     return response;
   }
 
+  /** The session's one render context, set for an answer: rendering is synchronous and each answer renders from the start. */
   private renderContext(intent: BundleIntent | null, slots: Record<string, string>, turn: number, part: number): RenderContext {
+    const ctx = this.render;
+    ctx.intent = intent;
+    ctx.slots = slots;
     // Part k of a composite message draws from its own stream of the turn's seed.
-    return { model: this.model, intent, slots, system: this.system, random: turnRandom(this.seed + part * 0x3c6ef372, turn), budget: new RenderBudget() };
+    this.random.reseed(turnSeed(this.seed + part * 0x3c6ef372, turn));
+    ctx.budget.reset();
+    return ctx;
   }
 
   private respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
@@ -369,7 +380,7 @@ export class NpcSession {
   }
 
   private reject(ranking: Pick<RankedIntent, "intent" | "score">[], witness: Witness[], turn: number, part: number, sentiment: Sentiment): NpcResponse {
-    const ctx = this.renderContext(null, {}, turn, part);
+    const ctx = this.renderContext(null, NO_SLOTS, turn, part);
     const related: RelatedSuggestion[] = ranking.map(({ intent, score }) => {
       const target = this.model.payload.intents[intent]!;
       return { intent: target.id, category: target.category, example: target.example, score: round4(score) };
