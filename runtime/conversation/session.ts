@@ -17,7 +17,7 @@ import { matchProbabilistic, type ProbabilisticResult, type RankedIntent } from 
 import type { TemplateHit } from "../match/match-template.js";
 import { matchTemplate } from "../stages.js";
 import type { NpcModel } from "../bundle/model.js";
-import { keyOf, textOf, tokenize, type Token } from "../text/normalize.js";
+import { keyOf, textOf, tokenize, TokenPool, type Token } from "../text/normalize.js";
 import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "../render/render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "../response.js";
 import { Mulberry32, turnSeed } from "../render/rng.js";
@@ -127,6 +127,7 @@ export class NpcSession {
   private readonly registerTurns: number;
   private readonly conversation: Conversation | undefined;
   private readonly state: MatchState;
+  private readonly tokens: TokenPool;
   private readonly random = new Mulberry32(0);
   private readonly render: RenderContext;
 
@@ -139,6 +140,7 @@ export class NpcSession {
     this.registerTurns = Number.isFinite(options.registerTurns) ? Math.max(0, Math.trunc(options.registerTurns!)) : REGISTER_TURNS;
     this.conversation = options.conversation;
     this.state = new MatchState(model);
+    this.tokens = tokenPoolOf(model);
     this.render = { model, intent: null, slots: NO_SLOTS, system: this.system, random: this.random.next, budget: new RenderBudget() };
   }
 
@@ -208,7 +210,7 @@ export class NpcSession {
         length: message.length,
       });
     }
-    const { clean, tokens, unbalancedQuote } = tokenize(message);
+    const { clean, tokens, unbalancedQuote } = tokenize(message, this.tokens);
     trace?.lexed(message, tokens.length);
     if (unbalancedQuote) return this.refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
     // A whole message the dataset lists as one input is never split ("first this then that").
@@ -416,6 +418,15 @@ export function systemValues(config: BundleConfig, metadata: SessionMetadata = {
   system.npc_name ??= config.npcName;
   system.creator ??= config.creator ?? "";
   return system;
+}
+
+/** One token pool per model, shared by its sessions: messages are answered one at a time (process is synchronous) and no answer keeps a token. */
+const tokenPools = new WeakMap<NpcModel, TokenPool>();
+
+function tokenPoolOf(model: NpcModel): TokenPool {
+  let pool = tokenPools.get(model);
+  if (pool === undefined) tokenPools.set(model, (pool = new TokenPool()));
+  return pool;
 }
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
