@@ -271,7 +271,7 @@ export class NpcSession {
       state.trace.part = part;
       state.trace.sanitized(sanitized);
     }
-    const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
+    const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items.slice() }] : [];
     state.tokens = tokens;
     state.sanitized = sanitized;
     state.witness = witness;
@@ -431,7 +431,7 @@ function tokenPoolOf(model: NpcModel): TokenPool {
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-function addSentiment(total: Sentiment, add: Sentiment): void {
+function addSentiment(total: Sentiment, add: Readonly<Sentiment>): void {
   for (const kind of SENTIMENT_KINDS) total[kind] += add[kind];
 }
 
@@ -586,7 +586,14 @@ function decisionStage(state: MatchState, ranked: ProbabilisticResult, child: Co
     guessed.match.runnerUp = ranking.find((r) => r.intent !== guess.intent && r.score >= floor)?.intent;
     return guessed;
   }
-  return rejected(ranking.filter((r) => r.score >= floor).slice(0, suggestions));
+  return rejected(ranking.slice(0, reaching(ranking, floor, suggestions)));
+}
+
+/** How many of the head of a ranking (sorted by score) reach `floor`, at most `count`: its suggestions are that slice. */
+function reaching(ranking: readonly RankedIntent[], floor: number, count: number): number {
+  let n = 0;
+  while (n < count && n < ranking.length && ranking[n]!.score >= floor) n++;
+  return n;
 }
 
 /** A match, with its evidence added to the witness. */

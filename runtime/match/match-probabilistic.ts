@@ -274,10 +274,14 @@ function rankingOf(model: NpcModel, keep: number, size: number, activeContext: n
     for (; at > 0 && ranksBefore(scratch, i, sorted[at - 1]!); at--) sorted[at] = sorted[at - 1]!;
     sorted[at] = i;
   }
-  const ranking: RankedIntent[] = [];
-  for (let k = 0; k < count && k < size; k++) {
+  // Sized once (a pushed-to array grows its store to 17 entries at the first push); counted, as
+  // `size` comes from the bundle and need not be a whole number.
+  let length = 0;
+  while (length < count && length < size) length++;
+  const ranking = new Array<RankedIntent>(length);
+  for (let k = 0; k < ranking.length; k++) {
     const i = sorted[k]!;
-    ranking.push({ intent: scoredIntent[i]!, score: scoredScore[i]!, input: scratch.scoredInput[i]! });
+    ranking[k] = { intent: scoredIntent[i]!, score: scoredScore[i]!, input: scratch.scoredInput[i]! };
   }
   return ranking;
 }
