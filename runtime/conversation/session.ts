@@ -140,7 +140,7 @@ export class NpcSession {
     this.registerTurns = Number.isFinite(options.registerTurns) ? Math.max(0, Math.trunc(options.registerTurns!)) : REGISTER_TURNS;
     this.conversation = options.conversation;
     this.state = new MatchState(model);
-    this.tokens = tokenPoolOf(model);
+    this.tokens = sharedOf(tokenPools, model, () => new TokenPool());
     this.render = { model, intent: null, slots: NO_SLOTS, system: this.system, random: this.random.next, budget: new RenderBudget() };
   }
 
@@ -420,13 +420,18 @@ export function systemValues(config: BundleConfig, metadata: SessionMetadata = {
   return system;
 }
 
-/** One token pool per model, shared by its sessions: messages are answered one at a time (process is synchronous) and no answer keeps a token. */
+/**
+ * One token pool and one word resolver per model, shared by its sessions (their buffers grow once,
+ * not in each session's first message): messages are answered one at a time (process is
+ * synchronous), each message starts them afresh, and no answer keeps a token.
+ */
 const tokenPools = new WeakMap<NpcModel, TokenPool>();
+const resolvers = new WeakMap<NpcModel, WordResolver>();
 
-function tokenPoolOf(model: NpcModel): TokenPool {
-  let pool = tokenPools.get(model);
-  if (pool === undefined) tokenPools.set(model, (pool = new TokenPool()));
-  return pool;
+function sharedOf<T>(shared: WeakMap<NpcModel, T>, model: NpcModel, make: () => T): T {
+  let value = shared.get(model);
+  if (value === undefined) shared.set(model, (value = make()));
+  return value;
 }
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
@@ -463,7 +468,7 @@ class MatchState {
   learned!: LearnedScores | null;
 
   constructor(readonly model: NpcModel) {
-    this.words = new WordResolver(model);
+    this.words = sharedOf(resolvers, model, () => new WordResolver(model));
   }
 }
 

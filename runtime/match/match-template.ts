@@ -17,7 +17,7 @@ import { phraseAt, type ListTrie, type NpcModel, type RuntimeState } from "../bu
 import { textOf, type Token } from "../text/normalize.js";
 import type { SlotCapture, WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
-import { scratchFor, type TagHit, type TemplateScratch } from "./template-scratch.js";
+import { scratchFor, type TagHit, type TagHitSink, type TemplateScratch } from "./template-scratch.js";
 
 export type { TagHit };
 
@@ -204,9 +204,9 @@ class TemplateRun {
     const stop = this.stopItem(p);
     if (stop !== null) s.offer(p + 1, stateId, literals, strings, s.pushItem(trail, stop), -1, "");
     if (state.vocab.size > 0) {
-      const hits = this.tagHits(p);
-      for (let h = 0; h < hits.length; h++) {
-        const hit = hits[h]!;
+      this.readTagHits(p);
+      for (let h = s.hitFrom[p]!; h < s.hitTo[p]!; h++) {
+        const hit = s.hitPool[h]!;
         const children = state.vocab.get(hit.tag);
         if (children === undefined) continue;
         const next = s.pushItem(trail, hit);
@@ -251,9 +251,13 @@ class TemplateRun {
     return found;
   }
 
-  /** Vocab tags the words at `p` stand for (see tagHitsAt), once per position. */
-  private tagHits(p: number): TagHit[] {
-    return (this.s.tagHits[p] ??= tagHitsAt(this.model, this.tokens, p, this.words));
+  /** Vocab tags the words at `p` stand for (see addTagHits) into the scratch, once per position. */
+  private readTagHits(p: number): void {
+    const { s } = this;
+    if (s.hitFrom[p] !== -1) return;
+    s.hitFrom[p] = s.hitCount;
+    addTagHits(this.model, this.tokens, p, this.words, s);
+    s.hitTo[p] = s.hitCount;
   }
 
   /** The witness item of skipping the stop word at `p`, or null when it is none; once per position. */
@@ -280,21 +284,37 @@ function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: n
   return model.types[typeId]!.test(tokens[p]!.text) ? [[0, p + 1]] : [];
 }
 
+class TagHitList implements TagHitSink {
+  readonly hits: TagHit[] = [];
+
+  addHit(tag: number, at: number, length: number, corrected: number): void {
+    this.hits.push({ tag, at, length, corrected });
+  }
+}
+
 /** Vocab tags the words at `p` stand for: one-word synonyms, typo-corrected words, phrases. */
 export function tagHitsAt(model: NpcModel, tokens: readonly Token[], p: number, words: WordResolver): TagHit[] {
+  const list = new TagHitList();
+  addTagHits(model, tokens, p, words, list);
+  return list.hits;
+}
+
+function addTagHits(model: NpcModel, tokens: readonly Token[], p: number, words: WordResolver, sink: TagHitSink): void {
   const token = tokens[p]!;
-  const hits: TagHit[] = [];
-  if (token.kind === "quoted") return hits;
+  if (token.kind === "quoted") return;
   const { starts, items } = model.payload.lexicon.tags;
   const id = words.id(token.norm);
   if (id !== undefined) {
-    for (let k = starts[id]!; k < starts[id + 1]!; k++) hits.push({ tag: items[k]!, at: p, length: 1, corrected: -1 });
+    for (let k = starts[id]!; k < starts[id + 1]!; k++) sink.addHit(items[k]!, p, 1, -1);
   } else if (token.kind === "word") {
-    for (const fuzzy of words.corrected(token.norm)) for (let k = starts[fuzzy.word]!; k < starts[fuzzy.word + 1]!; k++) hits.push({ tag: items[k]!, at: p, length: 1, corrected: fuzzy.word });
+    const corrections = words.corrected(token.norm);
+    for (let f = 0; f < corrections.length; f++) {
+      const word = corrections[f]!.word;
+      for (let k = starts[word]!; k < starts[word + 1]!; k++) sink.addHit(items[k]!, p, 1, word);
+    }
   }
   const phrases = model.vocabPhrases.get(token.norm);
-  if (phrases !== undefined) for (const phrase of phrases) if (phraseAt(phrase, tokens, p)) hits.push({ tag: phrase.value, at: p, length: phrase.words.length, corrected: -1 });
-  return hits;
+  if (phrases !== undefined) for (const phrase of phrases) if (phraseAt(phrase, tokens, p)) sink.addHit(phrase.value, p, phrase.words.length, -1);
 }
 
 /**

@@ -16,13 +16,18 @@ export interface TagHit {
   corrected: number;
 }
 
+/** Where the template matcher writes the tag hits of a position: the scratch (pooled hits), or a list (tagHitsAt). */
+export interface TagHitSink {
+  addHit(tag: number, at: number, length: number, corrected: number): void;
+}
+
 function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   const next = new Int32Array(Math.max(size, array.length * 2));
   next.set(array);
   return next;
 }
 
-export class TemplateScratch {
+export class TemplateScratch implements TagHitSink {
   /** Whether a call is using this scratch now. */
   busy = false;
   private generation = 0;
@@ -69,8 +74,15 @@ export class TemplateScratch {
   /** The threads to advance at the current position, by ascending state (match-template.ts): one per state at most. */
   readonly pending: Int32Array;
   pendingCount = 0;
-  /** Per position, the vocab tags its words stand for, and the item of skipping its stop word (null: it is none; undefined: not read yet). */
-  readonly tagHits: (TagHit[] | undefined)[] = [];
+  /**
+   * The vocab tags the words stand for: hits pooled (objects reused from call to call: a trail
+   * refers to them only during its call), those of position p the run [hitFrom[p], hitTo[p]) (-1: not read yet).
+   */
+  readonly hitPool: TagHit[] = [];
+  hitCount = 0;
+  hitFrom = new Int32Array(16);
+  hitTo = new Int32Array(16);
+  /** Per position, the item of skipping its stop word (null: it is none; undefined: not read yet). */
   readonly stopItem: (WitnessItem | null | undefined)[] = [];
   /**
    * List, number and type readings per (kind, id, position), made when such a node is first tried
@@ -95,12 +107,29 @@ export class TemplateScratch {
     this.threads = 0;
     this.entries = 0;
     if (this.readings.size > 0) this.readings.clear();
-    if (this.atCount.length <= n) this.atCount = new Int32Array(2 * (n + 1));
+    this.hitCount = 0;
+    if (this.atCount.length <= n) {
+      this.atCount = new Int32Array(2 * (n + 1));
+      this.hitFrom = new Int32Array(2 * (n + 1));
+      this.hitTo = new Int32Array(2 * (n + 1));
+    }
     for (let p = 0; p <= n; p++) {
       this.byPosition[p] ??= [];
       this.atCount[p] = 0;
-      this.tagHits[p] = undefined;
+      this.hitFrom[p] = -1;
       this.stopItem[p] = undefined;
+    }
+  }
+
+  addHit(tag: number, at: number, length: number, corrected: number): void {
+    const k = this.hitCount++;
+    const hit = this.hitPool[k];
+    if (hit === undefined) this.hitPool[k] = { tag, at, length, corrected };
+    else {
+      hit.tag = tag;
+      hit.at = at;
+      hit.length = length;
+      hit.corrected = corrected;
     }
   }
 
