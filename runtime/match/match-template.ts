@@ -241,14 +241,8 @@ class TemplateRun {
 
   /** The readings of node `kind` `id` at `p`, as [reading, end position], once per message. */
   private readings(id: number, p: number, kind: ReadingKind): [number, number][] {
-    const key = (id * (this.tokens.length + 1) + p) * 3 + kind;
-    const cache = this.s.readings;
-    let found = cache.get(key);
-    if (!found) {
-      found = READERS[kind](this.model, this.tokens, p, id);
-      cache.set(key, found);
-    }
-    return found;
+    const table = this.s.readingsOf(kind, id, this.tokens.length + 1);
+    return (table[p] ??= READERS[kind](this.model, this.tokens, p, id));
   }
 
   /** Vocab tags the words at `p` stand for (see addTagHits) into the scratch, once per position. */
@@ -279,10 +273,13 @@ type ReadingKind = typeof TYPED | typeof LIST | typeof RANGE;
 /** A free-string slot's hit kind (not a reading: its end is where the thread closes it). */
 const STRING = 3;
 
-/** A typed slot's reading: the token, when the type accepts it. */
+/** A typed slot's reading: the token, when the type accepts it (the same reading for every type at `p`, made once). */
 function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: number): [number, number][] {
-  return model.types[typeId]!.test(tokens[p]!.text) ? [[0, p + 1]] : [];
+  return model.types[typeId]!.test(tokens[p]!.text) ? (TOKEN_READINGS[p] ??= [[0, p + 1]]) : NO_READINGS;
 }
+
+/** Per position p, the reading of the token at p (shared: a caller never changes what a reader returns). */
+const TOKEN_READINGS: [number, number][][] = [];
 
 class TagHitList implements TagHitSink {
   readonly hits: TagHit[] = [];

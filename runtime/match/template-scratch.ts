@@ -27,6 +27,11 @@ function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBu
   return next;
 }
 
+interface ReadingTable {
+  generation: number;
+  at: ([number, number][] | undefined)[];
+}
+
 export class TemplateScratch implements TagHitSink {
   /** Whether a call is using this scratch now. */
   busy = false;
@@ -85,10 +90,11 @@ export class TemplateScratch implements TagHitSink {
   /** Per position, the item of skipping its stop word (null: it is none; undefined: not read yet). */
   readonly stopItem: (WitnessItem | null | undefined)[] = [];
   /**
-   * List, number and type readings per (kind, id, position), made when such a node is first tried
-   * (many states share them); emptied by the next call only if used, as most messages reach no such node.
+   * List, number and type readings per (kind, id), by position: made when such a node is first
+   * tried (many states share them). A table is emptied when a call first reads it (its stamp is
+   * then that call's generation): no map to clear, which would allocate a new one per call.
    */
-  readonly readings = new Map<number, [number, number][]>();
+  private readonly readingTables: ReadingTable[][] = [[], [], []];
 
   constructor(readonly stateCount: number) {
     this.seenGeneration = new Int32Array(stateCount * 2);
@@ -101,12 +107,12 @@ export class TemplateScratch implements TagHitSink {
   begin(n: number): void {
     if (this.generation === 0x7fffffff) {
       this.seenGeneration.fill(0);
+      for (const tables of this.readingTables) for (const table of tables) if (table !== undefined) table.generation = -1;
       this.generation = 0;
     }
     this.generation++;
     this.threads = 0;
     this.entries = 0;
-    if (this.readings.size > 0) this.readings.clear();
     this.hitCount = 0;
     if (this.atCount.length <= n) {
       this.atCount = new Int32Array(2 * (n + 1));
@@ -138,6 +144,18 @@ export class TemplateScratch implements TagHitSink {
     this.item.fill(null, 0, this.entries);
     this.slotValue.fill(null, 0, this.entries);
     this.busy = false;
+  }
+
+  /** The readings of node `kind` `id` this call, by position (undefined: not read yet); `positions` those of the message. */
+  readingsOf(kind: number, id: number, positions: number): ([number, number][] | undefined)[] {
+    const tables = this.readingTables[kind]!;
+    let table = tables[id];
+    if (table === undefined) tables[id] = table = { generation: -1, at: [] };
+    if (table.generation !== this.generation) {
+      table.generation = this.generation;
+      table.at.fill(undefined, 0, positions);
+    }
+    return table.at;
   }
 
   /** The thread holding `key` at `p`, or -1. */
