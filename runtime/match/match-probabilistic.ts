@@ -92,8 +92,10 @@ function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordReso
     if (seenBefore(tokens, at)) continue;
     const token = tokens[at]!;
     const from = scratch.candidates;
-    const own = index.stemId.get(token.kind === "word" ? stem(token.norm) : token.norm);
-    if (own !== undefined) scratch.pushCandidate(own, 1, KIND_WORD, words.id(token.norm) ?? -1);
+    const id = words.id(token.norm);
+    // A lexicon word's stem is in the bundle (the compiler stems every lexicon word): no stem() per known word.
+    const own = token.kind !== "word" ? index.stemId.get(token.norm) : id !== undefined ? wordStem[id] : index.stemId.get(stem(token.norm));
+    if (own !== undefined) scratch.pushCandidate(own, 1, KIND_WORD, id ?? -1);
     else if (token.kind === "word") {
       // Literals and quoted text keep their exact text: "note.txt" is never "corrected" to a word.
       const hits = words.correctedLoosely(token.norm);

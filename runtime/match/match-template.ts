@@ -82,23 +82,41 @@ interface Best {
   trail: number;
 }
 
+const NO_TOKENS: readonly Token[] = [];
+
+/** One per scratch, reused by each call it serves (set by `match`, which drops the message at its end). */
 class TemplateRun {
   /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
   private readonly openKeys: number;
+  private tokens: readonly Token[] = NO_TOKENS;
+  private clean = "";
+  private words!: WordResolver;
+  private activeContext: number | null = null;
+  private atEnd: AtEnd | undefined;
 
   constructor(
     private readonly model: NpcModel,
-    private readonly tokens: readonly Token[],
-    private readonly clean: string,
-    private readonly words: WordResolver,
-    private readonly activeContext: number | null,
-    private readonly atEnd: AtEnd | undefined,
     private readonly s: TemplateScratch,
   ) {
     this.openKeys = model.states.length;
   }
 
-  run(): TemplateHit | null {
+  match(tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null, atEnd: AtEnd | undefined): TemplateHit | null {
+    this.tokens = tokens;
+    this.clean = clean;
+    this.words = words;
+    this.activeContext = activeContext;
+    this.atEnd = atEnd;
+    try {
+      return this.run();
+    } finally {
+      this.tokens = NO_TOKENS;
+      this.clean = "";
+      this.atEnd = undefined;
+    }
+  }
+
+  private run(): TemplateHit | null {
     const { s, openKeys } = this;
     const n = this.tokens.length;
     if (n === 0) return null;
@@ -434,9 +452,14 @@ export function matchTemplate(
   atEnd?: AtEnd,
 ): TemplateHit | null {
   const scratch = scratchFor(model);
+  let run = runs.get(scratch);
+  if (run === undefined) runs.set(scratch, (run = new TemplateRun(model, scratch)));
   try {
-    return new TemplateRun(model, tokens, clean, words, activeContext, atEnd, scratch).run();
+    return run.match(tokens, clean, words, activeContext, atEnd);
   } finally {
     scratch.end();
   }
 }
+
+/** The run of each scratch (a scratch made for a nested call gets its own). */
+const runs = new WeakMap<TemplateScratch, TemplateRun>();
