@@ -97,34 +97,47 @@ function startsWithAction(model: NpcModel, tokens: readonly Token[], from: numbe
   return words.fits(token!.norm, model.actionWords);
 }
 
+/**
+ * The pieces' bounds while a message is split, pairs [from, to) (written by index: one array for
+ * every call, never shortened; splitClauses runs to its end before it can be called again).
+ */
+const bounds: number[] = [];
+
 /** Splits the tokens of a message into clauses (at least one when there is any token). */
 export function splitClauses(model: NpcModel, tokens: Token[], clean: string, words: WordResolver): Clause[] {
   // A piece is a run of consecutive tokens [from, to): bounds first, each piece sliced once at the
   // end (most messages are one piece: one array of its size, not one grown token by token).
-  const bounds: number[] = [];
+  let count = 0;
   let from = 0;
   for (let i = 0; i < tokens.length; ) {
     const token = tokens[i]!;
     if (i > from && gapHas(clean, tokens[i - 1]!, token, isSentenceEnd) && startsWithAction(model, tokens, i, words)) {
-      bounds.push(from, i);
+      bounds[count++] = from;
+      bounds[count++] = i;
       from = i;
     }
     // A connective right after a sentence end ("list files. then show …") is dropped too.
     const connective = i > 0 && token.kind === "word" ? connectiveAt(model, tokens, clean, i) : 0;
     if (connective > 0 && startsWithAction(model, tokens, i + connective, words)) {
-      if (i > from) bounds.push(from, i);
+      if (i > from) {
+        bounds[count++] = from;
+        bounds[count++] = i;
+      }
       i += connective;
       from = i;
       continue;
     }
     i++;
   }
-  if (tokens.length > from) bounds.push(from, tokens.length);
+  if (tokens.length > from) {
+    bounds[count++] = from;
+    bounds[count++] = tokens.length;
+  }
   // One piece runs to the end (any other bound comes with a piece after it); from the start, it is the tokens themselves.
-  if (bounds.length === 2) return [clauseOf(bounds[0] === 0 ? tokens : tokens.slice(bounds[0]))];
+  if (count === 2) return [clauseOf(bounds[0] === 0 ? tokens : tokens.slice(bounds[0]))];
   const filler = (t: Token) => isFiller(model, t);
   const merged: Token[][] = [];
-  for (let k = 0; k < bounds.length; k += 2) {
+  for (let k = 0; k < count; k += 2) {
     const piece = tokens.slice(bounds[k], bounds[k + 1]);
     const last = merged.at(-1);
     // A piece of only filler words joins its neighbour: the previous piece, or the next one.

@@ -17,10 +17,10 @@ import { matchProbabilistic, type ProbabilisticResult, type RankedIntent } from 
 import type { TemplateHit } from "../match/match-template.js";
 import { matchTemplate } from "../stages.js";
 import type { NpcModel } from "../bundle/model.js";
-import { keyOf, textOf, tokenize, type Token } from "../text/normalize.js";
+import { keyOf, textOf, tokenize, TokenPool, type Token } from "../text/normalize.js";
 import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "../render/render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "../response.js";
-import { turnRandom } from "../render/rng.js";
+import { Mulberry32, turnSeed } from "../render/rng.js";
 import { emptySentiment, sanitize, type Sanitized } from "../text/sanitize.js";
 import { emojiFor, sentimentMatch, withoutTrailingFiller } from "../text/sentiment.js";
 import { WordResolver } from "../text/word-resolver.js";
@@ -78,6 +78,8 @@ export interface SessionSnapshot {
 const DEFAULT_USERNAME = "user";
 const DEFAULT_COMPUTER_NAME = "localhost";
 const FALLBACK_UNKNOWN = "Sorry, I did not understand that.";
+/** What a rejection renders with: no slot. */
+const NO_SLOTS: Readonly<Record<string, string>> = Object.freeze({});
 
 /**
  * Longest message read, whatever a bundle's maxMessageChars says (the compiler writes 500): the
@@ -125,6 +127,9 @@ export class NpcSession {
   private readonly registerTurns: number;
   private readonly conversation: Conversation | undefined;
   private readonly state: MatchState;
+  private readonly tokens: TokenPool;
+  private readonly random = new Mulberry32(0);
+  private readonly render: RenderContext;
 
   constructor(
     private readonly model: NpcModel,
@@ -135,6 +140,8 @@ export class NpcSession {
     this.registerTurns = Number.isFinite(options.registerTurns) ? Math.max(0, Math.trunc(options.registerTurns!)) : REGISTER_TURNS;
     this.conversation = options.conversation;
     this.state = new MatchState(model);
+    this.tokens = sharedOf(tokenPools, model, () => new TokenPool());
+    this.render = { model, intent: null, slots: NO_SLOTS, system: this.system, random: this.random.next, budget: new RenderBudget() };
   }
 
   /** The context register now (a copy). */
@@ -203,17 +210,17 @@ export class NpcSession {
         length: message.length,
       });
     }
-    const { clean, tokens, unbalancedQuote } = tokenize(message);
+    const { clean, tokens, unbalancedQuote } = tokenize(message, this.tokens);
     trace?.lexed(message, tokens.length);
     if (unbalancedQuote) return this.refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
     // A whole message the dataset lists as one input is never split ("first this then that").
-    const typedKey = keyOf(tokens);
-    const whole = matchExact(this.model, [typedKey], this.activeContext);
-    // One resolver per message: the clause split and every clause's stages share its corrections.
-    const words = new WordResolver(this.model);
+    const typedKey = keyOf(tokens, clean);
     const state = this.state;
+    state.oneKey[0] = typedKey;
+    const whole = matchExact(this.model, state.oneKey, this.activeContext);
+    // One resolver per message: the clause split and every clause's stages share its corrections.
+    const words = state.words.begin();
     state.clean = clean;
-    state.words = words;
     state.trace = trace;
     state.typedKey = undefined;
     const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.model, tokens, clean, words);
@@ -250,7 +257,7 @@ export class NpcSession {
     const learned = this.model.learned;
     if (learned === null || !learned.score(tokens).accepted) return false;
     return clauses.some(
-      (clause) => matchExact(this.model, [keyOf(clause.tokens)], this.activeContext) === null && matchTemplate(this.model, clause.tokens, clean, words, this.activeContext) === null,
+      (clause) => matchExact(this.model, [keyOf(clause.tokens, clean)], this.activeContext) === null && matchTemplate(this.model, clause.tokens, clean, words, this.activeContext) === null,
     );
   }
 
@@ -264,7 +271,7 @@ export class NpcSession {
       state.trace.part = part;
       state.trace.sanitized(sanitized);
     }
-    const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items }] : [];
+    const witness: Witness[] = sanitized.items.length > 0 ? [{ stage: "sanitize", items: sanitized.items.slice() }] : [];
     state.tokens = tokens;
     state.sanitized = sanitized;
     state.witness = witness;
@@ -339,9 +346,15 @@ export class NpcSession {
     return response;
   }
 
+  /** The session's one render context, set for an answer: rendering is synchronous and each answer renders from the start. */
   private renderContext(intent: BundleIntent | null, slots: Record<string, string>, turn: number, part: number): RenderContext {
+    const ctx = this.render;
+    ctx.intent = intent;
+    ctx.slots = slots;
     // Part k of a composite message draws from its own stream of the turn's seed.
-    return { model: this.model, intent, slots, system: this.system, random: turnRandom(this.seed + part * 0x3c6ef372, turn), budget: new RenderBudget() };
+    this.random.reseed(turnSeed(this.seed + part * 0x3c6ef372, turn));
+    ctx.budget.reset();
+    return ctx;
   }
 
   private respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
@@ -369,7 +382,7 @@ export class NpcSession {
   }
 
   private reject(ranking: Pick<RankedIntent, "intent" | "score">[], witness: Witness[], turn: number, part: number, sentiment: Sentiment): NpcResponse {
-    const ctx = this.renderContext(null, {}, turn, part);
+    const ctx = this.renderContext(null, NO_SLOTS, turn, part);
     const related: RelatedSuggestion[] = ranking.map(({ intent, score }) => {
       const target = this.model.payload.intents[intent]!;
       return { intent: target.id, category: target.category, example: target.example, score: round4(score) };
@@ -407,9 +420,23 @@ export function systemValues(config: BundleConfig, metadata: SessionMetadata = {
   return system;
 }
 
+/**
+ * One token pool and one word resolver per model, shared by its sessions (their buffers grow once,
+ * not in each session's first message): messages are answered one at a time (process is
+ * synchronous), each message starts them afresh, and no answer keeps a token.
+ */
+const tokenPools = new WeakMap<NpcModel, TokenPool>();
+const resolvers = new WeakMap<NpcModel, WordResolver>();
+
+function sharedOf<T>(shared: WeakMap<NpcModel, T>, model: NpcModel, make: () => T): T {
+  let value = shared.get(model);
+  if (value === undefined) shared.set(model, (value = make()));
+  return value;
+}
+
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-function addSentiment(total: Sentiment, add: Sentiment): void {
+function addSentiment(total: Sentiment, add: Readonly<Sentiment>): void {
   for (const kind of SENTIMENT_KINDS) total[kind] += add[kind];
 }
 
@@ -420,9 +447,9 @@ function addSentiment(total: Sentiment, add: Sentiment): void {
 class MatchState {
   /** The intent whose context children are reachable while the clause is matched, or null. */
   context!: number | null;
-  /** The message: its clean text, the resolver its stages share, the tracer when explaining. */
+  /** The message: its clean text, the resolver its stages share (emptied for each message), the tracer when explaining. */
   clean!: string;
-  words!: WordResolver;
+  readonly words: WordResolver;
   trace: Tracer | undefined;
   /** The exact lookup of the clause's tokens as typed, when the whole message was looked up (key undefined: not done). */
   typedKey: string | undefined;
@@ -431,15 +458,18 @@ class MatchState {
   tokens!: Token[];
   sanitized!: Sanitized;
   witness!: Witness[];
-  /** The keys the exact stage tries (one array, refilled). */
-  readonly keys: string[] = [];
+  /** The keys the exact stage tries: the tokens' key, and without noise when sanitize dropped some (arrays refilled, never resized). */
+  readonly oneKey: string[] = [""];
+  readonly twoKeys: string[] = ["", ""];
   /** What the learned and probabilistic stages read: the content words, else the kept ones. */
   query!: Token[];
   /** What the stages found, for the later ones to weigh. */
   template!: TemplateHit | null;
   learned!: LearnedScores | null;
 
-  constructor(readonly model: NpcModel) {}
+  constructor(readonly model: NpcModel) {
+    this.words = sharedOf(resolvers, model, () => new WordResolver(model));
+  }
 }
 
 /** The stages in order (docs/architecture.md, Runtime stages): the first that answers decides. */
@@ -452,11 +482,12 @@ function matchClause(state: MatchState): Matched {
  * matches; with a noise word dropped, the key without it too. The context table first.
  */
 function exactStage(state: MatchState): Matched | null {
-  const { tokens, keys, context, typedKey, sanitized } = state;
-  keys.length = 0;
-  keys.push(typedKey ?? keyOf(tokens));
-  if (sanitized.kept.length !== tokens.length) keys.push(keyOf(sanitized.kept));
-  const hit = typedKey !== undefined && keys.length === 1 ? state.typedHit : matchExact(state.model, keys, context);
+  const { tokens, context, typedKey, sanitized } = state;
+  const noisy = sanitized.kept.length !== tokens.length;
+  const keys = noisy ? state.twoKeys : state.oneKey;
+  keys[0] = typedKey ?? keyOf(tokens, state.clean);
+  if (noisy) keys[1] = keyOf(sanitized.kept, state.clean);
+  const hit = typedKey !== undefined && !noisy ? state.typedHit : matchExact(state.model, keys, context);
   state.trace?.exact(keys, hit, context);
   return hit && found(state, hit.status === "context match" ? "context" : "exact", typedItems(tokens), hit.key, hit.status, hit.intent);
 }
@@ -560,7 +591,14 @@ function decisionStage(state: MatchState, ranked: ProbabilisticResult, child: Co
     guessed.match.runnerUp = ranking.find((r) => r.intent !== guess.intent && r.score >= floor)?.intent;
     return guessed;
   }
-  return rejected(ranking.filter((r) => r.score >= floor).slice(0, suggestions));
+  return rejected(ranking.slice(0, reaching(ranking, floor, suggestions)));
+}
+
+/** How many of the head of a ranking (sorted by score) reach `floor`, at most `count`: its suggestions are that slice. */
+function reaching(ranking: readonly RankedIntent[], floor: number, count: number): number {
+  let n = 0;
+  while (n < count && n < ranking.length && ranking[n]!.score >= floor) n++;
+  return n;
 }
 
 /** A match, with its evidence added to the witness. */

@@ -92,8 +92,10 @@ function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordReso
     if (seenBefore(tokens, at)) continue;
     const token = tokens[at]!;
     const from = scratch.candidates;
-    const own = index.stemId.get(token.kind === "word" ? stem(token.norm) : token.norm);
-    if (own !== undefined) scratch.pushCandidate(own, 1, KIND_WORD, words.id(token.norm) ?? -1);
+    const id = words.id(token.norm);
+    // A lexicon word's stem is in the bundle (the compiler stems every lexicon word): no stem() per known word.
+    const own = token.kind !== "word" ? index.stemId.get(token.norm) : id !== undefined ? wordStem[id] : index.stemId.get(stem(token.norm));
+    if (own !== undefined) scratch.pushCandidate(own, 1, KIND_WORD, id ?? -1);
     else if (token.kind === "word") {
       // Literals and quoted text keep their exact text: "note.txt" is never "corrected" to a word.
       const hits = words.correctedLoosely(token.norm);
@@ -274,10 +276,14 @@ function rankingOf(model: NpcModel, keep: number, size: number, activeContext: n
     for (; at > 0 && ranksBefore(scratch, i, sorted[at - 1]!); at--) sorted[at] = sorted[at - 1]!;
     sorted[at] = i;
   }
-  const ranking: RankedIntent[] = [];
-  for (let k = 0; k < count && k < size; k++) {
+  // Sized once (a pushed-to array grows its store to 17 entries at the first push); counted, as
+  // `size` comes from the bundle and need not be a whole number.
+  let length = 0;
+  while (length < count && length < size) length++;
+  const ranking = new Array<RankedIntent>(length);
+  for (let k = 0; k < ranking.length; k++) {
     const i = sorted[k]!;
-    ranking.push({ intent: scoredIntent[i]!, score: scoredScore[i]!, input: scratch.scoredInput[i]! });
+    ranking[k] = { intent: scoredIntent[i]!, score: scoredScore[i]!, input: scratch.scoredInput[i]! };
   }
   return ranking;
 }

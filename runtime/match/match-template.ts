@@ -17,7 +17,7 @@ import { phraseAt, type ListTrie, type NpcModel, type RuntimeState } from "../bu
 import { textOf, type Token } from "../text/normalize.js";
 import type { SlotCapture, WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
-import { scratchFor, type TagHit, type TemplateScratch } from "./template-scratch.js";
+import { scratchFor, type TagHit, type TagHitSink, type TemplateScratch } from "./template-scratch.js";
 
 export type { TagHit };
 
@@ -82,41 +82,53 @@ interface Best {
   trail: number;
 }
 
+const NO_TOKENS: readonly Token[] = [];
+
+/** One per scratch, reused by each call it serves (set by `match`, which drops the message at its end). */
 class TemplateRun {
-  /**
-   * List, number and type readings per (kind, id, position), made when such a node is first tried
-   * (many states share them); the map too, as most messages reach no such node.
-   */
-  private readingCache: Map<number, [number, number][]> | undefined;
-  /** The threads to advance at the current position, by ascending state (one array for the whole run). */
-  private readonly pending: number[] = [];
   /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
   private readonly openKeys: number;
+  private tokens: readonly Token[] = NO_TOKENS;
+  private clean = "";
+  private words!: WordResolver;
+  private activeContext: number | null = null;
+  private atEnd: AtEnd | undefined;
 
   constructor(
     private readonly model: NpcModel,
-    private readonly tokens: readonly Token[],
-    private readonly clean: string,
-    private readonly words: WordResolver,
-    private readonly activeContext: number | null,
-    private readonly atEnd: AtEnd | undefined,
     private readonly s: TemplateScratch,
   ) {
     this.openKeys = model.states.length;
   }
 
-  run(): TemplateHit | null {
-    const { s, openKeys, pending } = this;
+  match(tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null, atEnd: AtEnd | undefined): TemplateHit | null {
+    this.tokens = tokens;
+    this.clean = clean;
+    this.words = words;
+    this.activeContext = activeContext;
+    this.atEnd = atEnd;
+    try {
+      return this.run();
+    } finally {
+      this.tokens = NO_TOKENS;
+      this.clean = "";
+      this.atEnd = undefined;
+    }
+  }
+
+  private run(): TemplateHit | null {
+    const { s, openKeys } = this;
     const n = this.tokens.length;
     if (n === 0) return null;
     s.begin(n);
+    const { pending, atCount } = s;
     s.offer(0, 0, 0, 0, -1, -1, "");
     let best: Best | null = null;
     for (let p = 0; p <= n; p++) {
       const threads = s.byPosition[p]!;
-      if (threads.length === 0) continue;
+      if (atCount[p] === 0) continue;
       // Free-string slots first: closing one lands in a normal state at this same position.
-      for (let i = 0; i < threads.length; i++) {
+      for (let i = 0; i < atCount[p]!; i++) {
         const thread = threads[i]!;
         const key = s.key[thread]!;
         if (key < openKeys) continue;
@@ -128,10 +140,10 @@ class TemplateRun {
         s.offer(p, key - openKeys, literals, strings, s.pushSlot(trail, openSlot, STRING, null, openStart, p), -1, "");
         if (p < n) s.offer(p + 1, key, literals, strings, trail, openStart, openSlot);
       }
-      pending.length = 0;
+      s.pendingCount = 0;
       // Sorted as they are inserted: Array.prototype.sort would allocate a work array per position.
-      for (let i = 0; i < threads.length; i++) if (s.key[threads[i]!]! < openKeys) insertSorted(pending, threads[i]!, -1, s.key);
-      for (let k = 0; k < pending.length; k++) {
+      for (let i = 0; i < atCount[p]!; i++) if (s.key[threads[i]!]! < openKeys) insertSorted(s, threads[i]!, -1);
+      for (let k = 0; k < s.pendingCount; k++) {
         const thread = pending[k]!;
         const stateId = s.key[thread]!;
         const state = this.model.states[stateId]!;
@@ -139,9 +151,9 @@ class TemplateRun {
         const strings = s.strings[thread]!;
         const trail = s.trail[thread]!;
         for (let c = 0; c < state.skip.length; c++) {
-          const before = threads.length;
+          const before = atCount[p]!;
           s.offer(p, state.skip[c]!, literals, strings, trail, -1, "");
-          if (threads.length > before) insertSorted(pending, threads[before]!, k, s.key);
+          if (atCount[p]! > before) insertSorted(s, threads[before]!, k);
         }
         if (p === n) {
           best = this.accepted(state.accept, literals, strings, trail, best);
@@ -210,9 +222,9 @@ class TemplateRun {
     const stop = this.stopItem(p);
     if (stop !== null) s.offer(p + 1, stateId, literals, strings, s.pushItem(trail, stop), -1, "");
     if (state.vocab.size > 0) {
-      const hits = this.tagHits(p);
-      for (let h = 0; h < hits.length; h++) {
-        const hit = hits[h]!;
+      this.readTagHits(p);
+      for (let h = s.hitFrom[p]!; h < s.hitTo[p]!; h++) {
+        const hit = s.hitPool[h]!;
         const children = state.vocab.get(hit.tag);
         if (children === undefined) continue;
         const next = s.pushItem(trail, hit);
@@ -247,19 +259,17 @@ class TemplateRun {
 
   /** The readings of node `kind` `id` at `p`, as [reading, end position], once per message. */
   private readings(id: number, p: number, kind: ReadingKind): [number, number][] {
-    const key = (id * (this.tokens.length + 1) + p) * 3 + kind;
-    const cache = (this.readingCache ??= new Map());
-    let found = cache.get(key);
-    if (!found) {
-      found = READERS[kind](this.model, this.tokens, p, id);
-      cache.set(key, found);
-    }
-    return found;
+    const table = this.s.readingsOf(kind, id, this.tokens.length + 1);
+    return (table[p] ??= READERS[kind](this.model, this.tokens, p, id));
   }
 
-  /** Vocab tags the words at `p` stand for (see tagHitsAt), once per position. */
-  private tagHits(p: number): TagHit[] {
-    return (this.s.tagHits[p] ??= tagHitsAt(this.model, this.tokens, p, this.words));
+  /** Vocab tags the words at `p` stand for (see addTagHits) into the scratch, once per position. */
+  private readTagHits(p: number): void {
+    const { s } = this;
+    if (s.hitFrom[p] !== -1) return;
+    s.hitFrom[p] = s.hitCount;
+    addTagHits(this.model, this.tokens, p, this.words, s);
+    s.hitTo[p] = s.hitCount;
   }
 
   /** The witness item of skipping the stop word at `p`, or null when it is none; once per position. */
@@ -281,26 +291,45 @@ type ReadingKind = typeof TYPED | typeof LIST | typeof RANGE;
 /** A free-string slot's hit kind (not a reading: its end is where the thread closes it). */
 const STRING = 3;
 
-/** A typed slot's reading: the token, when the type accepts it. */
+/** A typed slot's reading: the token, when the type accepts it (the same reading for every type at `p`, made once). */
 function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: number): [number, number][] {
-  return model.types[typeId]!.test(tokens[p]!.text) ? [[0, p + 1]] : [];
+  return model.types[typeId]!.test(tokens[p]!.text) ? (TOKEN_READINGS[p] ??= [[0, p + 1]]) : NO_READINGS;
+}
+
+/** Per position p, the reading of the token at p (shared: a caller never changes what a reader returns). */
+const TOKEN_READINGS: [number, number][][] = [];
+
+class TagHitList implements TagHitSink {
+  readonly hits: TagHit[] = [];
+
+  addHit(tag: number, at: number, length: number, corrected: number): void {
+    this.hits.push({ tag, at, length, corrected });
+  }
 }
 
 /** Vocab tags the words at `p` stand for: one-word synonyms, typo-corrected words, phrases. */
 export function tagHitsAt(model: NpcModel, tokens: readonly Token[], p: number, words: WordResolver): TagHit[] {
+  const list = new TagHitList();
+  addTagHits(model, tokens, p, words, list);
+  return list.hits;
+}
+
+function addTagHits(model: NpcModel, tokens: readonly Token[], p: number, words: WordResolver, sink: TagHitSink): void {
   const token = tokens[p]!;
-  const hits: TagHit[] = [];
-  if (token.kind === "quoted") return hits;
+  if (token.kind === "quoted") return;
   const { starts, items } = model.payload.lexicon.tags;
   const id = words.id(token.norm);
   if (id !== undefined) {
-    for (let k = starts[id]!; k < starts[id + 1]!; k++) hits.push({ tag: items[k]!, at: p, length: 1, corrected: -1 });
+    for (let k = starts[id]!; k < starts[id + 1]!; k++) sink.addHit(items[k]!, p, 1, -1);
   } else if (token.kind === "word") {
-    for (const fuzzy of words.corrected(token.norm)) for (let k = starts[fuzzy.word]!; k < starts[fuzzy.word + 1]!; k++) hits.push({ tag: items[k]!, at: p, length: 1, corrected: fuzzy.word });
+    const corrections = words.corrected(token.norm);
+    for (let f = 0; f < corrections.length; f++) {
+      const word = corrections[f]!.word;
+      for (let k = starts[word]!; k < starts[word + 1]!; k++) sink.addHit(items[k]!, p, 1, word);
+    }
   }
   const phrases = model.vocabPhrases.get(token.norm);
-  if (phrases !== undefined) for (const phrase of phrases) if (phraseAt(phrase, tokens, p)) hits.push({ tag: phrase.value, at: p, length: phrase.words.length, corrected: -1 });
-  return hits;
+  if (phrases !== undefined) for (const phrase of phrases) if (phraseAt(phrase, tokens, p)) sink.addHit(phrase.value, p, phrase.words.length, -1);
 }
 
 /**
@@ -402,15 +431,15 @@ function outranks(inContext: boolean, intent: number, path: number, literals: nu
 }
 
 /**
- * Inserts thread `thread` into `list`, ascending by key, after index `from` (skip targets are
- * always later states; -1: anywhere).
+ * Inserts thread `thread` into the scratch's pending threads, ascending by key, after index `from`
+ * (skip targets are always later states; -1: anywhere).
  */
-function insertSorted(list: number[], thread: number, from: number, keys: Int32Array): void {
-  // Shifted by hand: splice would allocate the (empty) array of what it removed.
+function insertSorted(s: TemplateScratch, thread: number, from: number): void {
+  const { pending, key: keys } = s;
   const key = keys[thread]!;
-  let i = list.length;
-  for (; i > from + 1 && keys[list[i - 1]!]! > key; i--) list[i] = list[i - 1]!;
-  list[i] = thread;
+  let i = s.pendingCount++;
+  for (; i > from + 1 && keys[pending[i - 1]!]! > key; i--) pending[i] = pending[i - 1]!;
+  pending[i] = thread;
 }
 
 export function matchTemplate(
@@ -423,9 +452,14 @@ export function matchTemplate(
   atEnd?: AtEnd,
 ): TemplateHit | null {
   const scratch = scratchFor(model);
+  let run = runs.get(scratch);
+  if (run === undefined) runs.set(scratch, (run = new TemplateRun(model, scratch)));
   try {
-    return new TemplateRun(model, tokens, clean, words, activeContext, atEnd, scratch).run();
+    return run.match(tokens, clean, words, activeContext, atEnd);
   } finally {
     scratch.end();
   }
 }
+
+/** The run of each scratch (a scratch made for a nested call gets its own). */
+const runs = new WeakMap<TemplateScratch, TemplateRun>();

@@ -16,13 +16,23 @@ export interface TagHit {
   corrected: number;
 }
 
+/** Where the template matcher writes the tag hits of a position: the scratch (pooled hits), or a list (tagHitsAt). */
+export interface TagHitSink {
+  addHit(tag: number, at: number, length: number, corrected: number): void;
+}
+
 function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   const next = new Int32Array(Math.max(size, array.length * 2));
   next.set(array);
   return next;
 }
 
-export class TemplateScratch {
+interface ReadingTable {
+  generation: number;
+  at: ([number, number][] | undefined)[];
+}
+
+export class TemplateScratch implements TagHitSink {
   /** Whether a call is using this scratch now. */
   busy = false;
   private generation = 0;
@@ -59,31 +69,73 @@ export class TemplateScratch {
   slotFrom = new Int32Array(64);
   slotTo = new Int32Array(64);
 
-  /** Per position: its threads in the order they were first offered. */
+  /**
+   * Per position: its threads in the order they were first offered, the first `atCount[p]` of
+   * `byPosition[p]` (a count, never `length = 0`: that frees an array's store, and the next push
+   * allocates a new one).
+   */
   readonly byPosition: number[][] = [];
-  /** Per position, the vocab tags its words stand for, and the item of skipping its stop word (null: it is none; undefined: not read yet). */
-  readonly tagHits: (TagHit[] | undefined)[] = [];
+  atCount = new Int32Array(16);
+  /** The threads to advance at the current position, by ascending state (match-template.ts): one per state at most. */
+  readonly pending: Int32Array;
+  pendingCount = 0;
+  /**
+   * The vocab tags the words stand for: hits pooled (objects reused from call to call: a trail
+   * refers to them only during its call), those of position p the run [hitFrom[p], hitTo[p]) (-1: not read yet).
+   */
+  readonly hitPool: TagHit[] = [];
+  hitCount = 0;
+  hitFrom = new Int32Array(16);
+  hitTo = new Int32Array(16);
+  /** Per position, the item of skipping its stop word (null: it is none; undefined: not read yet). */
   readonly stopItem: (WitnessItem | null | undefined)[] = [];
+  /**
+   * List, number and type readings per (kind, id), by position: made when such a node is first
+   * tried (many states share them). A table is emptied when a call first reads it (its stamp is
+   * then that call's generation): no map to clear, which would allocate a new one per call.
+   */
+  private readonly readingTables: ReadingTable[][] = [[], [], []];
 
   constructor(readonly stateCount: number) {
     this.seenGeneration = new Int32Array(stateCount * 2);
     this.seenAt = new Int32Array(stateCount * 2);
     this.seenThread = new Int32Array(stateCount * 2);
+    this.pending = new Int32Array(stateCount);
   }
 
   /** Starts a call on a message of `n` tokens. */
   begin(n: number): void {
     if (this.generation === 0x7fffffff) {
       this.seenGeneration.fill(0);
+      for (const tables of this.readingTables) for (const table of tables) if (table !== undefined) table.generation = -1;
       this.generation = 0;
     }
     this.generation++;
     this.threads = 0;
     this.entries = 0;
+    this.hitCount = 0;
+    if (this.atCount.length <= n) {
+      this.atCount = new Int32Array(2 * (n + 1));
+      this.hitFrom = new Int32Array(2 * (n + 1));
+      this.hitTo = new Int32Array(2 * (n + 1));
+    }
     for (let p = 0; p <= n; p++) {
-      (this.byPosition[p] ??= []).length = 0;
-      this.tagHits[p] = undefined;
+      this.byPosition[p] ??= [];
+      this.atCount[p] = 0;
+      this.hitFrom[p] = -1;
       this.stopItem[p] = undefined;
+    }
+  }
+
+  addHit(tag: number, at: number, length: number, corrected: number): void {
+    const k = this.hitCount++;
+    const hit = this.hitPool[k];
+    if (hit === undefined) this.hitPool[k] = { tag, at, length, corrected };
+    else {
+      hit.tag = tag;
+      hit.at = at;
+      hit.length = length;
+      hit.corrected = corrected;
     }
   }
 
@@ -94,13 +146,25 @@ export class TemplateScratch {
     this.busy = false;
   }
 
+  /** The readings of node `kind` `id` this call, by position (undefined: not read yet); `positions` those of the message. */
+  readingsOf(kind: number, id: number, positions: number): ([number, number][] | undefined)[] {
+    const tables = this.readingTables[kind]!;
+    let table = tables[id];
+    if (table === undefined) tables[id] = table = { generation: -1, at: [] };
+    if (table.generation !== this.generation) {
+      table.generation = this.generation;
+      table.at.fill(undefined, 0, positions);
+    }
+    return table.at;
+  }
+
   /** The thread holding `key` at `p`, or -1. */
   threadAt(p: number, key: number): number {
     if (this.seenGeneration[key] !== this.generation) return -1;
     if (this.seenAt[key] === p) return this.seenThread[key]!;
     // The key was offered at another position since (rare: a parent reads one word or two).
     const list = this.byPosition[p]!;
-    for (let i = 0; i < list.length; i++) if (this.key[list[i]!] === key) return list[i]!;
+    for (let i = 0; i < this.atCount[p]!; i++) if (this.key[list[i]!] === key) return list[i]!;
     return -1;
   }
 
@@ -110,7 +174,7 @@ export class TemplateScratch {
     if (thread === -1) {
       thread = this.threads++;
       if (thread === this.key.length) this.growThreads();
-      this.byPosition[p]!.push(thread);
+      this.byPosition[p]![this.atCount[p]!++] = thread;
       this.key[thread] = key;
     } else if (!(literals > this.literals[thread]! || (literals === this.literals[thread] && strings < this.strings[thread]!))) return;
     this.literals[thread] = literals;

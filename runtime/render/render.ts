@@ -31,6 +31,13 @@ export class RenderBudget {
   /** Whether something was dropped: the answer is not what the bundle says in full. */
   cut = false;
 
+  /** All of RENDER_LIMITS again, for the next answer of a session (which keeps one budget). */
+  reset(): void {
+    this.pieces = RENDER_LIMITS.pieces;
+    this.chars = RENDER_LIMITS.chars;
+    this.cut = false;
+  }
+
   /** Counts one more piece; false once none is left. */
   takePiece(): boolean {
     if (this.pieces > 0 && this.chars > 0) {
@@ -57,7 +64,7 @@ export class RenderBudget {
 export interface RenderContext {
   model: NpcModel;
   intent: BundleIntent | null;
-  slots: Record<string, string>;
+  slots: Readonly<Record<string, string>>;
   system: Record<string, string>;
   random: () => number;
   budget: RenderBudget;

@@ -158,6 +158,11 @@ export class FuzzyIndex {
   /** Per vocabulary word: whether the current lookup has verified it (reset at its end), and those words. */
   private readonly seen: Uint8Array;
   private readonly touched: number[] = [];
+  /** How many of `touched` the current lookup has written (a count: `length = 0` would free the array's store every lookup). */
+  private touchedCount = 0;
+  /** The current lookup's hits, the first `foundCount`, kept in order as each is found. */
+  private readonly found: FuzzyHit[] = [];
+  private foundCount = 0;
 
   constructor(
     private readonly hashes: Uint32Array,
@@ -171,34 +176,36 @@ export class FuzzyIndex {
   lookup(token: string): FuzzyHit[] {
     const tokenLength = characters(token);
     const budget = editBudget(tokenLength);
-    const hits: FuzzyHit[] = [];
-    if (budget === 0) return hits;
+    if (budget === 0) return [];
+    // Collected in one list kept by the index, then copied at their number (an array grown hit by hit takes room for 17).
+    this.foundCount = 0;
     // The deletion variants' hashes without building the variants (a variant reached twice, as
     // "ll" minus either "l", is looked up twice and finds its words already verified).
-    this.verify(hashWithout(token, -1, -1), token, tokenLength, budget, hits);
+    this.verify(hashWithout(token, -1, -1), token, tokenLength, budget);
     for (let i = 0; i < tokenLength; i++) {
-      this.verify(hashWithout(token, i, -1), token, tokenLength, budget, hits);
-      if (budget > 1) for (let j = i + 1; j < tokenLength; j++) this.verify(hashWithout(token, i, j), token, tokenLength, budget, hits);
+      this.verify(hashWithout(token, i, -1), token, tokenLength, budget);
+      if (budget > 1) for (let j = i + 1; j < tokenLength; j++) this.verify(hashWithout(token, i, j), token, tokenLength, budget);
     }
-    for (const word of this.touched) this.seen[word] = 0;
-    this.touched.length = 0;
-    return hits;
+    for (let i = 0; i < this.touchedCount; i++) this.seen[this.touched[i]!] = 0;
+    this.touchedCount = 0;
+    return this.found.slice(0, this.foundCount);
   }
 
   /** Adds to `hits` the words stored under `hash` that are within the edit budget of `token` (each word verified once per lookup). */
-  private verify(hash: number, token: string, tokenLength: number, budget: number, hits: FuzzyHit[]): void {
+  private verify(hash: number, token: string, tokenLength: number, budget: number): void {
+    const hits = this.found;
     for (let i = lowerBound(this.hashes, hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
       const word = this.wordIds[i]!;
       if (word >= this.words.length || this.seen[word] !== 0) continue;
       this.seen[word] = 1;
-      this.touched.push(word);
+      this.touched[this.touchedCount++] = word;
       const target = this.words.at(word);
       const targetLength = characters(target);
       const limit = Math.min(budget, editBudget(targetLength));
       const distance = osaDistance(token, target, limit);
       if (distance === 0 || distance > limit) continue;
       // Kept closest first, then by word id, as each is found: sorting afterwards would allocate a work array.
-      let at = hits.length;
+      let at = this.foundCount++;
       for (let prev: FuzzyHit; at > 0 && ((prev = hits[at - 1]!).distance - distance || prev.word - word) > 0; at--) hits[at] = prev;
       hits[at] = { word, distance, similarity: 1 - distance / Math.max(tokenLength, targetLength) };
     }

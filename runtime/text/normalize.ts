@@ -130,14 +130,70 @@ function isPunctAt(text: string, at: number, set: ReadonlySet<string>): boolean 
   return !isAsciiAlnum(text.charCodeAt(at)) && set.has(text[at]!);
 }
 
-/** Splits a message into tokens. Quoted text ("…" or '…') becomes one token with its inner text. */
-export function tokenize(message: string): Tokenized {
+/**
+ * Token objects reused from one message to the next (the session's tokenize): a message then
+ * allocates its list and its strings, not an object per token. A pool's tokens hold only until
+ * its next message: nothing may keep one past the message it was made for (answers keep strings).
+ */
+export class TokenPool {
+  private readonly tokens: Token[] = [];
+  /** The current message's tokens, the first `count` (never shortened: `length = 0` frees an array's store). */
+  private readonly list: Token[] = [];
+  count = 0;
+
+  /** Starts a message. */
+  begin(): void {
+    this.count = 0;
+  }
+
+  /** The next token of the message, set to these fields (one hidden class: the same literal as a fresh token's). */
+  take(text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): Token {
+    const k = this.count++;
+    let token = this.tokens[k];
+    if (token === undefined) this.tokens[k] = token = newToken(text, norm, kind, shape, start, end);
+    else {
+      token.text = text;
+      token.norm = norm;
+      token.kind = kind;
+      token.shape = shape;
+      token.start = start;
+      token.end = end;
+    }
+    this.list[k] = token;
+    return token;
+  }
+
+  /** The message's tokens, in an array of their number. */
+  taken(): Token[] {
+    return this.list.slice(0, this.count);
+  }
+}
+
+function newToken(text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): Token {
+  return { text, norm, kind, shape, start, end };
+}
+
+/** Where tokenize puts a message's tokens: a fresh list of fresh tokens, or a pool's. */
+type TokenSink = Token[] | TokenPool;
+
+function add(sink: TokenSink, text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): void {
+  if (sink instanceof TokenPool) sink.take(text, norm, kind, shape, start, end);
+  else sink.push(newToken(text, norm, kind, shape, start, end));
+}
+
+/**
+ * Splits a message into tokens. Quoted text ("…" or '…') becomes one token with its inner text.
+ * With a pool, the tokens are the pool's (see TokenPool), else they are new.
+ */
+export function tokenize(message: string, pool?: TokenPool): Tokenized {
   const clean = cleanMessage(message);
-  const tokens: Token[] = [];
+  const sink: TokenSink = pool ?? [];
+  if (pool) pool.begin();
   let unbalancedQuote = false;
   // Where a quote's search for its closing one failed: a later quote of the same kind searches a
   // part of that text and fails too, so it is not searched again (linear on "'a 'a 'a …").
-  const unclosedFrom: Record<string, number> = { '"': Infinity, "'": Infinity };
+  let unclosedDouble = Infinity;
+  let unclosedSingle = Infinity;
   let i = 0;
   while (i < clean.length) {
     if (isSpaceAt(clean, i)) {
@@ -146,14 +202,16 @@ export function tokenize(message: string): Tokenized {
     }
     const ch = clean[i]!;
     if (ch === '"' || ch === "'") {
-      const close = i > unclosedFrom[ch]! ? -1 : findClosingQuote(clean, i);
-      if (close < 0 && i < unclosedFrom[ch]!) unclosedFrom[ch] = i;
+      const unclosedFrom = ch === '"' ? unclosedDouble : unclosedSingle;
+      const close = i > unclosedFrom ? -1 : findClosingQuote(clean, i);
+      if (close < 0 && i < unclosedFrom) {
+        if (ch === '"') unclosedDouble = i;
+        else unclosedSingle = i;
+      }
       if (close > 0) {
         const inner = clean.slice(i + 1, close);
         const collapsed = inner.trim().replace(/\s+/g, " ");
-        if (collapsed.length > 0) {
-          tokens.push({ text: inner, norm: lower(collapsed), kind: "quoted", shape: null, start: i + 1, end: close });
-        }
+        if (collapsed.length > 0) add(sink, inner, lower(collapsed), "quoted", null, i + 1, close);
         i = close + 1;
         continue;
       }
@@ -164,10 +222,10 @@ export function tokenize(message: string): Tokenized {
     }
     let end = i;
     while (end < clean.length && !isSpaceAt(clean, end)) end++;
-    pushChunk(clean, i, end, tokens);
+    pushChunk(clean, i, end, sink);
     i = end;
   }
-  return { clean, tokens, unbalancedQuote };
+  return { clean, tokens: sink instanceof TokenPool ? sink.taken() : sink, unbalancedQuote };
 }
 
 /** A quote closes at the same quote char followed by whitespace, punctuation or the end. */
@@ -181,7 +239,7 @@ function findClosingQuote(text: string, open: number): number {
   return -1;
 }
 
-function pushChunk(clean: string, from: number, to: number, tokens: Token[]): void {
+function pushChunk(clean: string, from: number, to: number, tokens: TokenSink): void {
   let start = from;
   let end = to;
   while (start < end && isPunctAt(clean, start, LEADING_PUNCT)) start++;
@@ -198,17 +256,17 @@ function pushChunk(clean: string, from: number, to: number, tokens: Token[]): vo
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
   if (!shape && !hasLetterOrDigit(text)) return pushSymbol(clean, from, to, tokens);
   if (shape) {
-    tokens.push({ text, norm, kind: "literal", shape, start, end });
+    add(tokens, text, norm, "literal", shape, start, end);
     return;
   }
   const words = contraction(norm);
-  for (let k = 0; k < (words ? 2 : 1); k++) tokens.push({ text, norm: words ? words[k]! : norm, kind: "word", shape: null, start, end });
+  for (let k = 0; k < (words ? 2 : 1); k++) add(tokens, text, words ? words[k]! : norm, "word", null, start, end);
 }
 
 /** Punctuation-only chunks are dropped, except shell symbols (SYMBOL), kept whole as literals. */
-function pushSymbol(clean: string, from: number, to: number, tokens: Token[]): void {
+function pushSymbol(clean: string, from: number, to: number, tokens: TokenSink): void {
   const text = clean.slice(from, to);
-  if (SYMBOL.test(text)) tokens.push({ text, norm: text, kind: "literal", shape: "symbol", start: from, end: to });
+  if (SYMBOL.test(text)) add(tokens, text, text, "literal", "symbol", from, to);
 }
 
 /** The typed text of consecutive tokens, each span once ("don't" is two tokens of one span). */
@@ -219,13 +277,28 @@ export function textOf(tokens: readonly Token[]): string {
     .join(" ");
 }
 
-/** The key of tokens in the exact tables: their norms joined by single spaces. */
-export function keyOf(tokens: readonly Token[]): string {
+/**
+ * The key of tokens in the exact tables: their norms joined by single spaces. Given the clean
+ * message they come from, a message that already reads as its key (lowercase words one space
+ * apart, the usual case) gives a slice of it: one string, none built word by word and flattened.
+ */
+export function keyOf(tokens: readonly Token[], clean?: string): string {
+  if (clean !== undefined && tokens.length > 0 && readsAsKey(tokens, clean)) return clean.slice(tokens[0]!.start, tokens[tokens.length - 1]!.end);
   // A loop, not map + join: no array per call, and no "wrong map" deopt when an empty message's
   // array (small integers) and a real one's (strings) meet at the same join.
   let key = "";
   for (let i = 0; i < tokens.length; i++) key = i === 0 ? tokens[i]!.norm : `${key} ${tokens[i]!.norm}`;
   return key;
+}
+
+/** Whether `clean` spells the tokens' norms one space apart from the first token's start to the last one's end. */
+function readsAsKey(tokens: readonly Token[], clean: string): boolean {
+  for (let i = 0; i < tokens.length; i++) {
+    const { norm, start, end } = tokens[i]!;
+    if (norm.length !== end - start || !clean.startsWith(norm, start)) return false;
+    if (i > 0 && (start !== tokens[i - 1]!.end + 1 || clean.charCodeAt(start - 1) !== 32)) return false;
+  }
+  return true;
 }
 
 /** The normalized key of a text: its token norms joined by single spaces. */

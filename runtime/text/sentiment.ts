@@ -35,7 +35,7 @@ export function emojiFor(s: Sentiment): string {
 }
 
 /** Kinds of the sentiment phrases removed, as a signature ("encouraging"; "thanking+encouraging"). */
-function signature(counts: Sentiment): string {
+function signature(counts: Readonly<Sentiment>): string {
   // A loop, not filter + join: it runs on every clause, and the usual one has no such phrase (counts are whole numbers).
   let sig = "";
   for (let i = NOISE_KINDS; i < SENTIMENT_KINDS.length; i++) if (counts[SENTIMENT_KINDS[i]!]) sig += (sig && "+") + SENTIMENT_KINDS[i];
@@ -80,7 +80,7 @@ export interface SentimentHit {
  * An exact answer for a message that carries sentiment phrases, or null. `phrases` are the
  * normalized sentiment phrases found in the message, `content` what is left without them.
  */
-export function sentimentMatch(model: NpcModel, counts: Sentiment, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
+export function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
   const sig = signature(counts);
   if (sig === "") return null;
   if (content.length > 0) {

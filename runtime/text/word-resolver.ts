@@ -8,12 +8,47 @@ import type { NpcModel } from "../bundle/model.js";
 import type { Token } from "./normalize.js";
 import { round4, type WitnessItem } from "../response.js";
 
+/** Words a message's cache scans before it takes a Map: a message has a handful of unknown words, and Map.clear allocates a new table. */
+const SCANNED_WORDS = 16;
+
+/** Values by word for one message: its first SCANNED_WORDS words scanned, the rest (a long message) in a Map. */
+class WordCache<V> {
+  private readonly words: string[] = [];
+  private readonly values: V[] = [];
+  private count = 0;
+  private more: Map<string, V> | null = null;
+
+  get(word: string): V | undefined {
+    for (let i = 0; i < this.count; i++) if (this.words[i] === word) return this.values[i];
+    return this.more?.get(word);
+  }
+
+  set(word: string, value: V): void {
+    if (this.count < SCANNED_WORDS) {
+      this.words[this.count] = word;
+      this.values[this.count++] = value;
+    } else (this.more ??= new Map()).set(word, value);
+  }
+
+  clear(): void {
+    this.count = 0;
+    if (this.more !== null && this.more.size > 0) this.more.clear();
+  }
+}
+
 export class WordResolver {
-  /** Corrections looked up so far; made on the first unknown word (most messages have none). */
-  private loose: Map<string, FuzzyHit[]> | null = null;
-  private strict: Map<string, FuzzyHit[]> | null = null;
+  /** Corrections looked up so far in this message. */
+  private readonly loose = new WordCache<FuzzyHit[]>();
+  private readonly strict = new WordCache<FuzzyHit[]>();
 
   constructor(private readonly model: NpcModel) {}
+
+  /** Empties the corrections, so a session's resolver serves its next message as a new one would. */
+  begin(): this {
+    this.loose.clear();
+    this.strict.clear();
+    return this;
+  }
 
   /** Vocabulary id of a normalized word, if the NPC knows it. */
   id(norm: string): number | undefined {
@@ -27,7 +62,6 @@ export class WordResolver {
 
   /** Known words within the generous edit budget of an unknown word (closest first). */
   correctedLoosely(norm: string): FuzzyHit[] {
-    this.loose ??= new Map();
     let hits = this.loose.get(norm);
     if (!hits) {
       hits = this.model.fuzzy.lookup(norm);
@@ -72,7 +106,6 @@ export class WordResolver {
 
   /** Known words within the strict (one word decides) edit budget of an unknown word; none for a list or number word. */
   corrected(norm: string): FuzzyHit[] {
-    this.strict ??= new Map();
     let hits = this.strict.get(norm);
     if (!hits && this.model.valueWords.has(norm)) this.strict.set(norm, (hits = []));
     if (!hits) {
