@@ -127,7 +127,7 @@ export class NpcSession {
   private readonly registerTurns: number;
   private readonly conversation: Conversation | undefined;
   private readonly state: MatchState;
-  private readonly tokens: TokenPool;
+  private readonly buffers: MessageBuffers;
   private readonly random = new Mulberry32(0);
   private readonly render: RenderContext;
 
@@ -140,7 +140,9 @@ export class NpcSession {
     this.registerTurns = Number.isFinite(options.registerTurns) ? Math.max(0, Math.trunc(options.registerTurns!)) : REGISTER_TURNS;
     this.conversation = options.conversation;
     this.state = new MatchState(model);
-    this.tokens = sharedOf(tokenPools, model, () => new TokenPool());
+    let buffers = sharedBuffers.get(model);
+    if (buffers === undefined) sharedBuffers.set(model, (buffers = new MessageBuffers(model)));
+    this.buffers = buffers;
     this.render = { model, intent: null, slots: NO_SLOTS, system: this.system, random: this.random.next, budget: new RenderBudget() };
   }
 
@@ -187,20 +189,27 @@ export class NpcSession {
     this.register = ageRegister(this.register, this.registerTurns);
     const trace = typeof options.explain === "function" ? options.explain(this.model) : undefined;
     let response: NpcResponse;
+    // A message answered while another is (a Conversation's converse asking another session of this
+    // model) must not reuse the outer message's tokens and corrections: it takes buffers of its own.
+    const shared = this.buffers;
+    const nested = shared.busy;
+    shared.busy = true;
     try {
-      response = this.processMessage(String(message), turn, trace);
+      response = this.processMessage(String(message), turn, trace, nested ? new MessageBuffers(this.model) : shared);
     } catch (error) {
       // A bug must not take the host down: answer with a rejection that says what happened. A
       // malformed intent record (read on first use, bundle/intent-records.ts) is the bundle's fault: the notice names it.
       const broken = error instanceof InvalidBundleError;
       response = this.reject([], [{ stage: "sanitize", items: [], note: broken ? error.message : `internal error: ${String(error)}` }], turn, 0, emptySentiment());
       if (broken) response.notice = error.message;
+    } finally {
+      shared.busy = nested;
     }
     if (trace) response.trace = trace.decision(response);
     return response;
   }
 
-  private processMessage(message: string, turn: number, trace: Tracer | undefined): NpcResponse {
+  private processMessage(message: string, turn: number, trace: Tracer | undefined, buffers: MessageBuffers): NpcResponse {
     // First, before any step reads the message (lexing, clauses, sentiment, matching).
     const limit = messageLimit(this.model.payload.config.maxMessageChars);
     if (message.length > limit) {
@@ -210,7 +219,7 @@ export class NpcSession {
         length: message.length,
       });
     }
-    const { clean, tokens, unbalancedQuote } = tokenize(message, this.tokens);
+    const { clean, tokens, unbalancedQuote } = tokenize(message, buffers.tokens);
     trace?.lexed(message, tokens.length);
     if (unbalancedQuote) return this.refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
     // A whole message the dataset lists as one input is never split ("first this then that").
@@ -219,7 +228,8 @@ export class NpcSession {
     state.oneKey[0] = typedKey;
     const whole = matchExact(this.model, state.oneKey, this.activeContext);
     // One resolver per message: the clause split and every clause's stages share its corrections.
-    const words = state.words.begin();
+    const words = buffers.words.begin();
+    state.words = words;
     state.clean = clean;
     state.trace = trace;
     state.typedKey = undefined;
@@ -421,18 +431,21 @@ export function systemValues(config: BundleConfig, metadata: SessionMetadata = {
 }
 
 /**
- * One token pool and one word resolver per model, shared by its sessions (their buffers grow once,
- * not in each session's first message): messages are answered one at a time (process is
- * synchronous), each message starts them afresh, and no answer keeps a token.
+ * A message's token pool and word resolver. One per model is shared by its sessions (their buffers
+ * grow once, not in each session's first message): process is synchronous, each message starts
+ * them afresh, and no answer keeps a token. `busy` while a message uses them.
  */
-const tokenPools = new WeakMap<NpcModel, TokenPool>();
-const resolvers = new WeakMap<NpcModel, WordResolver>();
+class MessageBuffers {
+  readonly tokens = new TokenPool();
+  readonly words: WordResolver;
+  busy = false;
 
-function sharedOf<T>(shared: WeakMap<NpcModel, T>, model: NpcModel, make: () => T): T {
-  let value = shared.get(model);
-  if (value === undefined) shared.set(model, (value = make()));
-  return value;
+  constructor(model: NpcModel) {
+    this.words = new WordResolver(model);
+  }
 }
+
+const sharedBuffers = new WeakMap<NpcModel, MessageBuffers>();
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
@@ -449,7 +462,7 @@ class MatchState {
   context!: number | null;
   /** The message: its clean text, the resolver its stages share (emptied for each message), the tracer when explaining. */
   clean!: string;
-  readonly words: WordResolver;
+  words!: WordResolver;
   trace: Tracer | undefined;
   /** The exact lookup of the clause's tokens as typed, when the whole message was looked up (key undefined: not done). */
   typedKey: string | undefined;
@@ -467,9 +480,7 @@ class MatchState {
   template!: TemplateHit | null;
   learned!: LearnedScores | null;
 
-  constructor(readonly model: NpcModel) {
-    this.words = sharedOf(resolvers, model, () => new WordResolver(model));
-  }
+  constructor(readonly model: NpcModel) {}
 }
 
 /** The stages in order (docs/architecture.md, Runtime stages): the first that answers decides. */

@@ -37,6 +37,27 @@ describe("buffers shared by a model's sessions", () => {
       { numRuns: 200 },
     );
   });
+
+  it("a message answered while another is (a Conversation asking another session) leaves the outer one's answer as it was", () => {
+    fc.assert(
+      fc.property(message, message, fc.nat(), (outer, inner, seed) => {
+        const expected = npc.session({ seed, conversation }).process(outer);
+        const asked = npc.session({ seed: seed + 1 });
+        let innerAnswered = false;
+        const nesting: typeof conversation = {
+          converse(turn, matched, clause, read, clean, words) {
+            asked.process(inner);
+            innerAnswered = true;
+            return conversation.converse(turn, matched, clause, read, clean, words);
+          },
+          remember: (turn, response, read, base) => conversation.remember(turn, response, read, base),
+        };
+        expect(npc.session({ seed, conversation: nesting }).process(outer)).toEqual(expected);
+        return innerAnswered || expected.status === "rejected" || expected.notice !== undefined;
+      }),
+      { numRuns: 200 },
+    );
+  });
 });
 
 describe("Mulberry32", () => {
