@@ -14,7 +14,7 @@ import { addFeatureWeights, ConceptTable, featureWeight, featureWords, forEachFe
 import type { Token } from "../text/normalize.js";
 import { stem } from "../text/stem.js";
 import { round4, type Witness } from "../response.js";
-import { correctedTokens, type KnownWords } from "./learned-spelling.js";
+import { Spellings, type KnownWords } from "./learned-spelling.js";
 
 /** The outcome of one message; the same object is refilled by the next message. */
 export interface LearnedScores {
@@ -202,9 +202,11 @@ export class LearnedIndex {
     return { status: "probabilistic match", intent: topIntent, confidence: round4(margin / (margin + this.threshold)), slots: {}, runnerUp: runnerUpIntent };
   }
 
+  private readonly spellings = new Spellings();
+
   /** The scores of the message with its unknown words corrected first (learned-spelling.ts), as the session reads it. */
   scoreAsSpelled(tokens: Token[], words: KnownWords, threshold: number): LearnedScores {
-    return this.score(correctedTokens(tokens, words, threshold));
+    return this.score(this.spellings.corrected(tokens, words, threshold));
   }
 
   score(tokens: readonly Token[]): LearnedScores {
