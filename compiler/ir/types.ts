@@ -80,6 +80,13 @@ export interface ValueList {
 export interface TemplateChoice {
   alternatives: TemplatePart[][];
   loc: SourceLocation;
+  /**
+   * A use of an expansion rule: its one alternative is the rule's parts (the inlined view that
+   * lint, shadowing and sampling read), and every use with the same `rule` has equal parts, so
+   * the automaton lowers them once, as a sub-automaton each use calls. The rule's name, with
+   * `[…]` around it where the use made its nodes optional (a different body).
+   */
+  rule?: string;
 }
 
 export type TemplatePart = TemplateNode | TemplateChoice;

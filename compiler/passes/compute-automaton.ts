@@ -14,7 +14,13 @@
 // parent is the active context, and then before any top-level path.
 // A list slot is ONE edge whatever the list's size (the runtime looks its values up by first
 // word), and a number range is one edge too: neither multiplies paths.
+// An expansion rule (a choice named TemplateChoice.rule) is lowered ONCE, from a start state of its
+// own to an end state marked as its return, the first time a template uses it; every use is a
+// call edge [rule start, the state after the use], shared like any trie edge. Rules never recurse
+// (the sources refuse it) and nest at most MAX_CALL_DEPTH deep, so a thread's return stack is
+// bounded; the runtime numbers the stacks at load (runtime/bundle/automaton-frames.ts).
 
+import { MAX_CALL_DEPTH } from "../../runtime/bundle/automaton-frames.js";
 import type { BundleRange, BundleState } from "../../runtime/bundle/bundle-types.js";
 import { isChoice } from "../ir/template-parts.js";
 import type { NumberRange, TemplateNode, TemplatePart } from "../ir/types.js";
@@ -48,7 +54,7 @@ export function computeAutomaton(
 ): AutomatonResult {
   const builders: Builder[] = [];
   const newState = (): number => {
-    builders.push({ state: { vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [] }, children: new Map() });
+    builders.push({ state: { vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [], calls: [], returns: [] }, children: new Map() });
     return builders.length - 1;
   };
   const ranges: BundleRange[] = [];
@@ -68,8 +74,8 @@ export function computeAutomaton(
     if (n.type === "vocab" || n.type === FREE_STRING_TYPE || usableTypes.has(n.type)) return undefined;
     return `type "${n.type}" is undefined or unusable`;
   };
-  /** `parts` without the alternatives that cannot match, or why none of it can. */
-  const usable = (parts: readonly TemplatePart[]): TemplatePart[] | string => {
+  /** `parts` (inside `calls` rules) without the alternatives that cannot match, or why none of it can. */
+  const usable = (parts: readonly TemplatePart[], calls = 0): TemplatePart[] | string => {
     const kept: TemplatePart[] = [];
     for (const part of parts) {
       if (!isChoice(part)) {
@@ -78,7 +84,9 @@ export function computeAutomaton(
         kept.push(part);
         continue;
       }
-      const alternatives = part.alternatives.map(usable);
+      const depth = calls + (part.rule === undefined ? 0 : 1);
+      if (depth > MAX_CALL_DEPTH) return `expansion rules nest more than ${MAX_CALL_DEPTH} deep (<${part.rule}> is at depth ${depth})`;
+      const alternatives = part.alternatives.map((alternative) => usable(alternative, depth));
       const open = alternatives.filter((alternative): alternative is TemplatePart[] => typeof alternative !== "string");
       if (open.length === 0) return alternatives[0] as string;
       kept.push({ ...part, alternatives: open });
@@ -115,12 +123,38 @@ export function computeAutomaton(
     }
     return child;
   };
-  /** The state after `parts`, read from `from`: nodes chain, a choice branches and joins. */
+  const ruleStarts = new Map<string, number>();
+  /** The start state of rule `rule`'s sub-automaton (its parts `body`), lowered at its first use. */
+  const ruleStart = (rule: string, body: readonly TemplatePart[]): number => {
+    let start = ruleStarts.get(rule);
+    if (start === undefined) {
+      ruleStarts.set(rule, (start = newState()));
+      builders[lower(start, body)]!.state.returns.push(start);
+    }
+    return start;
+  };
+  /** The state after a call from `from` of rule `rule` (its parts `body`): the trie child of the call edge. */
+  const call = (from: number, rule: string, body: readonly TemplatePart[]): number => {
+    const start = ruleStart(rule, body);
+    const key = `c:${start}`;
+    const parent = builders[from]!;
+    let child = parent.children.get(key);
+    if (child === undefined) {
+      parent.children.set(key, (child = newState()));
+      parent.state.calls.push([start, child]);
+    }
+    return child;
+  };
+  /** The state after `parts`, read from `from`: nodes chain, a choice branches and joins, a rule is called. */
   const lower = (from: number, parts: readonly TemplatePart[]): number => {
     let current = from;
     for (const part of parts) {
       if (!isChoice(part)) {
         current = extend(current, part);
+        continue;
+      }
+      if (part.rule !== undefined) {
+        current = call(current, part.rule, part.alternatives[0]!);
         continue;
       }
       const ends = new Set(part.alternatives.map((alternative) => lower(current, alternative)));
