@@ -125,11 +125,12 @@ describe("shared expansion rules", () => {
     expect(answerOf(shared.npc, "lamp green")).toMatchObject({ intent: "t3", slots: { color: "green" } });
   });
 
-  test(`rules nested more than ${MAX_CALL_DEPTH} deep leave their template out, saying why`, () => {
+  test(`rules nested more than ${MAX_CALL_DEPTH} deep are a lint error, and compiled anyway their template is left out, saying why`, () => {
     const depth = MAX_CALL_DEPTH + 1;
     const lines = Array.from({ length: depth }, (_, i) => `  expansion :r${i}, "${i === 0 ? "go now" : `<r${i - 1}> now`}"`);
     const text = ['RuleSet.define "t" do', ...lines, `  rule("<r${depth - 1}> :x") { intent :deep }`, `  rule("<r${depth - 2}> :x") { intent :deep_enough }`, "end", ""].join("\n");
     const lint = lintSources([writeTree(tempDir("rules"), { "t.rules": text })]);
+    expect(lint.diagnostics.map((d) => `${d.code} ${d.loc.line}`)).toEqual([`REF005 ${depth + 2}`]);
     const { payload, summary } = compileNpc(lint.ir);
     expect(payload.counts.templatePaths).toBe(1);
     expect(summary.unmatchablePaths).toEqual([{ intent: "deep", path: 0, reason: expect.stringMatching(new RegExp(`nest more than ${MAX_CALL_DEPTH} deep`)) }]);
