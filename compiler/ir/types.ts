@@ -81,10 +81,10 @@ export interface TemplateChoice {
   alternatives: TemplatePart[][];
   loc: SourceLocation;
   /**
-   * A use of an expansion rule: its one alternative is the rule's parts (the inlined view that
-   * lint, shadowing and sampling read), and every use with the same `rule` has equal parts, so
-   * the automaton lowers them once, as a sub-automaton each use calls. The rule's name, with
-   * `[…]` around it where the use made its nodes optional (a different body).
+   * A use of an expansion rule, by name: its one alternative is the rule's parts (the inlined
+   * view that lint, shadowing and sampling read). The automaton lowers each distinct rule once,
+   * as a sub-automaton every use calls (uses of one name whose parts differ, such as `[<name>]`
+   * making the nodes optional, are distinct rules).
    */
   rule?: string;
 }

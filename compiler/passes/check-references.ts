@@ -4,8 +4,7 @@ import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, NpcIR, SourceLocation } from "../ir/types.js";
 import { allIntents, slotNames, tagReferences } from "../ir/walk.js";
 import { CODES } from "../codes.js";
-import { isChoice, templateNodes } from "../ir/template-parts.js";
-import type { TemplateChoice, TemplatePart } from "../ir/types.js";
+import { ruleNestedPast, templateNodes } from "../ir/template-parts.js";
 import { MAX_CALL_DEPTH } from "../../runtime/bundle/automaton-frames.js";
 
 /** Types every NPC has, whether or not types.json lists them. */
@@ -22,7 +21,7 @@ export function checkReferences(ir: NpcIR, bag: DiagnosticBag): void {
 
   for (const intent of allIntents(ir)) {
     for (const path of intent.paths) {
-      const deep = tooDeepRule(path.nodes, 0);
+      const deep = ruleNestedPast(path.nodes, MAX_CALL_DEPTH);
       if (deep !== undefined) {
         bag.error(CODES.rulesTooDeep, `<${deep.rule}> is expansion rule ${MAX_CALL_DEPTH + 1} deep here (rules using rules): at most ${MAX_CALL_DEPTH} may nest, so this template is left out; write a level out`, deep.loc);
       }
@@ -42,20 +41,6 @@ export function checkReferences(ir: NpcIR, bag: DiagnosticBag): void {
     }
     checkRenderedTags(intent, globalTags, bag);
   }
-}
-
-/** The first rule use of `parts` nested past MAX_CALL_DEPTH (`depth` rules around them already). */
-function tooDeepRule(parts: readonly TemplatePart[], depth: number): TemplateChoice | undefined {
-  for (const part of parts) {
-    if (!isChoice(part)) continue;
-    const inner = depth + (part.rule === undefined ? 0 : 1);
-    if (inner > MAX_CALL_DEPTH) return part;
-    for (const alternative of part.alternatives) {
-      const deep = tooDeepRule(alternative, inner);
-      if (deep !== undefined) return deep;
-    }
-  }
-  return undefined;
 }
 
 /** Tags every intent can render: system values, word lists (also without `_words`), config keys. */

@@ -22,7 +22,7 @@
 
 import { MAX_CALL_DEPTH } from "../../runtime/bundle/automaton-frames.js";
 import type { BundleRange, BundleState } from "../../runtime/bundle/bundle-types.js";
-import { isChoice } from "../ir/template-parts.js";
+import { isChoice, ruleNestedPast } from "../ir/template-parts.js";
 import type { NumberRange, TemplateNode, TemplatePart } from "../ir/types.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { VocabTable } from "./compute-vocab.js";
@@ -39,6 +39,9 @@ export interface AutomatonResult {
   /** Templates dropped because every way through them has a required node of a type nobody defined or that cannot be used. */
   unmatchable: { intent: string; path: number; reason: string }[];
 }
+
+/** What of a rule's parts the automaton reads (JSON.stringify's allowlist: no locations). */
+const BODY_FIELDS = ["alternatives", "rule", "type", "tags", "required", "list", "range", "min", "max", "unit"];
 
 interface Builder {
   state: BundleState;
@@ -74,8 +77,8 @@ export function computeAutomaton(
     if (n.type === "vocab" || n.type === FREE_STRING_TYPE || usableTypes.has(n.type)) return undefined;
     return `type "${n.type}" is undefined or unusable`;
   };
-  /** `parts` (inside `calls` rules) without the alternatives that cannot match, or why none of it can. */
-  const usable = (parts: readonly TemplatePart[], calls = 0): TemplatePart[] | string => {
+  /** `parts` without the alternatives that cannot match, or why none of it can. */
+  const usable = (parts: readonly TemplatePart[]): TemplatePart[] | string => {
     const kept: TemplatePart[] = [];
     for (const part of parts) {
       if (!isChoice(part)) {
@@ -84,9 +87,7 @@ export function computeAutomaton(
         kept.push(part);
         continue;
       }
-      const depth = calls + (part.rule === undefined ? 0 : 1);
-      if (depth > MAX_CALL_DEPTH) return `expansion rules nest more than ${MAX_CALL_DEPTH} deep (<${part.rule}> is at depth ${depth})`;
-      const alternatives = part.alternatives.map((alternative) => usable(alternative, depth));
+      const alternatives = part.alternatives.map(usable);
       const open = alternatives.filter((alternative): alternative is TemplatePart[] => typeof alternative !== "string");
       if (open.length === 0) return alternatives[0] as string;
       kept.push({ ...part, alternatives: open });
@@ -124,11 +125,16 @@ export function computeAutomaton(
     return child;
   };
   const ruleStarts = new Map<string, number>();
-  /** The start state of rule `rule`'s sub-automaton (its parts `body`), lowered at its first use. */
+  /**
+   * The start state of the sub-automaton of rule `rule` (its parts `body`), lowered at its first
+   * use. Keyed by the parts as the automaton reads them, not by the name alone: rules of one name
+   * in two DSL files, or a use that makes the rule's nodes optional (`[<name>]`), differ.
+   */
   const ruleStart = (rule: string, body: readonly TemplatePart[]): number => {
-    let start = ruleStarts.get(rule);
+    const key = `${rule} ${JSON.stringify(body, BODY_FIELDS)}`;
+    let start = ruleStarts.get(key);
     if (start === undefined) {
-      ruleStarts.set(rule, (start = newState()));
+      ruleStarts.set(key, (start = newState()));
       builders[lower(start, body)]!.state.returns.push(start);
     }
     return start;
@@ -171,7 +177,8 @@ export function computeAutomaton(
 
   for (const { intent, index } of ordered) {
     intent.paths.forEach((path, pathIndex) => {
-      const parts = usable(path.nodes);
+      const deep = ruleNestedPast(path.nodes, MAX_CALL_DEPTH);
+      const parts = deep === undefined ? usable(path.nodes) : `expansion rules nest more than ${MAX_CALL_DEPTH} deep (<${deep.rule}>; lint says REF005)`;
       if (typeof parts === "string") {
         unmatchable.push({ intent: intent.id, path: pathIndex, reason: parts });
         return;

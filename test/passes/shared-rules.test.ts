@@ -125,6 +125,17 @@ describe("shared expansion rules", () => {
     expect(answerOf(shared.npc, "lamp green")).toMatchObject({ intent: "t3", slots: { color: "green" } });
   });
 
+  test("rules of one name in two DSL files are two rules", async () => {
+    const dir = writeTree(tempDir("rules"), {
+      "a.rules": 'RuleSet.define "t" do\n  expansion :verb, "switch on"\n  rule("<verb> :thing") { intent :on }\nend\n',
+      "b.rules": 'RuleSet.define "t" do\n  expansion :verb, "shut down"\n  rule("please <verb> :thing") { intent :off }\nend\n',
+    });
+    const npc = await loadNpc(compileNpc(lintSources([dir]).ir).bytes);
+    expect(answerOf(npc, "please shut down the pump")).toMatchObject({ intent: "off" });
+    expect(answerOf(npc, "please switch on the pump")).not.toMatchObject({ intent: "off" });
+    expect(answerOf(npc, "switch on the pump")).toMatchObject({ intent: "on" });
+  });
+
   test(`rules nested more than ${MAX_CALL_DEPTH} deep are a lint error, and compiled anyway their template is left out, saying why`, () => {
     const depth = MAX_CALL_DEPTH + 1;
     const lines = Array.from({ length: depth }, (_, i) => `  expansion :r${i}, "${i === 0 ? "go now" : `<r${i - 1}> now`}"`);

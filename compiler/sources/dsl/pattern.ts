@@ -333,7 +333,7 @@ export function templateParts(items: PatternItem[], required = true): PathPart[]
           const body = templateParts(item.alternatives[0]!, required);
           // a rule of one node is that node: a call would share nothing
           if (body.length <= 1 && body[0]?.kind !== "choice") return body;
-          return [{ kind: "choice", alternatives: [body], offset: item.offset, rule: required ? item.rule : `[${item.rule}]` }];
+          return [{ kind: "choice", alternatives: [body], offset: item.offset, rule: item.rule }];
         }
         const nonEmpty = item.alternatives.filter((alternative) => alternative.length > 0);
         const hasEmpty = nonEmpty.length < item.alternatives.length;
