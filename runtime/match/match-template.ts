@@ -1,11 +1,12 @@
 // Stage template: match through the compiled automaton (compiler/passes/compute-automaton.ts).
 // The message's words are read left to right while a set of threads walks the automaton; a thread
-// is (state, position) plus what it captured. Two threads in the same state at the same position
+// is (key, position) plus what it captured. Two threads with the same key at the same position
 // have the same future, so only the better one is kept: cost is words × states, whatever the
-// number of templates. Inside an expansion rule a thread's state is a key (state, return stack),
-// numbered at load so that every move goes to a higher key (bundle/automaton-frames.ts): a call
-// and a rule's end are moves without a word, as skips are. Threads and what they read live in typed tables reused by every call
-// (template-scratch.ts), so a message allocates little beyond its winner's answer.
+// number of templates. A thread's state is a key (state, return stack: inside an expansion rule,
+// where it returns to), numbered at load so that every move goes to a higher key
+// (bundle/automaton-frames.ts): a call and a rule's end are moves without a word, as skips are.
+// Threads and what they read live in typed tables reused by every call (template-scratch.ts), so
+// a message allocates little beyond its winner's answer.
 //
 // Priority among complete matches (fixed, documented):
 //   0. a path of the active context's children (the others never match while it is not active),
@@ -123,8 +124,7 @@ class TemplateRun {
   }
 
   private run(): TemplateHit | null {
-    const { s, openKeys } = this;
-    const { frames } = this;
+    const { s, openKeys, frames } = this;
     const n = this.tokens.length;
     if (n === 0) return null;
     s.begin(n);
