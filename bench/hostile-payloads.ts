@@ -50,7 +50,7 @@ const storableAutomaton = (automaton: unknown): automaton is BundleState[] =>
   automaton.every(
     (state) =>
       isObject(state) &&
-      EDGE_KINDS.every((kind) => Array.isArray(state[kind]) && (kind === "skip" || (state[kind] as unknown[]).every(Array.isArray))) &&
+      EDGE_KINDS.every((kind) => Array.isArray(state[kind]) && (kind === "skip" || kind === "returns" || (state[kind] as unknown[]).every(Array.isArray))) &&
       (state.vocab as unknown[][]).every((edge) => Array.isArray(edge[0])),
   );
 
@@ -185,14 +185,24 @@ export const mutationsArbitrary: fc.Arbitrary<Mutation[]> = fc.array(
   { minLength: 1, maxLength: 3 },
 );
 
-/** An automaton edge from state `from` to state `to` (a self loop when equal, a back edge when earlier). */
+/**
+ * An automaton edge from state `from` to state `to` (a self loop when equal, a back edge when
+ * earlier): a vocab, typed, string or skip edge, a rule end (of a rule starting at `to`), or a call
+ * returning to `to` of a rule appended for it (its start skips to its end: valid when `to` comes
+ * after `from` in the same region).
+ */
 function addEdge(payload: unknown, from: number, to: number, edgeKind: number): unknown {
   const states = (payload as { automaton?: unknown }).automaton;
   if (!Array.isArray(states) || states.length === 0) return payload;
   const i = from % states.length;
   const target = to % (states.length + 1);
-  const [field, edge] = ([["vocab", [[0], target]], ["typed", [0, "slot", target]], ["strings", ["slot", target]], ["skip", target]] as const)[edgeKind % 4]!;
-  return updateAt(payload, ["automaton", i, field], (edges) => (Array.isArray(edges) ? [...edges, edge] : edges));
+  const start = states.length;
+  const edges = [["vocab", [[0], target]], ["typed", [0, "slot", target]], ["strings", ["slot", target]], ["skip", target], ["returns", target], ["calls", [start, target]]] as const;
+  const [field, edge] = edges[edgeKind % edges.length]!;
+  const edged = updateAt(payload, ["automaton", i, field], (edges) => (Array.isArray(edges) ? [...edges, edge] : edges));
+  if (field !== "calls") return edged;
+  const state = (): BundleState => ({ vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [], calls: [], returns: [] });
+  return updateAt(edged, ["automaton"], (all) => [...(all as unknown[]), { ...state(), skip: [start + 1] }, { ...state(), returns: [start] }]);
 }
 
 /** The bundle bytes of `base` under `mutations`. */

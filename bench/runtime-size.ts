@@ -19,12 +19,14 @@ import { runtimeEntries } from "../scripts/runtime-entries.js";
  * first read: the 100k-input bundle loads in 175 ms CPU instead of 286) cost 1.2 KB: 58,600 B.
  * Format 8.0's automaton check (forward edges only, a DAG) is simpler than the forest check:
  * 58,324 B. Allocation per message under 4 KB (issue 15: token pool, reused render context and
- * generator, word caches, template tag-hit and reading tables) cost 1.9 KB: 60,218 B, so the guard is 60,300. Next: the type regex VM with the template matcher (NpcModel builds the type
+ * generator, word caches, template tag-hit and reading tables) cost 1.9 KB: 60,218 B. Format 9.0's
+rule calls (two more edge rows read by the loader; their layout and checks are in the template
+chunk, automaton-frames.ts) cost 149 B: 60,422 B, so the guard is 60,450. Next: the type regex VM with the template matcher (NpcModel builds the type
  * matchers, and must not import the seam: a cycle), the shell renderer as a chunk (the bundle needs
  * a flag saying it has shell commands: records are read on first use), a validator that is not a
  * tree of closures.
  */
-export const CORE_BUDGET_BYTES = 60_300;
+export const CORE_BUDGET_BYTES = 60_450;
 
 
 export interface RuntimeBundleSize {

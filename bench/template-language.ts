@@ -1,6 +1,6 @@
 // The template language of issue 18 on datasets/home: template-match latency with single distinct
 // calls in shuffled order (no batch of one message, which a warm loop would flatter), build time,
-// bundle size, path and state counts (and datasets/termy's template answers measured the same way,
+// bundle size, path, state and key counts (and datasets/termy's template answers measured the same way,
 // as a reference taken at the same load); and a synthetic value list of 2 and of 5,000 values, to show
 // that a list is one automaton edge whatever its size; and, last (so its garbage is not billed to
 // the latencies; the process's peak RSS is then its build's, the rest being far smaller), the build of a synthetic 4 MB NDF templates file shaped like the hassil port of issue
@@ -20,6 +20,7 @@ import { parseCases } from "../compiler/eval/cases.js";
 import { lintSources } from "../compiler/lint.js";
 import { writeFileAtomic } from "../compiler/write-atomic.js";
 import { loadNpc, type Npc } from "../runtime/index.js";
+import { framesOf } from "../runtime/bundle/automaton-frames.js";
 import { mulberry32 } from "../runtime/render/rng.js";
 import { percentile, round } from "./stats.js";
 
@@ -90,7 +91,8 @@ function buildNpc(dir: string) {
   const lint = timed(() => lintSources([dir]));
   const compiled = timed(() => compileNpc(lint.value.ir));
   const { counts } = compiled.value.payload;
-  return { lintMs: lint.ms, compileMs: compiled.ms, bytes: compiled.value.bytes, paths: counts.templatePaths, states: counts.automatonStates, intents: counts.intents };
+  // keys: the (state, return stack) pairs the matcher walks, as many as states with every rule call written out
+  return { lintMs: lint.ms, compileMs: compiled.ms, bytes: compiled.value.bytes, paths: counts.templatePaths, states: counts.automatonStates, keys: framesOf(compiled.value.payload.automaton).count, intents: counts.intents };
 }
 
 /** A rule file with one list of `values` two-word values used by three rules. */
@@ -180,6 +182,7 @@ async function main(): Promise<void> {
       intents: home.intents,
       paths: home.paths,
       states: home.states,
+      keys: home.keys,
       bundleBytes: home.bytes.length,
       lintMs: home.lintMs,
       compileMs: home.compileMs,

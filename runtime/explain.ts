@@ -19,6 +19,7 @@ import type { LearnedScores } from "./match/match-learned.js";
 import type { RankedIntent } from "./match/match-probabilistic.js";
 import { listValuesAt, numbersAt, tagHitsAt, type TemplateHit } from "./match/match-template.js";
 import type { NpcModel } from "./bundle/model.js";
+import { inlinedAutomaton } from "./bundle/inlined-automaton.js";
 import { textOf, type Token } from "./text/normalize.js";
 import { round4, type NpcResponse, type TraceStage, type TraceStep, type Witness, type WitnessItem } from "./response.js";
 import type { Sanitized } from "./text/sanitize.js";
@@ -190,7 +191,8 @@ const pathCache = new WeakMap<NpcModel, AutomatonPaths>();
 function automatonPaths(model: NpcModel): AutomatonPaths {
   const cached = pathCache.get(model);
   if (cached) return cached;
-  const states = model.payload.automaton;
+  // rules written out: a path through a rule shows the rule's nodes where the path calls it
+  const states = inlinedAutomaton(model.payload.automaton);
   const from = new Int32Array(states.length).fill(-1);
   const node: (PathNode | null)[] = states.map(() => null);
   const ends: AutomatonPaths["ends"] = [];

@@ -21,9 +21,15 @@ const registry: Registry = { templates: null };
 /** Whether the payload has template paths: the automaton is more than a root without paths (edges only lead to later states). */
 const usesTemplates = ({ automaton }: BundlePayload) => automaton.length > 1 || (automaton[0]?.accept.length ?? 0) > 0;
 
-/** Imports and registers the chunks of the stages `payload` uses that are not registered yet. */
+/**
+ * Imports and registers the chunks of the stages `payload` uses that are not registered yet, and
+ * lays out the automaton's rule calls, which refuses a hostile shape with InvalidBundleError
+ * (automaton-frames.ts; in the template chunk, not the core).
+ */
 export async function loadStages(payload: BundlePayload): Promise<void> {
-  if (usesTemplates(payload) && registry.templates === null) registry.templates = await import("./match/match-template.js");
+  if (!usesTemplates(payload)) return;
+  registry.templates ??= await import("./match/match-template.js");
+  registry.templates.framesOf(payload.automaton);
 }
 
 /** Throws when a stage `payload` uses is not registered: the NPC would answer without it. */

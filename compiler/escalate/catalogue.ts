@@ -6,6 +6,7 @@
 import type { BundlePayload, Segments } from "../../runtime/bundle/bundle-types.js";
 import { TypeMatcher } from "../../runtime/text/regex-vm.js";
 import { stringsOf } from "../../runtime/bundle/string-table.js";
+import { inlinedAutomaton } from "../../runtime/bundle/inlined-automaton.js";
 
 export interface SlotCard {
   name: string;
@@ -62,7 +63,7 @@ export function intentCatalogue(payload: BundlePayload): IntentCard[] {
 /** Per intent, the slot edges of each root-to-accept walk; null past MAX_WALKS. */
 function slotWalks(payload: BundlePayload): Map<number, SlotEdge[][]> | null {
   const out = new Map<number, SlotEdge[][]>();
-  const states = payload.automaton;
+  const states = inlinedAutomaton(payload.automaton);
   if (states.length === 0) return out;
   let walks = 0;
   const stack: { state: number; slots: SlotEdge[] }[] = [{ state: 0, slots: [] }];

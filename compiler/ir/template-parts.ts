@@ -8,6 +8,20 @@ export function isChoice(part: TemplatePart): part is TemplateChoice {
   return "alternatives" in part;
 }
 
+/** The first use of an expansion rule in `parts` nested more than `limit` rules deep (`depth` around them already). */
+export function ruleNestedPast(parts: readonly TemplatePart[], limit: number, depth = 0): TemplateChoice | undefined {
+  for (const part of parts) {
+    if (!isChoice(part)) continue;
+    const inner = depth + (part.rule === undefined ? 0 : 1);
+    if (inner > limit) return part;
+    for (const alternative of part.alternatives) {
+      const deep = ruleNestedPast(alternative, limit, inner);
+      if (deep !== undefined) return deep;
+    }
+  }
+  return undefined;
+}
+
 /** Every node of `parts`, in every alternative, in written order. */
 export function templateNodes(parts: readonly TemplatePart[]): TemplateNode[] {
   if (!parts.some(isChoice)) return parts as TemplateNode[];

@@ -80,6 +80,13 @@ export interface ValueList {
 export interface TemplateChoice {
   alternatives: TemplatePart[][];
   loc: SourceLocation;
+  /**
+   * A use of an expansion rule, by name: its one alternative is the rule's parts (the inlined
+   * view that lint, shadowing and sampling read). The automaton lowers each distinct rule once,
+   * as a sub-automaton every use calls (uses of one name whose parts differ, such as `[<name>]`
+   * making the nodes optional, are distinct rules).
+   */
+  rule?: string;
 }
 
 export type TemplatePart = TemplateNode | TemplateChoice;

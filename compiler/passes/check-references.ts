@@ -1,9 +1,11 @@
-// References that nothing defines: vocab tags, node types, value lists, and <||tags||> in what the NPC says or runs.
+// References that nothing defines: vocab tags, node types, value lists, and <||tags||> in what the
+// NPC says or runs; and expansion rules nested deeper than a thread's return stack may grow.
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, NpcIR, SourceLocation } from "../ir/types.js";
 import { allIntents, slotNames, tagReferences } from "../ir/walk.js";
 import { CODES } from "../codes.js";
-import { templateNodes } from "../ir/template-parts.js";
+import { ruleNestedPast, templateNodes } from "../ir/template-parts.js";
+import { MAX_CALL_DEPTH } from "../../runtime/bundle/automaton-frames.js";
 
 /** Types every NPC has, whether or not types.json lists them. */
 export const BUILTIN_TYPES = new Set(["vocab", "string", "list", "range"]);
@@ -19,6 +21,10 @@ export function checkReferences(ir: NpcIR, bag: DiagnosticBag): void {
 
   for (const intent of allIntents(ir)) {
     for (const path of intent.paths) {
+      const deep = ruleNestedPast(path.nodes, MAX_CALL_DEPTH);
+      if (deep !== undefined) {
+        bag.error(CODES.rulesTooDeep, `<${deep.rule}> is expansion rule ${MAX_CALL_DEPTH + 1} deep here (rules using rules): at most ${MAX_CALL_DEPTH} may nest, so this template is left out; write a level out`, deep.loc);
+      }
       for (const node of templateNodes(path.nodes)) {
         if (node.type === "vocab") {
           for (const tag of node.tags) {

@@ -14,9 +14,15 @@
 // parent is the active context, and then before any top-level path.
 // A list slot is ONE edge whatever the list's size (the runtime looks its values up by first
 // word), and a number range is one edge too: neither multiplies paths.
+// An expansion rule (a choice named TemplateChoice.rule) is lowered ONCE, from a start state of its
+// own to an end state marked as its return, the first time a template uses it; every use is a
+// call edge [rule start, the state after the use], shared like any trie edge. Rules never recurse
+// (the sources refuse it) and nest at most MAX_CALL_DEPTH deep, so a thread's return stack is
+// bounded; the runtime numbers the stacks at load (runtime/bundle/automaton-frames.ts).
 
+import { MAX_CALL_DEPTH } from "../../runtime/bundle/automaton-frames.js";
 import type { BundleRange, BundleState } from "../../runtime/bundle/bundle-types.js";
-import { isChoice } from "../ir/template-parts.js";
+import { isChoice, ruleNestedPast } from "../ir/template-parts.js";
 import type { NumberRange, TemplateNode, TemplatePart } from "../ir/types.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { VocabTable } from "./compute-vocab.js";
@@ -34,6 +40,9 @@ export interface AutomatonResult {
   unmatchable: { intent: string; path: number; reason: string }[];
 }
 
+/** What of a rule's parts the automaton reads (JSON.stringify's allowlist: no locations). */
+const BODY_FIELDS = ["alternatives", "rule", "type", "tags", "required", "list", "range", "min", "max", "unit"];
+
 interface Builder {
   state: BundleState;
   children: Map<string, number>;
@@ -48,7 +57,7 @@ export function computeAutomaton(
 ): AutomatonResult {
   const builders: Builder[] = [];
   const newState = (): number => {
-    builders.push({ state: { vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [] }, children: new Map() });
+    builders.push({ state: { vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [], calls: [], returns: [] }, children: new Map() });
     return builders.length - 1;
   };
   const ranges: BundleRange[] = [];
@@ -115,12 +124,43 @@ export function computeAutomaton(
     }
     return child;
   };
-  /** The state after `parts`, read from `from`: nodes chain, a choice branches and joins. */
+  const ruleStarts = new Map<string, number>();
+  /**
+   * The start state of the sub-automaton of rule `rule` (its parts `body`), lowered at its first
+   * use. Keyed by the parts as the automaton reads them, not by the name alone: rules of one name
+   * in two DSL files, or a use that makes the rule's nodes optional (`[<name>]`), differ.
+   */
+  const ruleStart = (rule: string, body: readonly TemplatePart[]): number => {
+    const key = `${rule} ${JSON.stringify(body, BODY_FIELDS)}`;
+    let start = ruleStarts.get(key);
+    if (start === undefined) {
+      ruleStarts.set(key, (start = newState()));
+      builders[lower(start, body)]!.state.returns.push(start);
+    }
+    return start;
+  };
+  /** The state after a call from `from` of rule `rule` (its parts `body`): the trie child of the call edge. */
+  const call = (from: number, rule: string, body: readonly TemplatePart[]): number => {
+    const start = ruleStart(rule, body);
+    const key = `c:${start}`;
+    const parent = builders[from]!;
+    let child = parent.children.get(key);
+    if (child === undefined) {
+      parent.children.set(key, (child = newState()));
+      parent.state.calls.push([start, child]);
+    }
+    return child;
+  };
+  /** The state after `parts`, read from `from`: nodes chain, a choice branches and joins, a rule is called. */
   const lower = (from: number, parts: readonly TemplatePart[]): number => {
     let current = from;
     for (const part of parts) {
       if (!isChoice(part)) {
         current = extend(current, part);
+        continue;
+      }
+      if (part.rule !== undefined) {
+        current = call(current, part.rule, part.alternatives[0]!);
         continue;
       }
       const ends = new Set(part.alternatives.map((alternative) => lower(current, alternative)));
@@ -137,7 +177,8 @@ export function computeAutomaton(
 
   for (const { intent, index } of ordered) {
     intent.paths.forEach((path, pathIndex) => {
-      const parts = usable(path.nodes);
+      const deep = ruleNestedPast(path.nodes, MAX_CALL_DEPTH);
+      const parts = deep === undefined ? usable(path.nodes) : `expansion rules nest more than ${MAX_CALL_DEPTH} deep (<${deep.rule}>; lint says REF005)`;
       if (typeof parts === "string") {
         unmatchable.push({ intent: intent.id, path: pathIndex, reason: parts });
         return;

@@ -8,6 +8,7 @@ import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle/bu
 import { compareStrings } from "../order.js";
 import { rowsOf, stringTableOf } from "../../runtime/bundle/encode.js";
 import { stringsOf } from "../../runtime/bundle/string-table.js";
+import { emptyMoves, framesOf } from "../../runtime/bundle/automaton-frames.js";
 import type { Lexicon } from "./compute-lexicon.js";
 
 type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "vocab"> & { lexicon: Pick<Lexicon, "words" | "tags"> };
@@ -23,11 +24,13 @@ function inputsByIntent(inputIntent: readonly number[], intentCount: number): Bu
 function actionWords({ exact, contextExact, automaton, lexicon, vocab }: Parts): string[] {
   const words = new Set<string>();
   for (const table of [exact, ...contextExact]) for (const key of stringsOf(table.keys)) words.add(key.split(" ", 1)[0]!);
-  // The start state and every state reachable from it by skips (optional nodes) start a path.
+  // The start key and every key reachable from it without a word (optional nodes, rule calls and
+  // ends) start a path.
+  const frames = framesOf(automaton);
   const starts = new Set<number>([0]);
-  for (const state of starts) for (const child of automaton[state]!.skip) starts.add(child);
+  for (const key of starts) for (const next of emptyMoves(frames, automaton, key)) starts.add(next);
   const tags = new Set<number>();
-  for (const state of starts) for (const [edgeTags] of automaton[state]!.vocab) for (const tag of edgeTags) tags.add(tag);
+  for (const key of starts) for (const [edgeTags] of automaton[frames.state[key]!]!.vocab) for (const tag of edgeTags) tags.add(tag);
   lexicon.tags.forEach((wordTags, word) => {
     if (wordTags.some((tag) => tags.has(tag))) words.add(lexicon.words[word]!);
   });

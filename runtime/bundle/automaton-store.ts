@@ -1,4 +1,5 @@
-// The template automaton of a bundle (format 6.0) as stored: the edges of every state as rows of
+// The template automaton of a bundle (format 6.0; rule calls since 9.0, which the template
+// chunk lays out and checks at load: automaton-frames.ts) as stored: the edges of every state as rows of
 // one u32 section, the vocab edges' tags as rows of another, and the slot names once
 // (bundle-types.ts StoredAutomaton; written by encode.ts). Read here into the states the matcher
 // walks, in one typed pass that checks every number against what it indexes and that every edge
@@ -8,13 +9,14 @@ import type { BundleState, StoredAutomaton } from "./bundle-types.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
 
 /** A state's edge kinds, in the order of its rows in StoredAutomaton.edges. */
-export const EDGE_KINDS = ["vocab", "typed", "strings", "lists", "ranges", "skip", "accept"] as const;
+export const EDGE_KINDS = ["vocab", "typed", "strings", "lists", "ranges", "skip", "accept", "calls", "returns"] as const;
 /**
  * Numbers per edge of each kind: vocab [child] (its tags are the next row of vocabTags), typed
  * [type, name, child], strings [name, child], lists [list, name, child], ranges [range, name,
- * child], skip [child], accept [intent, path].
+ * child], skip [child], accept [intent, path], calls [rule start, return state], returns [rule
+ * start] (a rule's end, automaton-frames.ts).
  */
-export const EDGE_WIDTHS = [1, 3, 2, 3, 3, 1, 2] as const;
+export const EDGE_WIDTHS = [1, 3, 2, 3, 3, 1, 2, 2, 1] as const;
 
 /** Lengths of what the edges index. */
 export interface AutomatonLimits {
@@ -42,11 +44,11 @@ export function readAutomaton({ names, edges: { starts, items }, vocabTags }: St
   if (!(count >= 1 && Number.isInteger(count))) fail("automaton.edges.starts", `not ${rows} rows per state (the start state at least), and one more`);
   // Per kind, what each number but the child indexes (a slot name: `names`); accept's path is free.
   const n = names.length;
-  const limits = [[], [types, n], [n], [lists, n], [ranges, n], [], [intents, Infinity]];
+  const limits = [[], [types, n], [n], [lists, n], [ranges, n], [], [intents, Infinity], [count], [count]];
   const states: BundleState[] = [];
   let vocabEdges = 0;
   for (let from = 0; from < count; from++) {
-    const state: BundleState = { vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [] };
+    const state: BundleState = { vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [], calls: [], returns: [] };
     for (let k = 0; k < rows; k++) {
       const kind = EDGE_KINDS[k]!;
       const width = EDGE_WIDTHS[k]!;
@@ -63,11 +65,17 @@ export function readAutomaton({ names, edges: { starts, items }, vocabTags }: St
           state.accept.push([items[at]!, items[at + 1]!]);
           continue;
         }
+        // A rule's start may come before its caller and its end (automaton-frames.ts checks them).
+        if (kind === "returns") {
+          state.returns.push(items[at]!);
+          continue;
+        }
         const child = items[at + width - 1]!;
         if (child <= from || child >= count) fail(edgeAt(from, kind, j), `${kind} edges must point to a later state`);
         // (more vocab edges than rows of tags are refused after the loop)
         // The slot name is the number before the child: its index becomes the name.
         if (kind === "skip") state.skip.push(child);
+        else if (kind === "calls") state.calls.push([items[at]!, child]);
         else if (kind === "vocab") state.vocab.push([Array.from(vocabTags.items.subarray(vocabTags.starts[vocabEdges], vocabTags.starts[++vocabEdges])), child]);
         else if (kind === "strings") state.strings.push([names[items[at]!]!, child]);
         else state[kind].push([items[at]!, names[items[at + 1]!]!, child]);

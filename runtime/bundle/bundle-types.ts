@@ -263,6 +263,13 @@ export interface BundleState {
   skip: number[];
   /** Template paths ending here: [intent index, path index within the intent], in source order. */
   accept: [number, number][];
+  /**
+   * Calls of expansion rules (read without consuming a word): [the rule's start state, the state
+   * to continue at once the rule has matched]. A rule's states are its own (automaton-frames.ts).
+   */
+  calls: [number, number][];
+  /** A rule's end: the start state of the rule that ends here (the thread returns to its caller). */
+  returns: number[];
 }
 
 /** The automaton as a bundle stores it (runtime/bundle/automaton-store.ts), read into BundleState[] at load. */

@@ -233,7 +233,7 @@ export function storedAutomaton(states: readonly BundleState[]): StoredAutomaton
     for (const [, slot] of s.ranges) slotNames.add(slot);
     for (const [tags] of s.vocab) tagNumbers += tags.length;
     vocabEdges += s.vocab.length;
-    edgeNumbers += s.vocab.length + 3 * s.typed.length + 2 * s.strings.length + 3 * s.lists.length + 3 * s.ranges.length + s.skip.length + 2 * s.accept.length;
+    edgeNumbers += s.vocab.length + 3 * s.typed.length + 2 * s.strings.length + 3 * s.lists.length + 3 * s.ranges.length + s.skip.length + 2 * s.accept.length + 2 * s.calls.length + s.returns.length;
   }
   const names = [...slotNames].sort();
   const nameIndex = new Map(names.map((name, i) => [name, i]));
@@ -269,6 +269,13 @@ export function storedAutomaton(states: readonly BundleState[]): StoredAutomaton
       items[at++] = intent;
       items[at++] = path;
     }
+    starts[++row] = at;
+    for (const [start, back] of s.calls) {
+      items[at++] = start;
+      items[at++] = back;
+    }
+    starts[++row] = at;
+    for (const start of s.returns) items[at++] = start;
     starts[++row] = at;
   }
   return { names, edges, vocabTags };

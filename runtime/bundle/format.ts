@@ -9,6 +9,9 @@
 //   …      zero padding to a multiple of 8 bytes from the file's start
 //   …      the section area: the typed arrays' little-endian bytes (sections.ts)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// 9.0: expansion rules are sub-automata lowered once: two more edge rows per state, calls [rule
+//      start, return state] and rule ends [rule start] (automaton-frames.ts); an 8.x reader would
+//      misread the rows, so the major version says it.
 // 8.0: the automaton is a DAG: a pattern's groups branch and meet again at a join state, which
 //      has several ways in. Same encoding as 7.0, but a 7.x reader refuses a join (it accepted
 //      only a forest), so a bundle with one must not claim to be 7.x.
@@ -36,7 +39,7 @@ import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 8;
+export const FORMAT_MAJOR = 9;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 

@@ -7,6 +7,7 @@ import type { NpcModel } from "../bundle/model.js";
 import type { Token } from "../text/normalize.js";
 import type { WordResolver } from "../text/word-resolver.js";
 import { lowerBound } from "../match/sorted.js";
+import { emptyMoves, framesOf, keyOf } from "../bundle/automaton-frames.js";
 
 /** A template the message starts but stops short of: its next required slot (slot elicitation, session.ts). */
 export interface OpenTemplate {
@@ -23,23 +24,25 @@ export interface OpenTemplate {
 const MAX_FILLERS = 2;
 
 /**
- * The nearest slot edge after `from` (through optional nodes and at most MAX_FILLERS vocab words)
- * whose child completes a template reachable now, with the words read on the way there.
+ * The nearest slot edge after key `from` (through optional nodes, rule calls and ends, and at most
+ * MAX_FILLERS vocab words) whose child completes a template reachable now, with the words read on
+ * the way there. Keys are (state, return stack) pairs (automaton-frames.ts).
  */
 function nextSlot(model: NpcModel, from: number, activeContext: number | null): Omit<OpenTemplate, "slots"> | null {
+  const frames = framesOf(model.payload.automaton);
   let frontier: [number, string[]][] = [[from, []]];
   for (let depth = 0; depth <= MAX_FILLERS && frontier.length > 0; depth++) {
     const next: [number, string[]][] = [];
-    for (const [stateId, fillers] of frontier) {
-      for (const id of skipClosure(model, stateId)) {
-        const state = model.states[id]!;
+    for (const [start, fillers] of frontier) {
+      for (const key of emptyClosure(model, start)) {
+        const state = model.states[frames.state[key]!]!;
         for (const [slot, child] of [...state.typed, ...state.lists, ...state.ranges].map((e) => [e[1], e[2]] as const).concat(state.strings)) {
-          const intent = acceptedFrom(model, child, activeContext);
+          const intent = acceptedFrom(model, keyOf(frames, key, child), activeContext);
           if (intent !== null) return { intent, slot, fillers };
         }
-        for (const [tags, child] of model.payload.automaton[id]!.vocab) {
+        for (const [tags, child] of model.payload.automaton[frames.state[key]!]!.vocab) {
           const word = wordOfTag(model, tags[0]!);
-          if (word !== null) next.push([child, [...fillers, word]]);
+          if (word !== null) next.push([keyOf(frames, key, child), [...fillers, word]]);
         }
       }
     }
@@ -48,16 +51,19 @@ function nextSlot(model: NpcModel, from: number, activeContext: number | null): 
   return null;
 }
 
-function skipClosure(model: NpcModel, from: number): number[] {
+/** `from` and the keys reached from it without a word. */
+function emptyClosure(model: NpcModel, from: number): number[] {
+  const frames = framesOf(model.payload.automaton);
   const seen = [from];
-  for (let i = 0; i < seen.length; i++) for (const child of model.states[seen[i]!]!.skip) if (!seen.includes(child)) seen.push(child);
+  for (let i = 0; i < seen.length; i++) for (const key of emptyMoves(frames, model.states, seen[i]!)) if (!seen.includes(key)) seen.push(key);
   return seen;
 }
 
-/** An intent a template path ends with at `state` or after optional nodes, answerable now; or null. */
-function acceptedFrom(model: NpcModel, state: number, activeContext: number | null): number | null {
-  for (const id of skipClosure(model, state)) {
-    for (const [intent] of model.states[id]!.accept) {
+/** An intent a template path ends with at key `from` or after optional nodes, answerable now; or null. */
+function acceptedFrom(model: NpcModel, from: number, activeContext: number | null): number | null {
+  const frames = framesOf(model.payload.automaton);
+  for (const key of emptyClosure(model, from)) {
+    for (const [intent] of model.states[frames.state[key]!]!.accept) {
       const parent = model.payload.intents[intent]!.parent;
       if (parent === null || parent === activeContext) return intent;
     }
@@ -80,10 +86,10 @@ function wordOfTag(model: NpcModel, tag: number): string | null {
 /** The template the whole message starts with literal words but stops short of a required slot ("delete", "copy a.txt"), or null. */
 export function openTemplate(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null): OpenTemplate | null {
   let best: { template: OpenTemplate; literals: number } | null = null;
-  matchTemplate(model, tokens, clean, words, activeContext, (state, literals, slots) => {
+  matchTemplate(model, tokens, clean, words, activeContext, (key, literals, slots) => {
     // The template must have read some word of the message: a stop word alone opens nothing.
     if (literals <= (best?.literals ?? 0)) return;
-    const next = nextSlot(model, state, activeContext);
+    const next = nextSlot(model, key, activeContext);
     if (next) best = { template: { ...next, slots: slots() }, literals };
   });
   return (best as { template: OpenTemplate } | null)?.template ?? null;

@@ -1,9 +1,12 @@
 // Stage template: match through the compiled automaton (compiler/passes/compute-automaton.ts).
 // The message's words are read left to right while a set of threads walks the automaton; a thread
-// is (state, position) plus what it captured. Two threads in the same state at the same position
+// is (key, position) plus what it captured. Two threads with the same key at the same position
 // have the same future, so only the better one is kept: cost is words × states, whatever the
-// number of templates. Threads and what they read live in typed tables reused by every call
-// (template-scratch.ts), so a message allocates little beyond its winner's answer.
+// number of templates. A thread's state is a key (state, return stack: inside an expansion rule,
+// where it returns to), numbered at load so that every move goes to a higher key
+// (bundle/automaton-frames.ts): a call and a rule's end are moves without a word, as skips are.
+// Threads and what they read live in typed tables reused by every call (template-scratch.ts), so
+// a message allocates little beyond its winner's answer.
 //
 // Priority among complete matches (fixed, documented):
 //   0. a path of the active context's children (the others never match while it is not active),
@@ -18,8 +21,10 @@ import { textOf, type Token } from "../text/normalize.js";
 import type { SlotCapture, WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
 import { scratchFor, type TagHit, type TagHitSink, type TemplateScratch } from "./template-scratch.js";
+import { framesOf, type AutomatonFrames } from "../bundle/automaton-frames.js";
 
 export type { TagHit };
+export { framesOf };
 
 export interface TemplateHit {
   intent: number;
@@ -32,8 +37,8 @@ export interface TemplateHit {
   literals: number;
 }
 
-/** Called for each thread alive at the end of the message: its state, literal count and slots so far. */
-export type AtEnd = (state: number, literals: number, slots: () => Record<string, string>) => void;
+/** Called for each thread alive at the end of the message: its key (automaton-frames.ts), literal count and slots so far. */
+export type AtEnd = (key: number, literals: number, slots: () => Record<string, string>) => void;
 
 /** The witness item of a tag hit: the words, and the tag they matched (and the word a typo was read as). */
 function tagItem(model: NpcModel, tokens: readonly Token[], hit: TagHit): WitnessItem {
@@ -88,6 +93,7 @@ const NO_TOKENS: readonly Token[] = [];
 class TemplateRun {
   /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
   private readonly openKeys: number;
+  private readonly frames: AutomatonFrames;
   private tokens: readonly Token[] = NO_TOKENS;
   private clean = "";
   private words!: WordResolver;
@@ -98,7 +104,8 @@ class TemplateRun {
     private readonly model: NpcModel,
     private readonly s: TemplateScratch,
   ) {
-    this.openKeys = model.states.length;
+    this.frames = framesOf(model.payload.automaton);
+    this.openKeys = this.frames.count;
   }
 
   match(tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null, atEnd: AtEnd | undefined): TemplateHit | null {
@@ -117,7 +124,7 @@ class TemplateRun {
   }
 
   private run(): TemplateHit | null {
-    const { s, openKeys } = this;
+    const { s, openKeys, frames } = this;
     const n = this.tokens.length;
     if (n === 0) return null;
     s.begin(n);
@@ -145,25 +152,35 @@ class TemplateRun {
       for (let i = 0; i < atCount[p]!; i++) if (s.key[threads[i]!]! < openKeys) insertSorted(s, threads[i]!, -1);
       for (let k = 0; k < s.pendingCount; k++) {
         const thread = pending[k]!;
-        const stateId = s.key[thread]!;
+        const key = s.key[thread]!;
+        const stateId = frames.state[key]!;
+        // the key of this state's region's first state in this stack: a child's key is base + its offset
+        const base = key - frames.offset[stateId]!;
         const state = this.model.states[stateId]!;
         const literals = s.literals[thread]!;
         const strings = s.strings[thread]!;
         const trail = s.trail[thread]!;
-        for (let c = 0; c < state.skip.length; c++) {
-          const before = atCount[p]!;
-          s.offer(p, state.skip[c]!, literals, strings, trail, -1, "");
-          if (atCount[p]! > before) insertSorted(s, threads[before]!, k);
-        }
+        for (let c = 0; c < state.skip.length; c++) this.move(p, base + frames.offset[state.skip[c]!]!, literals, strings, trail, k);
+        const calls = frames.callDelta[stateId]!;
+        for (let c = 0; c < calls.length; c++) this.move(p, key + calls[c]!, literals, strings, trail, k);
+        if (frames.returnKey[key] !== -1) this.move(p, frames.returnKey[key]!, literals, strings, trail, k);
         if (p === n) {
           best = this.accepted(state.accept, literals, strings, trail, best);
-          this.atEnd?.(stateId, literals, () => this.slotsOf(trail));
+          this.atEnd?.(key, literals, () => this.slotsOf(trail));
           continue;
         }
-        this.advance(p, stateId, literals, strings, trail);
+        this.advance(p, stateId, base, literals, strings, trail);
       }
     }
     return best === null ? null : this.hit(best);
+  }
+
+  /** Offers `key` at `p` without reading a word (a skip, a call, a return), into the pending threads after the `k`th. */
+  private move(p: number, key: number, literals: number, strings: number, trail: number, k: number): void {
+    const { s } = this;
+    const before = s.atCount[p]!;
+    s.offer(p, key, literals, strings, trail, -1, "");
+    if (s.atCount[p]! > before) insertSorted(s, s.byPosition[p]![before]!, k);
   }
 
   /** The better of `best` and the paths `accept` completes (see the priority at the top). */
@@ -216,11 +233,13 @@ class TemplateRun {
     return { value: s.slotValue[entry] ?? text, text, start, end };
   }
 
-  private advance(p: number, stateId: number, literals: number, strings: number, trail: number): void {
+  /** The moves of state `stateId` that read the word at `p`; `base` + a child's offset is the child's key. */
+  private advance(p: number, stateId: number, base: number, literals: number, strings: number, trail: number): void {
     const { s } = this;
+    const { offset } = this.frames;
     const state = this.model.states[stateId]!;
     const stop = this.stopItem(p);
-    if (stop !== null) s.offer(p + 1, stateId, literals, strings, s.pushItem(trail, stop), -1, "");
+    if (stop !== null) s.offer(p + 1, base + offset[stateId]!, literals, strings, s.pushItem(trail, stop), -1, "");
     if (state.vocab.size > 0) {
       this.readTagHits(p);
       for (let h = s.hitFrom[p]!; h < s.hitTo[p]!; h++) {
@@ -228,31 +247,32 @@ class TemplateRun {
         const children = state.vocab.get(hit.tag);
         if (children === undefined) continue;
         const next = s.pushItem(trail, hit);
-        for (let c = 0; c < children.length; c++) s.offer(p + hit.length, children[c]!, literals + 1, strings, next, -1, "");
+        for (let c = 0; c < children.length; c++) s.offer(p + hit.length, base + offset[children[c]!]!, literals + 1, strings, next, -1, "");
       }
     }
-    if (state.typed.length > 0) this.slotEdges(p, state.typed, TYPED, literals, strings, trail);
-    if (state.lists.length > 0) this.slotEdges(p, state.lists, LIST, literals, strings, trail);
-    if (state.ranges.length > 0) this.slotEdges(p, state.ranges, RANGE, literals, strings, trail);
+    if (state.typed.length > 0) this.slotEdges(p, state.typed, TYPED, base, literals, strings, trail);
+    if (state.lists.length > 0) this.slotEdges(p, state.lists, LIST, base, literals, strings, trail);
+    if (state.ranges.length > 0) this.slotEdges(p, state.ranges, RANGE, base, literals, strings, trail);
     for (let e = 0; e < state.strings.length; e++) {
       const [slot, child] = state.strings[e]!;
-      s.offer(p + 1, this.openKeys + child, literals, strings + 1, trail, p, slot);
+      s.offer(p + 1, this.openKeys + base + offset[child]!, literals, strings + 1, trail, p, slot);
     }
   }
 
   /**
    * Offers each reading at `p` of every [node id, slot, child] edge of `kind`, as slot `slot` into
-   * `child`; a list value is literal evidence, as a vocab word is.
+   * `child` (its key: `base` + its offset); a list value is literal evidence, as a vocab word is.
    */
-  private slotEdges(p: number, edges: readonly (readonly [number, string, number])[], kind: ReadingKind, literals: number, strings: number, trail: number): void {
+  private slotEdges(p: number, edges: readonly (readonly [number, string, number])[], kind: ReadingKind, base: number, literals: number, strings: number, trail: number): void {
     const { s } = this;
+    const { offset } = this.frames;
     for (let e = 0; e < edges.length; e++) {
       const [id, slot, child] = edges[e]!;
       const readings = this.readings(id, p, kind);
       for (let r = 0; r < readings.length; r++) {
         const [reading, to] = readings[r]!;
         const value = kind === LIST ? this.model.payload.lists[id]!.values[reading]! : kind === RANGE ? `${reading}` : null;
-        s.offer(to, child, literals + (kind === LIST ? 1 : 0), strings, s.pushSlot(trail, slot, kind, value, p, to), -1, "");
+        s.offer(to, base + offset[child]!, literals + (kind === LIST ? 1 : 0), strings, s.pushSlot(trail, slot, kind, value, p, to), -1, "");
       }
     }
   }
@@ -432,7 +452,7 @@ function outranks(inContext: boolean, intent: number, path: number, literals: nu
 
 /**
  * Inserts thread `thread` into the scratch's pending threads, ascending by key, after index `from`
- * (skip targets are always later states; -1: anywhere).
+ * (a move without a word always goes to a later key; -1: anywhere).
  */
 function insertSorted(s: TemplateScratch, thread: number, from: number): void {
   const { pending, key: keys } = s;

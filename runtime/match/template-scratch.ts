@@ -7,6 +7,7 @@
 
 import type { WitnessItem } from "../response.js";
 import type { NpcModel } from "../bundle/model.js";
+import { framesOf } from "../bundle/automaton-frames.js";
 
 /** Words at `at` standing for vocab tag `tag`: `length` words of a synonym, or one typo of lexicon word `corrected` (-1: none). */
 export interface TagHit {
@@ -37,8 +38,9 @@ export class TemplateScratch implements TagHitSink {
   busy = false;
   private generation = 0;
   /**
-   * Per key (a state id; or `states + child` for a thread inside a free-string slot that closes
-   * into `child`): the generation, position and thread of its latest offer.
+   * Per key (a (state, return stack) key, bundle/automaton-frames.ts; or `keys + child` for a
+   * thread inside a free-string slot that closes into key `child`): the generation, position and
+   * thread of its latest offer.
    */
   private readonly seenGeneration: Int32Array;
   private readonly seenAt: Int32Array;
@@ -76,7 +78,7 @@ export class TemplateScratch implements TagHitSink {
    */
   readonly byPosition: number[][] = [];
   atCount = new Int32Array(16);
-  /** The threads to advance at the current position, by ascending state (match-template.ts): one per state at most. */
+  /** The threads to advance at the current position, by ascending key (match-template.ts): one per key at most. */
   readonly pending: Int32Array;
   pendingCount = 0;
   /**
@@ -96,11 +98,11 @@ export class TemplateScratch implements TagHitSink {
    */
   private readonly readingTables: ReadingTable[][] = [[], [], []];
 
-  constructor(readonly stateCount: number) {
-    this.seenGeneration = new Int32Array(stateCount * 2);
-    this.seenAt = new Int32Array(stateCount * 2);
-    this.seenThread = new Int32Array(stateCount * 2);
-    this.pending = new Int32Array(stateCount);
+  constructor(readonly keyCount: number) {
+    this.seenGeneration = new Int32Array(keyCount * 2);
+    this.seenAt = new Int32Array(keyCount * 2);
+    this.seenThread = new Int32Array(keyCount * 2);
+    this.pending = new Int32Array(keyCount);
   }
 
   /** Starts a call on a message of `n` tokens. */
@@ -241,8 +243,9 @@ const scratches = new WeakMap<NpcModel, TemplateScratch>();
 /** The scratch of `model` for a call, marked busy (a new one while another call holds it); release it with end(). */
 export function scratchFor(model: NpcModel): TemplateScratch {
   let scratch = scratches.get(model);
-  if (scratch === undefined) scratches.set(model, (scratch = new TemplateScratch(model.states.length)));
-  if (scratch.busy) scratch = new TemplateScratch(model.states.length);
+  const keys = framesOf(model.payload.automaton).count;
+  if (scratch === undefined) scratches.set(model, (scratch = new TemplateScratch(keys)));
+  if (scratch.busy) scratch = new TemplateScratch(keys);
   scratch.busy = true;
   return scratch;
 }

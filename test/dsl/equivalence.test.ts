@@ -188,7 +188,9 @@ describe("DSL ≡ NDF", () => {
     ];
     expect(dslPattern(sentences[0]!)).toBe("<e_turn_on__switch> (the files; now) (in my|to|) :dir");
     const paths = dslPaths(sentences);
-    expect(JSON.stringify(paths).match(/"alternatives"/g)).toHaveLength(3);
+    // the group, the permutation, the optional phrases, and the expansion's use around its group
+    expect(JSON.stringify(paths).match(/"alternatives"/g)).toHaveLength(4);
+    expect(JSON.stringify(paths).match(/"rule":"e_turn_on__switch"/g)).toHaveLength(1);
     expect(paths).toEqual(ndfPaths(sentences));
   });
 });

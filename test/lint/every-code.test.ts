@@ -84,6 +84,7 @@ const FIXTURES: Record<string, Files> = {
   }),
   REF003: ndf([{ ...GREETING, output: "Hi <||nobody_fills_this||>." }]),
   REF004: dsl(`rule("go to :place(places)") {}`),
+  REF005: dsl([...Array.from({ length: 17 }, (_, i) => `expansion :r${i}, "${i === 0 ? "go now" : `<r${i - 1}> on`}"`), `rule("<r16> :x") {}`].join("\n")),
   CON001: ndf([
     { ...GREETING, intent: "greet" },
     { input: ["hello there"], output: "Hey.", intent: "wave" },

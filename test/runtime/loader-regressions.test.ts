@@ -163,6 +163,8 @@ describe("bundles that loaded and then broke (item 3)", () => {
         ranges: [],
         skip: [],
         accept: k === depth ? [[0, 0] as [number, number]] : [],
+        calls: [],
+        returns: [],
       }));
     });
     const npc = await loadNpc(hostileBundle(chain));

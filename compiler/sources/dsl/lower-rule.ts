@@ -139,7 +139,7 @@ export class RuleLowering {
   private template(pattern: LoweredPattern): TemplatePath {
     const part = (item: PathPart): TemplatePart =>
       item.kind === "choice"
-        ? { alternatives: item.alternatives.map((alternative) => alternative.map(part)), loc: locInString(this.env.lines, pattern.node, item.offset, 1) }
+        ? { alternatives: item.alternatives.map((alternative) => alternative.map(part)), loc: locInString(this.env.lines, pattern.node, item.offset, 1), ...(item.rule !== undefined ? { rule: item.rule } : {}) }
         : this.templateNode(item, pattern.node);
     return { nodes: templateParts(pattern.items).map(part), loc: pattern.node.loc };
   }

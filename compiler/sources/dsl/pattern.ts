@@ -5,7 +5,8 @@
 //   :slot       a captured value (a list slot when a list of that name exists, see slot-types.ts)
 //   :slot(list) a slot restricted to the values of a named list
 //   :slot(0..100)%  a number in a range, in digits or words, optionally with a glued unit
-//   <name>      an expansion rule (`expansion :name, "…"`), replaced by its pattern
+//   <name>      an expansion rule (`expansion :name, "…"`): its pattern, kept as a rule choice
+//               (the automaton lowers each rule once and calls it from every use)
 //   [ … ]       optional: every node inside becomes non-required (all or nothing with a slot inside)
 //   ( a | b )   alternatives; an empty alternative makes the group optional
 //   ( a ; b )   permutation: the parts in any order
@@ -31,7 +32,7 @@ export type PatternItem =
   | { kind: "word"; word: string; offset: number }
   | SlotItem
   | { kind: "optional"; items: PatternItem[]; offset: number }
-  | { kind: "choice"; alternatives: PatternItem[][]; offset: number };
+  | { kind: "choice"; alternatives: PatternItem[][]; offset: number; rule?: string };
 
 export interface PatternProblem {
   offset: number;
@@ -159,8 +160,9 @@ export function parsePattern(text: string, expansions: ExpansionLookup = () => u
       problems.push({ offset, length: name.length + 2, message: `<${name}> is not defined: add expansion :${name}, "…" to the rule set` });
       return [];
     }
-    // the expansion's items point at the reference, where the user wrote them into this pattern
-    return relocate(items, offset);
+    // the expansion's items point at the reference, where the user wrote them into this pattern;
+    // a choice of one alternative, named, so that the rule stays visible down to the automaton
+    return items.length === 0 ? [] : [{ kind: "choice", alternatives: [relocate(items, offset)], offset, rule: name }];
   };
 
   const group = (open: { char: string; offset: number }): PatternItem => {
@@ -292,13 +294,24 @@ export function slotsOf(items: PatternItem[]): string[] {
   return names;
 }
 
+/** The word `alternative` is, written or as a rule of one word; undefined when it is more or other. */
+function oneWord(alternative: PatternItem[]): string | undefined {
+  const [item] = alternative;
+  if (alternative.length !== 1) return undefined;
+  if (item!.kind === "word") return item!.word;
+  return item!.kind === "choice" && item!.rule !== undefined ? oneWord(item!.alternatives[0]!) : undefined;
+}
+
 /** One node of a template: a word node (several words = alternatives) or a slot. */
 export type PathNode =
   | { kind: "words"; words: string[]; required: boolean; offset: number }
   | { kind: "slot"; slot: SlotItem; required: boolean; offset: number };
 
-/** A node, or a choice between sequences (the automaton branches and joins again: no product). */
-export type PathPart = PathNode | { kind: "choice"; alternatives: PathPart[][]; offset: number };
+/**
+ * A node, or a choice between sequences (the automaton branches and joins again: no product). A
+ * rule's use is a choice of its one body, named as TemplateChoice.rule says.
+ */
+export type PathPart = PathNode | { kind: "choice"; alternatives: PathPart[][]; offset: number; rule?: string };
 
 /**
  * The template of a pattern, its groups kept as choices. A choice whose alternatives are all single
@@ -316,10 +329,17 @@ export function templateParts(items: PatternItem[], required = true): PathPart[]
       case "optional":
         return hasSlot(item.items) ? [{ kind: "choice", alternatives: [[], templateParts(item.items, required)], offset: item.offset }] : templateParts(item.items, false);
       case "choice": {
+        if (item.rule !== undefined) {
+          const body = templateParts(item.alternatives[0]!, required);
+          // a rule of one node is that node: a call would share nothing
+          if (body.length <= 1 && body[0]?.kind !== "choice") return body;
+          return [{ kind: "choice", alternatives: [body], offset: item.offset, rule: item.rule }];
+        }
         const nonEmpty = item.alternatives.filter((alternative) => alternative.length > 0);
         const hasEmpty = nonEmpty.length < item.alternatives.length;
-        if (nonEmpty.every((alternative) => alternative.length === 1 && alternative[0]!.kind === "word")) {
-          const words = [...new Set(nonEmpty.map((alternative) => (alternative[0] as { word: string }).word))];
+        const single = nonEmpty.map(oneWord);
+        if (single.every((word): word is string => word !== undefined)) {
+          const words = [...new Set(single)];
           return [{ kind: "words", words, required: required && !hasEmpty, offset: item.offset }];
         }
         // a group of one sequence is that sequence; the empty alternative stays last, as written
@@ -407,7 +427,8 @@ export function canonicalPattern(items: PatternItem[]): string {
         case "optional":
           return `[${canonicalPattern(item.items)}]`;
         case "choice":
-          return `(${item.alternatives.map(canonicalPattern).join("|")})`;
+          // a rule's use reads as its pattern written out
+          return item.rule !== undefined ? canonicalPattern(item.alternatives[0]!) : `(${item.alternatives.map(canonicalPattern).join("|")})`;
       }
     })
     .join(" ");

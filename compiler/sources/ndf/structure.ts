@@ -1,11 +1,13 @@
 // Lowering an NDF `structure` into template paths, with ndfc's group nodes: `choice` (alternative
 // node sequences), `permutation` (sequences in any order) and `expansion` (a named sequence of
 // vocabulary/expansions.json). Groups become TemplateChoice parts, as the DSL's do, so the
-// automaton branches and joins instead of multiplying paths. Limits and orderings are the DSL's
+// automaton branches and joins instead of multiplying paths; an expansion's use is a choice named
+// after it (TemplateChoice.rule), which the automaton lowers once and calls. Limits and orderings are the DSL's
 // (../template-groups.ts).
 import type { DiagnosticBag } from "../../diagnostics.js";
 import type { SourceLocation, TemplatePart, TemplatePath } from "../../ir/types.js";
 import { LazyDefinitions, MAX_PATTERN_SIZE, MAX_PERMUTATION_PARTS, orderings, patternTooLarge, tooManyPermutationParts } from "../template-groups.js";
+import { isChoice } from "../../ir/template-parts.js";
 import { NDF_CODES } from "./codes.js";
 import { locOf, memberValue, membersOf, type JsonNode, type ObjectNode } from "./json-ast.js";
 import { lowerNode } from "./node.js";
@@ -132,7 +134,9 @@ class StructureLowering {
       this.bag.error(NDF_CODES.undefinedExpansion, `expansion "${value.value}" is not defined: add "${value.value}": [nodes…] to dataset/vocabulary/expansions.json`, locOf(value));
       return NOTHING;
     }
-    return optional ? choice([lowered], true, loc) : lowered;
+    // a rule of one node is that node: a call would share nothing
+    const use = lowered.parts.length <= 1 && !lowered.parts.some(isChoice) ? lowered : { parts: [{ alternatives: [lowered.parts], loc, rule: value.value }], size: lowered.size };
+    return optional ? choice([use], true, loc) : use;
   }
 }
 
