@@ -10,7 +10,8 @@ import type { BundleMatching } from "../../runtime/bundle/bundle-types.js";
 import { rowsOf, stringTableOf } from "../../runtime/bundle/encode.js";
 import { withoutTagReferences } from "../ir/walk.js";
 import { normalizeKey, normalizeWords } from "../../runtime/text/normalize.js";
-import { stem } from "../../runtime/text/stem.js";
+import { stem as porterStem } from "../../runtime/text/stem.js";
+import { remembered } from "../remembered.js";
 import type { Concept } from "./compute-concepts.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { Lexicon } from "./compute-lexicon.js";
@@ -69,6 +70,8 @@ export function computeMatching(
   concepts: readonly Concept[],
   stopWords: Iterable<string>,
 ): MatchingTables {
+  // The inputs share most of their words: each is stemmed once.
+  const stem = remembered(porterStem);
   const functionStems = new Set([...FUNCTION_WORDS, ...stopWords].map(stem));
   const describing = new Map<number, string[]>();
   for (const { intent, index } of ordered) {
