@@ -35,3 +35,18 @@ export function packedRows(rows: Int8Array, dims: number, K: number, level: numb
   }
   return { offsets, weights: room.slice(0, at) };
 }
+
+/** Packed weights (packedRows at a lower level) pruned below `level` too: what packedRows gives at `level`, read from the far fewer packed weights. */
+export function prunedFurther(packed: { offsets: Int32Array; weights: Int32Array }, dims: number, level: number): { offsets: Int32Array; weights: Int32Array } {
+  const offsets = new Int32Array(dims + 1);
+  const weights = new Int32Array(packed.weights.length);
+  let at = 0;
+  for (let f = 0; f < dims; f++) {
+    for (let p = packed.offsets[f]!; p < packed.offsets[f + 1]!; p++) {
+      const w = packed.weights[p]!;
+      if (keeps((w << 24) >> 24, level)) weights[at++] = w;
+    }
+    offsets[f + 1] = at;
+  }
+  return { offsets, weights: weights.slice(0, at) };
+}

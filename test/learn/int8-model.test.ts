@@ -2,7 +2,7 @@
 // int8 weights that survive the pruning level, classes ascending, each a packedWeight.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { keeps, packedRows } from "../../compiler/learn/int8-model.js";
+import { keeps, packedRows, prunedFurther } from "../../compiler/learn/int8-model.js";
 import { packedWeight } from "../../runtime/match/learned-features.js";
 
 describe("packedRows", () => {
@@ -18,6 +18,8 @@ describe("packedRows", () => {
           expect([...weights.subarray(offsets[f]!, offsets[f + 1]!)]).toEqual(expected);
         }
         expect(offsets[dims]).toBe(weights.length);
+        // Pruned further from a lower level's packing: the same as packed at the higher level directly.
+        for (const higher of [level, level + 1, level + 5]) expect(prunedFurther({ offsets, weights }, dims, higher)).toEqual(packedRows(rows, dims, K, higher));
       }),
       { numRuns: 200 },
     );
