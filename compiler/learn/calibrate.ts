@@ -7,7 +7,7 @@
 // the weights it would ship.
 
 import { addFeatureWeights } from "../../runtime/match/learned-features.js";
-import { packedRows } from "./int8-model.js";
+import { packedRows, prunedFurther } from "./int8-model.js";
 import { trainOneVsRest, type OneVsRestModel, type SparseSamples, type SvmOptions } from "./svm.js";
 
 export interface HeldOutPrediction {
@@ -46,8 +46,10 @@ function heldOutScores(model: OneVsRestModel, samples: SparseSamples, held: Int3
   const { offsets, features, values, dims } = samples;
   const { rows, scale, bias } = model.int8();
   const sums = new Float64Array(K);
+  const least = Math.min(...pruneLevels);
+  const leastKept = packedRows(rows, dims, K, least);
   return pruneLevels.map((level) => {
-    const kept = packedRows(rows, dims, K, level);
+    const kept = level === least ? leastKept : prunedFurther(leastKept, dims, level);
     const scores = new Float64Array(held.length * K);
     for (let h = 0; h < held.length; h++) {
       const i = held[h]!;

@@ -22,18 +22,31 @@ export function keeps(q: number, level: number): boolean {
 /** The weights that survive pruning below `level`, grouped by feature, classes ascending: the bundle's layout. */
 export function packedRows(rows: Int8Array, dims: number, K: number, level: number): { offsets: Int32Array; weights: Int32Array } {
   const offsets = new Int32Array(dims + 1);
-  for (let f = 0; f < dims; f++) {
-    let count = 0;
-    for (let c = 0; c < K; c++) if (keeps(rows[f * K + c]!, level)) count++;
-    offsets[f + 1] = offsets[f]! + count;
-  }
-  const weights = new Int32Array(offsets[dims]!);
+  // One pass into room for every weight, then the kept ones copied out (two passes over the rows cost more).
+  const room = new Int32Array(rows.length);
   let at = 0;
   for (let f = 0; f < dims; f++) {
+    const row = f * K;
     for (let c = 0; c < K; c++) {
-      const q = rows[f * K + c]!;
-      if (keeps(q, level)) weights[at++] = packedWeight(c, q);
+      const q = rows[row + c]!;
+      if (keeps(q, level)) room[at++] = packedWeight(c, q);
     }
+    offsets[f + 1] = at;
   }
-  return { offsets, weights };
+  return { offsets, weights: room.slice(0, at) };
+}
+
+/** Packed weights (packedRows at a lower level) pruned below `level` too: what packedRows gives at `level`, read from the far fewer packed weights. */
+export function prunedFurther(packed: { offsets: Int32Array; weights: Int32Array }, dims: number, level: number): { offsets: Int32Array; weights: Int32Array } {
+  const offsets = new Int32Array(dims + 1);
+  const weights = new Int32Array(packed.weights.length);
+  let at = 0;
+  for (let f = 0; f < dims; f++) {
+    for (let p = packed.offsets[f]!; p < packed.offsets[f + 1]!; p++) {
+      const w = packed.weights[p]!;
+      if (keeps((w << 24) >> 24, level)) weights[at++] = w;
+    }
+    offsets[f + 1] = at;
+  }
+  return { offsets, weights: weights.slice(0, at) };
 }

@@ -3,8 +3,10 @@
 // every hash at least two phrasings use, ascending; IDF is over all phrasings (the none-of-these sentences
 // included) and rounded to the byte the bundle stores, so training sees the runtime's values.
 
-import { type ConceptTable, FeatureCounts, featureWeight, idfByte, MAX_FEATURES, normalizeBlocks, slotFor } from "../../runtime/match/learned-features.js";
+import { type ConceptTable, FeatureCounts, featureWeight, featureWords, idfByte, MAX_FEATURES, normalizeBlocks, slotFor } from "../../runtime/match/learned-features.js";
 import type { Token } from "../../runtime/text/normalize.js";
+import { stem } from "../../runtime/text/stem.js";
+import { remembered } from "../remembered.js";
 import type { SparseSamples } from "./svm.js";
 
 /**
@@ -30,12 +32,13 @@ export interface FeatureSpace {
 /** Every sample's distinct feature hashes and their counts, one sample after another (typed arrays, no per-sample objects). */
 function countFeatures(samples: readonly LabelledTokens[], concepts: ConceptTable | null): { hashes: Uint32Array; counts: Uint16Array; ends: Int32Array } {
   const counter = new FeatureCounts();
+  const stemOf = remembered(stem);
   let hashes = new Uint32Array(1 << 16);
   let counts = new Uint16Array(1 << 16);
   const ends = new Int32Array(samples.length);
   let used = 0;
   samples.forEach((s, i) => {
-    counter.count(s.tokens, undefined, concepts);
+    counter.count(s.tokens, featureWords(s.tokens, stemOf), concepts);
     if (used + counter.size > hashes.length) {
       const size = Math.max(2 * hashes.length, used + counter.size);
       hashes = grown(hashes, new Uint32Array(size));

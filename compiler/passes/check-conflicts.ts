@@ -3,7 +3,7 @@
 import type { DiagnosticBag } from "../diagnostics.js";
 import type { Intent, LocatedText, NpcIR } from "../ir/types.js";
 import { allIntents } from "../ir/walk.js";
-import { normalizeKey, normalizeWords } from "../../runtime/text/normalize.js";
+import { inputKey, inputWords } from "../input-tokens.js";
 import { CODES } from "../codes.js";
 import { computeSanitizer } from "./compute-word-tables.js";
 
@@ -22,7 +22,7 @@ function reportDuplicateInputs(siblings: Intent[], bag: DiagnosticBag): void {
   for (const intent of siblings) {
     for (const input of intent.inputs) {
       // The runtime's own key: two inputs it cannot tell apart are one input.
-      const key = normalizeKey(input.value);
+      const key = inputKey(input);
       const first = owner.get(key);
       if (!first) {
         owner.set(key, { intent, input });
@@ -57,7 +57,7 @@ function reportSanitizedInputs(ir: NpcIR, bag: DiagnosticBag): void {
   const longest = Math.max(...[...noise.keys()].map((phrase) => phrase.split(" ").length));
   for (const intent of allIntents(ir)) {
     for (const input of intent.inputs) {
-      const hit = findPhrase(normalizeWords(input.value), noise, longest);
+      const hit = findPhrase(inputWords(input), noise, longest);
       if (hit) {
         bag.warning(
           CODES.sanitizedInput,

@@ -3,7 +3,7 @@
 // When two intents share an input the first in bundle order keeps it (the lint reports the clash).
 
 import type { BundleContextTable, BundleExactTable } from "../../runtime/bundle/bundle-types.js";
-import { normalizeKey } from "../../runtime/text/normalize.js";
+import { inputKey } from "../input-tokens.js";
 import { stringTableOf } from "../../runtime/bundle/encode.js";
 import { contextChildren, type OrderedIntent } from "./compute-intent-order.js";
 
@@ -11,7 +11,7 @@ function tableOf(members: readonly OrderedIntent[]): BundleExactTable {
   const map = new Map<string, number>();
   for (const { intent, index } of members) {
     for (const input of intent.inputs) {
-      const key = normalizeKey(input.value);
+      const key = inputKey(input);
       if (key !== "" && !map.has(key)) map.set(key, index);
     }
   }

@@ -21,6 +21,7 @@ import type { BundleLearned } from "../../runtime/bundle/bundle-types.js";
 import type { ConceptTable } from "../../runtime/match/learned-features.js";
 import { tokenize, type Token } from "../../runtime/text/normalize.js";
 import { includesSorted } from "../../runtime/match/sorted.js";
+import { inputTokens } from "../input-tokens.js";
 import type { NpcConfig } from "../ir/types.js";
 import { compareStrings } from "../order.js";
 import { calibrate, type Calibration } from "../learn/calibrate.js";
@@ -116,9 +117,9 @@ export function trainingSet(classes: readonly OrderedIntent[]): LabelledTokens[]
   const seen = new Set<string>();
   const out: LabelledTokens[] = [];
   classes.forEach(({ intent }, label) => {
-    const byKey = new Map<string, Token[]>();
+    const byKey = new Map<string, readonly Token[]>();
     for (const input of intent.inputs) {
-      const { tokens } = tokenize(input.value);
+      const tokens = inputTokens(input);
       const key = trainingKey(tokens);
       if (key !== "" && !byKey.has(key)) byKey.set(key, tokens);
     }

@@ -1,7 +1,7 @@
 // Compute pass: the vocabulary of the NPC (every normalized word of inputs, context children's
 // included, and of synonyms), sorted, with the vocab tags each word is a synonym of. A word id is an index here.
 
-import { normalizeWords } from "../../runtime/text/normalize.js";
+import { inputWords } from "../input-tokens.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { VocabTable } from "./compute-vocab.js";
 
@@ -14,7 +14,7 @@ export interface Lexicon {
 export function computeLexicon(ordered: readonly OrderedIntent[], vocab: VocabTable): Lexicon {
   const all = new Set<string>();
   for (const { intent } of ordered) {
-    for (const input of intent.inputs) for (const word of normalizeWords(input.value)) all.add(word);
+    for (const input of intent.inputs) for (const word of inputWords(input)) all.add(word);
   }
   for (const word of vocab.wordTags.keys()) all.add(word);
   for (const [, words] of vocab.phrases) for (const word of words) all.add(word);

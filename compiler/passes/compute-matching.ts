@@ -9,8 +9,10 @@
 import type { BundleMatching } from "../../runtime/bundle/bundle-types.js";
 import { rowsOf, stringTableOf } from "../../runtime/bundle/encode.js";
 import { withoutTagReferences } from "../ir/walk.js";
-import { normalizeKey, normalizeWords } from "../../runtime/text/normalize.js";
-import { stem } from "../../runtime/text/stem.js";
+import { normalizeWords } from "../../runtime/text/normalize.js";
+import { inputKey, inputWords as wordsOfInput } from "../input-tokens.js";
+import { stem as porterStem } from "../../runtime/text/stem.js";
+import { remembered } from "../remembered.js";
 import type { Concept } from "./compute-concepts.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { Lexicon } from "./compute-lexicon.js";
@@ -69,6 +71,8 @@ export function computeMatching(
   concepts: readonly Concept[],
   stopWords: Iterable<string>,
 ): MatchingTables {
+  // The inputs share most of their words: each is stemmed once.
+  const stem = remembered(porterStem);
   const functionStems = new Set([...FUNCTION_WORDS, ...stopWords].map(stem));
   const describing = new Map<number, string[]>();
   for (const { intent, index } of ordered) {
@@ -100,10 +104,10 @@ export function computeMatching(
     documents.set(index, document);
     const seenKeys = new Set<string>();
     for (const input of intent.inputs) {
-      const key = normalizeKey(input.value);
+      const key = inputKey(input);
       if (key === "" || seenKeys.has(key)) continue;
       seenKeys.add(key);
-      const words = normalizeWords(input.value);
+      const words = wordsOfInput(input);
       const ids = sortedIds(words.map((w) => stemId.get(stem(w))!));
       addInput(index, ids, sortedIds(words.map((w) => lexicon.wordId.get(w)!)));
       ids.forEach((id) => document.add(id));
