@@ -64,6 +64,9 @@ export interface WitnessItem {
   weight?: number;
   /** For a list or number slot: the canonical value the words stand for. */
   value?: string;
+  /** For a template slot: where its words are in the message (the offsets of `captures[slot]`). */
+  start?: number;
+  end?: number;
 }
 
 export interface Witness {

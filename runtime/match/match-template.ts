@@ -208,6 +208,8 @@ class TemplateRun {
         hit.captures[slot] = capture;
         const witness: WitnessItem = { word: capture.text, kind: "slot", matched: slot };
         if (capture.value !== capture.text) witness.value = capture.value;
+        witness.start = capture.start;
+        witness.end = capture.end;
         hit.items.push(witness);
       } else hit.items.push("tag" in item ? tagItem(this.model, this.tokens, item) : item!);
     }

@@ -139,7 +139,7 @@ describe("matching", () => {
     expect(r.captures).toEqual({ area: { value: "living_room", text: "Living Room", start: 35, end: 46 } });
     expect(message.slice(35, 46)).toBe("Living Room");
     expect(r.tools).toEqual([{ name: "turn_on", arguments: { area: "living_room", domain: "light" } }]);
-    expect(r.witness.at(-1)!.items).toContainEqual({ word: "Living Room", kind: "slot", matched: "area", value: "living_room" });
+    expect(r.witness.at(-1)!.items).toContainEqual({ word: "Living Room", kind: "slot", matched: "area", value: "living_room", start: 35, end: 46 });
   });
 
   test("an optional group holding a slot: absent, the slot is not captured; the fixed slot still is", () => {
