@@ -6,7 +6,7 @@
 import { type ConceptTable, FeatureCounts, featureWeight, featureWords, idfByte, MAX_FEATURES, normalizeBlocks, slotFor } from "../../runtime/match/learned-features.js";
 import type { Token } from "../../runtime/text/normalize.js";
 import { stem } from "../../runtime/text/stem.js";
-import { remembered } from "../remembered.js";
+import { remembered } from "../../runtime/match/remembered.js";
 import type { SparseSamples } from "./svm.js";
 
 /**

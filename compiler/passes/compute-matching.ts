@@ -12,7 +12,7 @@ import { withoutTagReferences } from "../ir/walk.js";
 import { normalizeWords } from "../../runtime/text/normalize.js";
 import { inputKey, inputWords as wordsOfInput } from "../input-tokens.js";
 import { stem as porterStem } from "../../runtime/text/stem.js";
-import { remembered } from "../remembered.js";
+import { remembered } from "../../runtime/match/remembered.js";
 import type { Concept } from "./compute-concepts.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 import type { Lexicon } from "./compute-lexicon.js";

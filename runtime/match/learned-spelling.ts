@@ -5,6 +5,7 @@
 
 import type { FuzzyHit } from "../text/fuzzy.js";
 import type { Token } from "../text/normalize.js";
+import { remembered } from "./remembered.js";
 
 /**
  * What the correction reads of the message's WordResolver (text/word-resolver.ts). Written out
@@ -25,8 +26,10 @@ const SPELLING_MEMORY = 8192;
  * a whole answer on Banking77: a binary search of the vocabulary per word, a fuzzy lookup per unknown one).
  */
 export class Spellings {
-  private readonly readings = new Map<string, string>();
   private threshold = NaN;
+  /** The resolver of the message being read (a nested message has its own: session.ts). */
+  private words: KnownWords | null = null;
+  private readingOf: (norm: string) => string = (norm) => norm;
 
   /**
    * The tokens with each word the NPC does not know replaced by its closest correction, when one
@@ -34,30 +37,22 @@ export class Spellings {
    * themselves when nothing needs correcting.
    */
   corrected(tokens: Token[], words: KnownWords, threshold: number): Token[] {
+    this.words = words;
     if (threshold !== this.threshold) {
-      this.readings.clear();
+      // a reading depends on the threshold: another one starts a new memory
+      this.readingOf = remembered((norm) => closestSpelling(norm, this.words!, threshold), SPELLING_MEMORY);
       this.threshold = threshold;
     }
     let out: Token[] | null = null;
     for (let i = 0; i < tokens.length; i++) {
       const token = tokens[i]!;
       if (token.kind !== "word") continue;
-      const norm = this.reading(token.norm, words, threshold);
+      const norm = this.readingOf(token.norm);
       if (norm === token.norm) continue;
       out ??= tokens.slice();
       out[i] = { text: token.text, norm, kind: token.kind, shape: token.shape, start: token.start, end: token.end };
     }
     return out ?? tokens;
-  }
-
-  private reading(norm: string, words: KnownWords, threshold: number): string {
-    let read = this.readings.get(norm);
-    if (read === undefined) {
-      if (this.readings.size === SPELLING_MEMORY) this.readings.clear();
-      read = closestSpelling(norm, words, threshold);
-      this.readings.set(norm, read);
-    }
-    return read;
   }
 }
 

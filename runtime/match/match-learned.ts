@@ -15,6 +15,7 @@ import type { Token } from "../text/normalize.js";
 import { stem } from "../text/stem.js";
 import { round4, type Witness } from "../response.js";
 import { Spellings, type KnownWords } from "./learned-spelling.js";
+import { remembered } from "./remembered.js";
 
 /** The outcome of one message; the same object is refilled by the next message. */
 export interface LearnedScores {
@@ -110,17 +111,8 @@ export class LearnedIndex {
     this.directory = bucketStarts(this.hashes, bits);
   }
 
-  private readonly stems = new Map<string, string>();
   /** stem.ts's stem, remembered: stemming was a tenth of the stage's time, and messages share most words. */
-  private readonly stemOf = (word: string): string => {
-    let found = this.stems.get(word);
-    if (found === undefined) {
-      if (this.stems.size === STEM_MEMORY) this.stems.clear();
-      found = stem(word);
-      this.stems.set(word, found);
-    }
-    return found;
-  };
+  private readonly stemOf = remembered(stem, STEM_MEMORY);
 
   /** The message's featureWords, stems remembered from earlier messages. */
   wordsOf(tokens: readonly Token[]): string[] {
