@@ -5,7 +5,7 @@
 // not for the matcher, which walks the keys without making these states.
 
 import type { BundleState } from "./bundle-types.js";
-import { framesOf, keyOf } from "./automaton-frames.js";
+import { emptyMoves, framesOf, keyOf } from "./automaton-frames.js";
 
 export function inlinedAutomaton(states: readonly BundleState[]): BundleState[] {
   const frames = framesOf(states);
@@ -14,16 +14,13 @@ export function inlinedAutomaton(states: readonly BundleState[]): BundleState[] 
     const id = frames.state[key]!;
     const state = states[id]!;
     const at = (child: number): number => keyOf(frames, key, child);
-    const skip = state.skip.map(at);
-    for (const delta of frames.callDelta[id]!) skip.push(key + delta);
-    if (frames.returnKey[key] !== -1) skip.push(frames.returnKey[key]!);
     inlined.push({
       vocab: state.vocab.map(([tags, child]) => [tags, at(child)]),
       typed: state.typed.map(([type, slot, child]) => [type, slot, at(child)]),
       strings: state.strings.map(([slot, child]) => [slot, at(child)]),
       lists: state.lists.map(([list, slot, child]) => [list, slot, at(child)]),
       ranges: state.ranges.map(([range, slot, child]) => [range, slot, at(child)]),
-      skip,
+      skip: emptyMoves(frames, states, key),
       accept: state.accept,
       calls: [],
       returns: [],

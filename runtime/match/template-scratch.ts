@@ -243,9 +243,8 @@ const scratches = new WeakMap<NpcModel, TemplateScratch>();
 /** The scratch of `model` for a call, marked busy (a new one while another call holds it); release it with end(). */
 export function scratchFor(model: NpcModel): TemplateScratch {
   let scratch = scratches.get(model);
-  const keys = framesOf(model.payload.automaton).count;
-  if (scratch === undefined) scratches.set(model, (scratch = new TemplateScratch(keys)));
-  if (scratch.busy) scratch = new TemplateScratch(keys);
+  if (scratch === undefined) scratches.set(model, (scratch = new TemplateScratch(framesOf(model.payload.automaton).count)));
+  if (scratch.busy) scratch = new TemplateScratch(scratch.keyCount);
   scratch.busy = true;
   return scratch;
 }
