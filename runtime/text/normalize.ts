@@ -59,9 +59,13 @@ const LITERAL_SHAPES: readonly [LiteralShape, RegExp][] = [
   ["assignment", /=/],
 ];
 
-// Stems before "n't" that are not words themselves: can't → "ca", won't → "wo".
-const NOT_SUFFIX: Record<string, string> = { ca: "can", wo: "will", sha: "shall", ai: "is" };
-const SHORT_SUFFIXES: Record<string, string> = { re: "are", ve: "have", ll: "will", m: "am", d: "would" };
+// Stems before "n't" that are not words themselves: can't → "ca", won't → "wo". Both tables are
+// looked up by a word of the message, so they have no prototype: `x'__proto__` or
+// `constructorn't` must find nothing, not Object.prototype's properties (TypeScript types the
+// `__proto__: null` entry as a property, hence the null in the table's type).
+type WordTable = Readonly<Record<string, string | null | undefined>>;
+const NOT_SUFFIX: WordTable = { __proto__: null, ca: "can", wo: "will", sha: "shall", ai: "is" };
+const SHORT_SUFFIXES: WordTable = { __proto__: null, re: "are", ve: "have", ll: "will", m: "am", d: "would" };
 const IS_BEFORE_S = new Set(["it", "that", "what", "where", "who", "how", "there", "here", "he", "she", "when", "why"]);
 /** Latin abbreviations read as words (with their final dot), never as file names. */
 const ABBREVIATIONS = new Set(["e.g", "i.e"]);
@@ -90,7 +94,7 @@ function contraction(word: string): [string, string] | null {
   if (apostrophe <= 0 || apostrophe === word.length - 1) return null;
   if (word.endsWith("n't")) {
     const stem = word.slice(0, -3);
-    return stem.length === 0 ? null : [NOT_SUFFIX[stem] ?? stem, "not"];
+    return stem ? [NOT_SUFFIX[stem] ?? stem, "not"] : null;
   }
   const stem = word.slice(0, apostrophe);
   const suffix = word.slice(apostrophe + 1);

@@ -52,6 +52,17 @@ describe("tokenize", () => {
     for (const t of tokens) expect(clean.slice(t.start, t.end)).toBe(t.text);
   });
 
+  it("reads an apostrophe before an Object property name as part of a plain word, never as a contraction", () => {
+    // The contraction tables are looked up by a word of the message: a table with a prototype would
+    // answer `__proto__` with Object.prototype, and a token with a non-string norm breaks stemming.
+    for (const message of ["copy'__proto__", "x'constructor", "a'toString", "constructorn't", "__proto__n't", "hasOwnPropertyn't"]) {
+      const { tokens } = tokenize(message);
+      for (const token of tokens) expect(typeof token.norm, `${message}: ${token.text}`).toBe("string");
+    }
+    expect(tokenize("copy'__proto__").tokens.map((t) => t.norm)).toEqual(["copy'__proto__"]);
+    expect(tokenize("constructorn't").tokens.map((t) => t.norm)).toEqual(["constructor", "not"]);
+  });
+
   it("names the shape of literal tokens", () => {
     const shapes = tokenize("https://x.org www.y.com $HOME 3.14 10.0.0.1 -rf --all *.log ~/a /etc/hosts .. me@host notes.txt 10mb a=b word").tokens.map((t) => [t.text, t.shape]);
     expect(shapes).toEqual([
