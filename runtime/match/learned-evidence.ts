@@ -30,8 +30,7 @@ export function featureText(tokens: readonly Token[], words: readonly string[], 
 
 /** The features that add most to class `c`'s score for these tokens, largest share first. */
 export function learnedEvidence(index: LearnedIndex, tokens: readonly Token[], c: number, limit: number): LearnedEvidence[] {
-  const words = featureWords(tokens);
-  const n = index.weigh(tokens, words);
+  const n = index.weigh(tokens);
   const shares: { hash: number; weight: number }[] = [];
   for (let i = 0; i < n; i++) {
     const f = index.found[i]!;
@@ -44,6 +43,7 @@ export function learnedEvidence(index: LearnedIndex, tokens: readonly Token[], c
   const chosen = shares.slice(0, limit);
   const origins = new Map<number, FeatureOrigin>();
   const wanted = new Set(chosen.map((s) => s.hash));
+  const words = featureWords(tokens);
   forEachFeature(tokens, words, (hash, token, start, length) => {
     if (wanted.has(hash) && !origins.has(hash)) origins.set(hash, { token, start, length });
   }, index.concepts);

@@ -68,7 +68,7 @@ export class ConceptTable {
   }
 
   /** Calls `add(feature, token, CONCEPT_START, 1)` for each concept of the word keyed `key`. */
-  forEach(key: number, token: number, add: (hash: number, token: number, start: number, length: number) => void): void {
+  forEach(key: number, token: number, add: AddFeature): void {
     const at = lowerBound(this.keys, key);
     if (at === this.keys.length || this.keys[at] !== key) return;
     for (let p = this.offsets[at]!; p < this.offsets[at + 1]!; p++) add(this.features[p]!, token, CONCEPT_START, 1);
@@ -80,33 +80,47 @@ export function featureWords(tokens: readonly Token[], stemOf: (word: string) =>
   return tokens.map((t) => (t.kind === "word" ? stemOf(t.norm) : t.norm));
 }
 
+/** What forEachFeature and its parts call per feature occurrence: its hash, token, and FeatureOrigin's start and length. */
+export type AddFeature = (hash: number, token: number, start: number, length: number) => void;
+
 /**
  * Calls `add(hash, token, start, length)` for every feature occurrence of the tokens (a feature
  * seen twice is added twice). `words` is featureWords(tokens); without `concepts`, no concept features.
  */
-export function forEachFeature(
-  tokens: readonly Token[],
-  words: readonly string[],
-  add: (hash: number, token: number, start: number, length: number) => void,
-  concepts: ConceptTable | null = null,
-): void {
+export function forEachFeature(tokens: readonly Token[], words: readonly string[], add: AddFeature, concepts: ConceptTable | null = null): void {
   for (let t = 0; t < words.length; t++) {
-    const h = fnv1a(FNV_OFFSET, words[t]!);
-    add(withBlock(h, WORD_BLOCK), t, -1, 1);
-    concepts?.forEach(h >>> 0, t, add);
-    if (t + 1 < words.length) add(withBlock(fnv1a(Math.imul(h ^ SPACE, FNV_PRIME), words[t + 1]!), WORD_BLOCK), t, -2, 2);
+    const h = forEachWordFeature(words[t]!, t, add, concepts);
+    if (t + 1 < words.length) add(pairFeature(h, words[t + 1]!), t, -2, 2);
   }
-  for (let t = 0; t < tokens.length; t++) {
-    const norm = tokens[t]!.norm;
-    // The padded token " norm ", read without building it: position p is a space at both ends.
-    const padded = norm.length + 2;
-    for (let start = 0; start + CHAR_MIN <= padded; start++) {
-      let h = CHAR_SEED;
-      for (let n = 1; n <= CHAR_MAX && start + n <= padded; n++) {
-        const p = start + n - 1;
-        h = Math.imul(h ^ (p === 0 || p === padded - 1 ? SPACE : norm.charCodeAt(p - 1)), FNV_PRIME);
-        if (n >= CHAR_MIN) add(withBlock(h, CHAR_BLOCK), t, start, n);
-      }
+  for (let t = 0; t < tokens.length; t++) forEachCharFeature(tokens[t]!.norm, t, add);
+}
+
+/**
+ * Adds token t's word feature (`word`, its featureWords form) and its concepts; returns the word's
+ * FNV-1a state, which pairFeature continues with the next word.
+ */
+export function forEachWordFeature(word: string, t: number, add: AddFeature, concepts: ConceptTable | null): number {
+  const h = fnv1a(FNV_OFFSET, word);
+  add(withBlock(h, WORD_BLOCK), t, -1, 1);
+  concepts?.forEach(h >>> 0, t, add);
+  return h;
+}
+
+/** The feature of a word (its FNV-1a state `h`, as forEachWordFeature returns it) and the next one. */
+export function pairFeature(h: number, next: string): number {
+  return withBlock(fnv1a(Math.imul(h ^ SPACE, FNV_PRIME), next), WORD_BLOCK);
+}
+
+/** Adds the character n-grams of token t (its normalized form `norm`), in order. */
+export function forEachCharFeature(norm: string, t: number, add: AddFeature): void {
+  // The padded token " norm ", read without building it: position p is a space at both ends.
+  const padded = norm.length + 2;
+  for (let start = 0; start + CHAR_MIN <= padded; start++) {
+    let h = CHAR_SEED;
+    for (let n = 1; n <= CHAR_MAX && start + n <= padded; n++) {
+      const p = start + n - 1;
+      h = Math.imul(h ^ (p === 0 || p === padded - 1 ? SPACE : norm.charCodeAt(p - 1)), FNV_PRIME);
+      if (n >= CHAR_MIN) add(withBlock(h, CHAR_BLOCK), t, start, n);
     }
   }
 }

@@ -6,16 +6,16 @@
 //
 // Cost: one directory probe per feature occurrence of the message (the directory is built at load;
 // features the model does not know stop there), the weights of its known features, and one pass
-// over the classes — independent of how many phrasings an intent has. Scratch buffers live in
-// LearnedIndex: scoring allocates only the stems of the message's words (and their list).
+// over the classes — independent of how many phrasings an intent has. Each token's features are
+// read once per model (learned-readings.ts); scratch buffers live in LearnedIndex: scoring a
+// message of words seen before allocates nothing.
 
 import type { BundleLearned } from "../bundle/bundle-types.js";
-import { addFeatureWeights, ConceptTable, featureWeight, featureWords, forEachFeature, MAX_FEATURES, normalizeBlocks, packedWeight } from "./learned-features.js";
+import { addFeatureWeights, ConceptTable, featureWeight, MAX_FEATURES, normalizeBlocks, packedWeight, pairFeature } from "./learned-features.js";
+import { type Reading, Readings } from "./learned-readings.js";
 import type { Token } from "../text/normalize.js";
-import { stem } from "../text/stem.js";
 import { round4, type Witness } from "../response.js";
 import { Spellings, type KnownWords } from "./learned-spelling.js";
-import { remembered } from "./remembered.js";
 
 /** The outcome of one message; the same object is refilled by the next message. */
 export interface LearnedScores {
@@ -51,9 +51,6 @@ export function bucketStarts(sorted: Uint32Array, bits: number): Uint32Array {
   return starts;
 }
 
-/** Words whose stems are remembered; past that the memory starts over (a message has at most a few hundred). */
-const STEM_MEMORY = 8192;
-
 /** The bundle's learned section as typed arrays, with the scratch of one message. */
 export class LearnedIndex {
   readonly hashes: Uint32Array;
@@ -82,6 +79,9 @@ export class LearnedIndex {
   private readonly foundCount = new Uint16Array(MAX_FEATURES);
   readonly values = new Float64Array(MAX_FEATURES);
   private known = 0;
+  /** How each token of the message being weighed reads (this.readings), by its place. */
+  private readonly tokenReadings: Reading[] = [];
+  private readonly readings: Readings;
   private readonly sums: Float64Array;
   readonly result: LearnedScores = { topClass: -1, topIntent: -1, topScore: 0, runnerUpClass: -1, runnerUpIntent: -1, runnerUpScore: 0, margin: 0, accepted: false, known: 0 };
 
@@ -109,39 +109,52 @@ export class LearnedIndex {
     while (bits < 24 && 4 << bits < features) bits++;
     this.dirShift = 32 - bits;
     this.directory = bucketStarts(this.hashes, bits);
+    this.readings = new Readings(this.find, this.concepts);
   }
 
-  /** stem.ts's stem, remembered: stemming was a tenth of the stage's time, and messages share most words. */
-  private readonly stemOf = remembered(stem, STEM_MEMORY);
-
-  /** The message's featureWords, stems remembered from earlier messages. */
-  wordsOf(tokens: readonly Token[]): string[] {
-    return featureWords(tokens, this.stemOf);
-  }
-
-  /** Bound once: forEachFeature calls it per feature occurrence of the message. */
-  private readonly add = (hash: number): void => {
+  /** The index of the feature hashed `hash`, or −1 when the model has none (bound once: Readings calls it). */
+  private readonly find = (hash: number): number => {
     const { hashes, directory } = this;
     const bucket = hash >>> this.dirShift;
     const end = directory[bucket + 1]!;
     let feature = directory[bucket]!;
     while (feature < end && hashes[feature]! < hash) feature++;
-    if (feature === end || hashes[feature] !== hash) return;
+    return feature === end || hashes[feature] !== hash ? -1 : feature;
+  };
+
+  /** Counts one occurrence of a known feature in the message being weighed. */
+  private count(feature: number): void {
     const p = this.placeOf[feature]!;
     if (p !== 0) {
       if (this.foundCount[p - 1]! < 0xffff) this.foundCount[p - 1]!++;
     } else if (this.known < MAX_FEATURES) {
       this.found[this.known] = feature;
-      this.foundHash[this.known] = hash;
+      this.foundHash[this.known] = this.hashes[feature]!;
       this.foundCount[this.known] = 1;
       this.placeOf[feature] = ++this.known;
     }
-  };
+  }
 
-  /** Counts the message's features the model knows and weighs them (found, values); returns how many. */
-  weigh(tokens: readonly Token[], words: readonly string[]): number {
+  /**
+   * Counts the message's features the model knows, in forEachFeature's order (the order their
+   * weights are summed in), and weighs them (found, values); returns how many.
+   */
+  weigh(tokens: readonly Token[]): number {
     this.known = 0;
-    forEachFeature(tokens, words, this.add, this.concepts);
+    const read = this.tokenReadings;
+    for (let t = 0; t < tokens.length; t++) read[t] = this.readings.of(tokens[t]!);
+    for (let t = 0; t < tokens.length; t++) {
+      const { words, state } = read[t]!;
+      for (let k = 0; k < words.length; k++) this.count(words[k]!);
+      if (t + 1 < tokens.length) {
+        const pair = this.find(pairFeature(state, read[t + 1]!.form));
+        if (pair >= 0) this.count(pair);
+      }
+    }
+    for (let t = 0; t < tokens.length; t++) {
+      const { chars } = read[t]!;
+      for (let k = 0; k < chars.length; k++) this.count(chars[k]!);
+    }
     const { found, values, known: n } = this;
     for (let i = 0; i < n; i++) {
       this.placeOf[found[i]!] = 0;
@@ -204,7 +217,7 @@ export class LearnedIndex {
   score(tokens: readonly Token[]): LearnedScores {
     if (this.sameAsLast(tokens)) return this.result;
     this.remember(tokens);
-    const n = this.weigh(tokens, this.wordsOf(tokens));
+    const n = this.weigh(tokens);
     const { found, values, offsets, weights, sums, bias, scale } = this;
     sums.fill(0);
     for (let i = 0; i < n; i++) addFeatureWeights(sums, offsets, weights, found[i]!, values[i]!);
