@@ -23,7 +23,7 @@
 import type { BundleRows } from "../bundle/bundle-types.js";
 import type { NpcModel } from "../bundle/model.js";
 import type { Token } from "../text/normalize.js";
-import { KIND_FUZZY, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
+import { KIND_FUZZY, KIND_RELATIVE, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
 import type { WitnessItem } from "../response.js";
 import { includesSorted } from "./sorted.js";
 import { stem } from "../text/stem.js";
@@ -39,8 +39,8 @@ const OTHER_FORM = 0.95;
 const WEAK_SHARE = 0.1;
 /** A literal (file name, number, path) the NPC has never seen weighs this share of an unknown word. */
 const LITERAL_WEIGHT = 0.3;
-/** Witness kinds of the candidate kinds (KIND_WORD, KIND_FUZZY, KIND_SYNONYM). */
-const KIND_NAMES = ["word", "fuzzy", "synonym"] as const;
+/** Witness kinds of the candidate kinds (KIND_WORD, KIND_FUZZY, KIND_SYNONYM, KIND_RELATIVE). */
+const KIND_NAMES = ["word", "fuzzy", "synonym", "synonym"] as const;
 
 export interface RankedIntent {
   intent: number;
@@ -85,7 +85,7 @@ function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordReso
   const index = model.matching;
   const { scratch } = index;
   const { weight, wordStem, concepts, conceptWeight, unknownWeight } = index.tables;
-  const { wordThreshold } = model.payload.config;
+  const { wordThreshold, synonymContribution } = model.payload.config;
   scratch.reserveTerms(tokens.length);
   let count = 0;
   for (let at = 0; at < tokens.length; at++) {
@@ -112,7 +112,9 @@ function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordReso
         // Read here, not once: a synonym found earlier may have raised this candidate's similarity.
         const sim = scratch.candidateSim[d]! * conceptWeight[c]!;
         const members = index.conceptMembers[c]!;
-        for (let m = 0; m < members.length; m++) if (members[m] !== own) addCandidate(scratch, from, members[m]!, sim, KIND_SYNONYM, -1);
+        // A concept weaker than the dataset's synonyms is a WordNet relative's.
+        const kind = conceptWeight[c]! < synonymContribution ? KIND_RELATIVE : KIND_SYNONYM;
+        for (let m = 0; m < members.length; m++) if (members[m] !== own) addCandidate(scratch, from, members[m]!, sim, kind, -1);
       }
     }
     let w = 0;
@@ -243,7 +245,7 @@ export function matchProbabilistic(
         scratch.foundIntents[scratch.foundCount++] = intent;
         const parent = intents[intent]!.parent;
         if (parent !== null && parent !== activeContext) continue;
-        const at = scoreIntent(model, terms, weakFrom, intent);
+        const at = scoreIntent(model, terms, weakFrom, intent, 0);
         if (at < 0) continue;
         const score = scratch.scoredScore[at]!;
         if (prune) scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
@@ -251,11 +253,16 @@ export function matchProbabilistic(
       }
     }
   }
-  scratch.clearMarks();
   const ranking = rankingOf(model, keep, childMode ? scratch.scored : limit, activeContext);
   const top = ranking[0];
   const runnerUp = ranking[1];
-  const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin));
+  const accepted =
+    top !== undefined &&
+    top.score >= sentenceThreshold &&
+    (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin)) &&
+    // Its score without WordNet relatives (-1, none: undefined, not above) needs half the threshold, see below.
+    scratch.scoredScore[scoreIntent(model, terms, weakFrom, top.intent, 1)]! >= sentenceThreshold / 2;
+  scratch.clearMarks();
   return { hit: accepted ? { ...top, items: witness(model, tokens, terms, top.input) } : null, ranking };
 }
 
@@ -301,12 +308,12 @@ function ranksBefore(scratch: ProbabilisticScratch, a: number, b: number): boole
  * scored list; returns its place there, -1 (not recorded) when either is 0. Only integers cross
  * the call: a double argument or result is boxed, one heap number per scored intent.
  */
-function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: number): number {
+function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: number, withoutRelatives: number): number {
   const index = model.matching;
   const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
   const { starts: intentInputStart, items: intentInputs } = index.intentInputs;
-  const { stemLast, stemBest, hits, stemsHit, termWeight, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord } = scratch;
+  const { stemLast, stemBest, hits, stemsHit, termWeight, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord, candidateKind } = scratch;
   termBest.fill(0, 0, terms);
   let bestRecall = 0;
   let bestInput = -1;
@@ -331,6 +338,7 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: n
     for (let h = 0; h < count; h++) {
       const j = hits[h]!;
       const c = chainCandidate[j]!;
+      if (withoutRelatives && candidateKind[c] === KIND_RELATIVE) continue;
       const t = chainTerm[j]!;
       const s = candidateStem[c]!;
       const word = candidateWord[c]!;

@@ -18,6 +18,8 @@ const floats = (length: number) => new Float64Array(length);
 export const KIND_WORD = 0;
 export const KIND_FUZZY = 1;
 export const KIND_SYNONYM = 2;
+/** A WordNet relative (ndfc build --wordnet): a concept weaker than the dataset's synonyms. */
+export const KIND_RELATIVE = 3;
 
 export class ProbabilisticScratch {
   /** Per intent: whether the current message found it. */
@@ -53,7 +55,7 @@ export class ProbabilisticScratch {
   chainPrevious = new Int32Array(64);
   chainLength = 0;
 
-  /** Intents scored for this message: intent, best input, score (an intent is scored once: one entry per intent is room enough). */
+  /** Intents scored for this message: intent, best input, score (an intent is scored once, the winner twice: one entry per intent and one more). */
   readonly scoredIntent: Int32Array;
   readonly scoredInput: Int32Array;
   readonly scoredScore: Float64Array;
@@ -71,9 +73,9 @@ export class ProbabilisticScratch {
 
   constructor(intentCount: number, stemCount: number) {
     this.found = new Uint8Array(intentCount);
-    this.scoredIntent = new Int32Array(intentCount);
-    this.scoredInput = new Int32Array(intentCount);
-    this.scoredScore = new Float64Array(intentCount);
+    this.scoredIntent = new Int32Array(intentCount + 1);
+    this.scoredInput = new Int32Array(intentCount + 1);
+    this.scoredScore = new Float64Array(intentCount + 1);
     this.foundIntents = new Int32Array(intentCount);
     this.best = new Float64Array(intentCount);
     this.rankingOrder = new Int32Array(intentCount);
