@@ -17,13 +17,14 @@
 // nothing on both sides (compiler/passes/compute-matching.ts); a word the NPC has never seen weighs
 // the mean IDF (it counts against). An intent scores its best input's recall with the precision of
 // all its inputs and describing text together. The winner needs `sentenceThreshold` and must beat the runner-up by
-// `margin` (scaled down for a near-complete match, see requiredLead); otherwise the stage
-// abstains and the ranking becomes `related`.
+// `margin` (scaled down for a near-complete match, see requiredLead), and half the threshold
+// without the message's WordNet relatives (ownEvidence); otherwise the stage abstains and the
+// ranking becomes `related`.
 
 import type { BundleRows } from "../bundle/bundle-types.js";
 import type { NpcModel } from "../bundle/model.js";
 import type { Token } from "../text/normalize.js";
-import { KIND_FUZZY, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
+import { KIND_FUZZY, KIND_RELATIVE, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
 import type { WitnessItem } from "../response.js";
 import { includesSorted } from "./sorted.js";
 import { stem } from "../text/stem.js";
@@ -39,8 +40,8 @@ const OTHER_FORM = 0.95;
 const WEAK_SHARE = 0.1;
 /** A literal (file name, number, path) the NPC has never seen weighs this share of an unknown word. */
 const LITERAL_WEIGHT = 0.3;
-/** Witness kinds of the candidate kinds (KIND_WORD, KIND_FUZZY, KIND_SYNONYM). */
-const KIND_NAMES = ["word", "fuzzy", "synonym"] as const;
+/** Witness kinds of the candidate kinds (KIND_WORD, KIND_FUZZY, KIND_SYNONYM, KIND_RELATIVE). */
+const KIND_NAMES = ["word", "fuzzy", "synonym", "synonym"] as const;
 
 export interface RankedIntent {
   intent: number;
@@ -85,7 +86,7 @@ function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordReso
   const index = model.matching;
   const { scratch } = index;
   const { weight, wordStem, concepts, conceptWeight, unknownWeight } = index.tables;
-  const { wordThreshold } = model.payload.config;
+  const { wordThreshold, synonymContribution } = model.payload.config;
   scratch.reserveTerms(tokens.length);
   let count = 0;
   for (let at = 0; at < tokens.length; at++) {
@@ -112,7 +113,9 @@ function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordReso
         // Read here, not once: a synonym found earlier may have raised this candidate's similarity.
         const sim = scratch.candidateSim[d]! * conceptWeight[c]!;
         const members = index.conceptMembers[c]!;
-        for (let m = 0; m < members.length; m++) if (members[m] !== own) addCandidate(scratch, from, members[m]!, sim, KIND_SYNONYM, -1);
+        // A concept weaker than the dataset's synonyms is a WordNet relative's (a stem found both ways keeps its better one).
+        const kind = conceptWeight[c]! < synonymContribution ? KIND_RELATIVE : KIND_SYNONYM;
+        for (let m = 0; m < members.length; m++) if (members[m] !== own) addCandidate(scratch, from, members[m]!, sim, kind, -1);
       }
     }
     let w = 0;
@@ -243,7 +246,7 @@ export function matchProbabilistic(
         scratch.foundIntents[scratch.foundCount++] = intent;
         const parent = intents[intent]!.parent;
         if (parent !== null && parent !== activeContext) continue;
-        const at = scoreIntent(model, terms, weakFrom, intent);
+        const at = scoreIntent(model, terms, weakFrom, intent, false);
         if (at < 0) continue;
         const score = scratch.scoredScore[at]!;
         if (prune) scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
@@ -251,12 +254,29 @@ export function matchProbabilistic(
       }
     }
   }
-  scratch.clearMarks();
   const ranking = rankingOf(model, keep, childMode ? scratch.scored : limit, activeContext);
   const top = ranking[0];
   const runnerUp = ranking[1];
-  const accepted = top !== undefined && top.score >= sentenceThreshold && (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin));
+  const accepted =
+    top !== undefined &&
+    top.score >= sentenceThreshold &&
+    (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin)) &&
+    ownEvidence(model, terms, weakFrom, top.intent) >= sentenceThreshold / 2;
+  scratch.clearMarks();
   return { hit: accepted ? { ...top, items: witness(model, tokens, terms, top.input) } : null, ranking };
+}
+
+/**
+ * An intent's score without the message's WordNet relatives (ndfc build --wordnet): from its own
+ * words, their typo corrections and the dataset's synonyms alone. The winner needs half the
+ * threshold of it (the floor suggestions need, session.ts): relatives may lift a match the
+ * message nearly makes, not make one. An off-topic message mostly meets an entry through a rare
+ * sense of a common word ("revolution" for "subversive", "holds" for "check"). Without relatives
+ * it is the score itself. Recorded after the ranking was read, in the scored list's spare entry.
+ */
+function ownEvidence(model: NpcModel, terms: number, weakFrom: number, intent: number): number {
+  const at = scoreIntent(model, terms, weakFrom, intent, true);
+  return at < 0 ? 0 : model.matching.scratch.scoredScore[at]!;
 }
 
 /**
@@ -297,16 +317,17 @@ function ranksBefore(scratch: ProbabilisticScratch, a: number, b: number): boole
 
 /**
  * An intent's score: its best input's recall, and the precision of all its inputs and its
- * description together (per message word, the best similarity anywhere). Recorded in the scratch's
- * scored list; returns its place there, -1 (not recorded) when either is 0. Only integers cross
- * the call: a double argument or result is boxed, one heap number per scored intent.
+ * description together (per message word, the best similarity anywhere); `withoutRelatives`, as
+ * if the message's WordNet relatives were not there (ownEvidence). Recorded in the scratch's
+ * scored list; returns its place there, -1 (not recorded) when either is 0. Only integers and booleans
+ * cross the call: a double argument or result is boxed, one heap number per scored intent.
  */
-function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: number): number {
+function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: number, withoutRelatives: boolean): number {
   const index = model.matching;
   const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
   const { starts: intentInputStart, items: intentInputs } = index.intentInputs;
-  const { stemLast, stemBest, hits, stemsHit, termWeight, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord } = scratch;
+  const { stemLast, stemBest, hits, stemsHit, termWeight, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord, candidateKind } = scratch;
   termBest.fill(0, 0, terms);
   let bestRecall = 0;
   let bestInput = -1;
@@ -331,6 +352,7 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: n
     for (let h = 0; h < count; h++) {
       const j = hits[h]!;
       const c = chainCandidate[j]!;
+      if (withoutRelatives && candidateKind[c] === KIND_RELATIVE) continue;
       const t = chainTerm[j]!;
       const s = candidateStem[c]!;
       const word = candidateWord[c]!;

@@ -18,6 +18,8 @@ const floats = (length: number) => new Float64Array(length);
 export const KIND_WORD = 0;
 export const KIND_FUZZY = 1;
 export const KIND_SYNONYM = 2;
+/** A WordNet relative (ndfc build --wordnet): a concept weaker than the dataset's synonyms. */
+export const KIND_RELATIVE = 3;
 
 export class ProbabilisticScratch {
   /** Per intent: whether the current message found it. */
@@ -26,34 +28,34 @@ export class ProbabilisticScratch {
   readonly stemLast: Int32Array;
   readonly stemBest: Float64Array;
   /** The chain entries that hit the input being scored, and the stems they hit. */
-  hits = new Int32Array(16);
-  stemsHit = new Int32Array(16);
+  hits = ints(16);
+  stemsHit = ints(16);
 
   /** Candidates, per term a contiguous run [termFrom[t], termTo[t]): stem, similarity, kind, lexicon word (-1: none). */
-  candidateStem = new Int32Array(64);
-  candidateSim = new Float64Array(64);
-  candidateKind = new Int32Array(64);
-  candidateWord = new Int32Array(64);
+  candidateStem = ints(64);
+  candidateSim = floats(64);
+  candidateKind = ints(64);
+  candidateWord = ints(64);
   candidates = 0;
 
   /** Terms (distinct message words): token, weight, candidate run, what they can add at most, and the best similarity per scored intent. */
-  termToken = new Int32Array(16);
-  termWeight = new Float64Array(16);
-  termFrom = new Int32Array(16);
-  termTo = new Int32Array(16);
-  termMost = new Float64Array(16);
-  termBest = new Float64Array(16);
+  termToken = ints(16);
+  termWeight = floats(16);
+  termFrom = ints(16);
+  termTo = ints(16);
+  termMost = floats(16);
+  termBest = floats(16);
   /** Real words (not function words) by what they can add, and what the words from the k-th on can add together. */
-  order = new Int32Array(16);
-  left = new Float64Array(16);
+  order = ints(16);
+  left = floats(16);
 
   /** The chain of candidates in the order words find an input: its term, its candidate, the previous entry of the same stem. */
-  chainTerm = new Int32Array(64);
-  chainCandidate = new Int32Array(64);
-  chainPrevious = new Int32Array(64);
+  chainTerm = ints(64);
+  chainCandidate = ints(64);
+  chainPrevious = ints(64);
   chainLength = 0;
 
-  /** Intents scored for this message: intent, best input, score (an intent is scored once: one entry per intent is room enough). */
+  /** Intents scored for this message: intent, best input, score (an intent is scored once, the winner twice: one entry per intent and one more). */
   readonly scoredIntent: Int32Array;
   readonly scoredInput: Int32Array;
   readonly scoredScore: Float64Array;
@@ -64,21 +66,21 @@ export class ProbabilisticScratch {
   /** The `keep` best scores (kept only when keep < the number of intents), and the two best of the context's children, descending. */
   readonly best: Float64Array;
   bestCount = 0;
-  readonly bestChildren = new Float64Array(2);
+  readonly bestChildren = floats(2);
   bestChildrenCount = 0;
   /** Indices into the scored arrays of the ranking, sorted. */
   readonly rankingOrder: Int32Array;
 
   constructor(intentCount: number, stemCount: number) {
     this.found = new Uint8Array(intentCount);
-    this.scoredIntent = new Int32Array(intentCount);
-    this.scoredInput = new Int32Array(intentCount);
-    this.scoredScore = new Float64Array(intentCount);
-    this.foundIntents = new Int32Array(intentCount);
-    this.best = new Float64Array(intentCount);
-    this.rankingOrder = new Int32Array(intentCount);
-    this.stemBest = new Float64Array(stemCount);
-    this.stemLast = new Int32Array(stemCount).fill(-1);
+    this.scoredIntent = ints(intentCount + 1);
+    this.scoredInput = ints(intentCount + 1);
+    this.scoredScore = floats(intentCount + 1);
+    this.foundIntents = ints(intentCount);
+    this.best = floats(intentCount);
+    this.rankingOrder = ints(intentCount);
+    this.stemBest = floats(stemCount);
+    this.stemLast = ints(stemCount).fill(-1);
   }
 
   /** Room for `terms` terms (and as many ranked real words). */

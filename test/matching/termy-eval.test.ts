@@ -35,7 +35,9 @@ describe.skipIf(!hasTermy)("TERMy eval.json and off-topic prompts", () => {
     expect(cases).toHaveLength(491);
     // Target of issue 9: 100 correct at 70% precision — NOT reached. Issue 14's line, 40 correct
     // at 75% precision on answered reachable prompts, is met with --wordnet only (its WordNet
-    // neighbours): measured 27 at 77.1% (plain) and 42 at 80.8% (--wordnet); the floors guard what we reach.
+    // neighbours), with the off-topic line below on the same build (relatives need the message's
+    // own evidence, ownEvidence in match-probabilistic.ts): measured 27 at 77.1% (plain) and 42 at
+    // 80.8% (--wordnet); the floors guard what we reach.
     expect(results.plain.correct, "issue 9 target is 100; floor at what we reach").toBeGreaterThanOrEqual(26);
     expect(results.wordnet.correct, "issue 14 target is 40; floor at what we reach").toBeGreaterThanOrEqual(41);
     expect(results.plain.reachable.precision).toBeGreaterThanOrEqual(0.7);
@@ -47,8 +49,8 @@ describe.skipIf(!hasTermy)("TERMy eval.json and off-topic prompts", () => {
     for (const [name, npc] of Object.entries({ plain, wordnet })) {
       const answered = offTopic.filter((prompt) => npc.session().process(prompt).status !== "rejected");
       console.log(`off-topic (${name}): ${answered.length}/${offTopic.length} answered: ${answered.join(" | ")}`);
-      if (name === "plain") expect(answered.length / offTopic.length).toBeLessThanOrEqual(0.05);
-      else expect(answered.length / offTopic.length).toBeLessThanOrEqual(0.06);
+      // Measured 5 (plain) and 9 (--wordnet, 10 before relatives needed the message's own evidence).
+      expect(answered.length / offTopic.length).toBeLessThanOrEqual(0.05);
     }
   });
 });
