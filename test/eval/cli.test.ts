@@ -86,14 +86,16 @@ describe("ndfc eval --cross-validate", () => {
     const entry = (intent: string, input: string[]) => ({ intent, input, output: intent, permission: "yolo" });
     const shop = writeTree(tempDir("eval-wordnet"), {
       "config.json": JSON.stringify({ npc_name: "Shop" }),
-      "dataset/dataset_x.json": JSON.stringify([entry("shop", ["purchase", "buy"]), entry("music", ["sing", "hum"])]),
+      "dataset/dataset_x.json": JSON.stringify([entry("shop", ["purchase a ticket", "buy a ticket"]), entry("music", ["sing a song", "hum a song"])]),
     });
     const shopCorrect = async (...options: string[]) => {
       const run = await runCaptured(["eval", shop, "--cross-validate", "2", "--json", ...options], dir);
       expect(run.code, run.err).toBe(0);
       return (JSON.parse(run.out) as { intents: { intent: string; correct: number }[] }).intents.find((m) => m.intent === "shop")?.correct ?? 0;
     };
-    // Without WordNet "buy" and "purchase" share nothing; with it each is a synonym of the other.
+    // Without WordNet "buy" and "purchase" share nothing, and "ticket" alone is too little; with it
+    // each is a synonym of the other and lifts what "ticket" nearly makes (a relative alone makes no
+    // match: test/matching/wordnet-own-evidence.test.ts).
     expect(await shopCorrect()).toBe(0);
     expect(await shopCorrect("--wordnet")).toBeGreaterThan(0);
   });
