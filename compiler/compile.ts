@@ -21,7 +21,7 @@ import { computeTypePrograms } from "./passes/compute-type-programs.js";
 import { computeAutomaton } from "./passes/compute-automaton.js";
 import { computeLists, computeNumberWords } from "./passes/compute-lists.js";
 import { computeSanitizer, computeWordLists } from "./passes/compute-word-tables.js";
-import { computeLearned } from "./passes/compute-learned.js";
+import { startLearned } from "./passes/compute-learned.js";
 import type { Calibration } from "./learn/calibrate.js";
 import { foldTeachings, type FoldedTeachings, type Teachings } from "./passes/fold-teachings.js";
 import { compareStrings } from "./order.js";
@@ -124,8 +124,9 @@ export function compileNpc(checked: NpcIR, options: CompileOptions = {}): Compil
   // relatives too, cross-validation on the NPC's own phrasings answered fewer (TERMy's first fold
   // 55.5 → 51.1 % correct at 96 %), while the lexical stage answers more with them (TERMy 3-fold:
   // 1,013 → 1,104 of 1,793 correct, precision 86.4 → 86.1 %).
-  const learned = computeLearned(ordered, ir.config, datasetConcepts);
-  const config = bundleConfig(ir.config, learned);
+  // A worker thread may still be training the learned stage when startLearned returns
+  // (compiler/learn/train.ts): the other passes run meanwhile, and finish waits for it after them.
+  const learning = startLearned(ordered, ir.config, datasetConcepts);
   const intents = computeIntents(ordered);
   const { exact, contextExact } = computeExactTables(ordered);
   const vocab = computeVocab(ir.synonyms, ordered);
@@ -141,6 +142,11 @@ export function compileNpc(checked: NpcIR, options: CompileOptions = {}): Compil
   const { matching, inputIntent } = computeMatching(ordered, lexicon, concepts, sanitizer.stopWords);
   const wordLists = computeWordLists(ir.wordLists);
   const hash = sourceHash(ir.sources);
+  const fuzzy = computeFuzzyIndex(lexicon.words);
+  const numberWords = computeNumberWords(automaton.ranges.length);
+  const messageTables = computeMessageTables({ exact, contextExact, automaton: automaton.states, lexicon, vocab }, inputIntent, intents.length);
+  const learned = learning.finish();
+  const config = bundleConfig(ir.config, learned);
 
   const payload: BundlePayload = {
     name: ir.config.name,
@@ -165,15 +171,15 @@ export function compileNpc(checked: NpcIR, options: CompileOptions = {}): Compil
     inputs: { intent: Uint32Array.from(inputIntent) },
     matching,
     vocab: { tags: vocab.tags, phrases: vocab.phrases },
-    fuzzy: computeFuzzyIndex(lexicon.words),
+    fuzzy,
     learned: learned.learned,
     types,
     automaton: automaton.states,
     lists: lists.lists,
     ranges: automaton.ranges,
-    numberWords: computeNumberWords(automaton.ranges.length),
+    numberWords,
     sanitizer,
-    messageTables: computeMessageTables({ exact, contextExact, automaton: automaton.states, lexicon, vocab }, inputIntent, intents.length),
+    messageTables,
     wordLists,
   };
   const bytes = encodeBundle(payload);

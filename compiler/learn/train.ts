@@ -1,12 +1,14 @@
 // The learned stage's training: the model over all samples and k-fold cross-validation of it.
 // They are independent jobs, so on a machine with a second core a worker thread
 // (fold-worker.ts) trains the model and the last fold while this thread trains the other folds;
-// compileNpc stays synchronous, this thread blocking on Atomics.wait until the worker is done.
+// compileNpc stays synchronous, this thread blocking on Atomics.wait until the worker is done;
+// startTraining returns once this thread's folds are done, so compileNpc runs its other compute
+// passes while the worker is still training and waits only after them.
 // Each job runs the same code on the same data wherever it runs, so the results are the same
 // bytes as a serial run. The fold models only calibrate (the threshold and the pruning level), so
 // they may train for fewer epochs than the model (TrainingSchedule). Banking77: the worker trains
 // the model (over 12,329 samples) and fold 2, this thread folds 0 and 1 (each over two thirds of
-// the samples, in fewer epochs); this thread also has the other compute passes to run after.
+// the samples, in fewer epochs), then compileNpc's other compute passes.
 //
 // Fold 0 is trained first: a caller deciding from it whether the stage is worth having
 // (compute-learned.ts) stops there when it is not, and the worker with it.
@@ -80,6 +82,21 @@ export interface TrainedAndValidated {
 export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, schedule: TrainingSchedule, pruneLevels: readonly number[], training?: Omit<TrainingOptions, "keepGoing">): TrainedAndValidated;
 export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, schedule: TrainingSchedule, pruneLevels: readonly number[], training: TrainingOptions): TrainedAndValidated | null;
 export function trainAndCrossValidate(samples: SparseSamples, classCount: number, folds: number, schedule: TrainingSchedule, pruneLevels: readonly number[], training: TrainingOptions = {}): TrainedAndValidated | null {
+  return startTraining(samples, classCount, folds, schedule, pruneLevels, training)?.finish() ?? null;
+}
+
+/** Training under way: this thread's folds are done; the worker's jobs may still be running. */
+export interface Training {
+  /** Waits for the worker (or trains its jobs here), then gives the model and the predictions; called once. */
+  finish(): TrainedAndValidated;
+}
+
+/**
+ * trainAndCrossValidate in two steps, so that the caller can do other work on this thread while
+ * the worker trains (compileNpc runs its other compute passes in between): returns once this
+ * thread's folds are trained, or null when `keepGoing` stopped after fold 0.
+ */
+export function startTraining(samples: SparseSamples, classCount: number, folds: number, schedule: TrainingSchedule, pruneLevels: readonly number[], training: TrainingOptions = {}): Training | null {
   const n = samples.labels.length;
   const parallel = training.parallel ?? (n * classCount >= PARALLEL_MIN_PAIRS && availableParallelism() > 1);
   const last = folds - 1;
@@ -91,12 +108,16 @@ export function trainAndCrossValidate(samples: SparseSamples, classCount: number
     return null;
   }
   for (let fold = 1; fold < (worker ? last : folds); fold++) scores.push(scoresOf(fold));
-  const fromWorker = worker ? awaitWorker(worker) : null;
-  const model = fromWorker ? new OneVsRestModel(fromWorker.model) : trainOneVsRest(samples, Int32Array.from({ length: n }, (_, i) => i), classCount, schedule.model);
-  if (fromWorker) scores.push(...fromWorker.scores);
-  else if (worker) scores.push(scoresOf(last));
-  const predictions = pruneLevels.map((_, level) => heldOutPredictions(scores.map((byLevel) => byLevel[level]!), n, classCount));
-  return { model, predictions, parallel: fromWorker !== null };
+  return {
+    finish: () => {
+      const fromWorker = worker ? awaitWorker(worker) : null;
+      const model = fromWorker ? new OneVsRestModel(fromWorker.model) : trainOneVsRest(samples, Int32Array.from({ length: n }, (_, i) => i), classCount, schedule.model);
+      if (fromWorker) scores.push(...fromWorker.scores);
+      else if (worker) scores.push(scoresOf(last));
+      const predictions = pruneLevels.map((_, level) => heldOutPredictions(scores.map((byLevel) => byLevel[level]!), n, classCount));
+      return { model, predictions, parallel: fromWorker !== null };
+    },
+  };
 }
 
 interface RunningWorker {
@@ -113,6 +134,9 @@ function startWorker(work: Omit<FoldJob, "done" | "port">): RunningWorker | null
   const job: FoldJob = { ...work, done, port: port2 };
   try {
     const worker = new Worker(WORKER_URL, { workerData: job, transferList: [port2] });
+    // This thread waits for it with Atomics.wait, not the event loop: unreferenced, a worker whose
+    // answer is never asked for (the caller threw between startTraining and finish) does not keep the process alive.
+    worker.unref();
     return { worker, done, port: port1 };
   } catch {
     port1.close();

@@ -30,7 +30,7 @@ import { genericSentences } from "../learn/generic-sentences.js";
 import { featurize, type FeatureSpace, type LabelledTokens } from "../learn/samples.js";
 import { packedRows, PRUNE_LEVELS } from "../learn/int8-model.js";
 import type { OneVsRestModel, SvmOptions } from "../learn/svm.js";
-import { trainAndCrossValidate, type FirstFold } from "../learn/train.js";
+import { startTraining, type FirstFold, type TrainedAndValidated } from "../learn/train.js";
 import type { Concept } from "./compute-concepts.js";
 import type { OrderedIntent } from "./compute-intent-order.js";
 
@@ -171,8 +171,28 @@ function configuredThreshold(config: NpcConfig): number | null {
 
 /** `concepts`: the NPC's concepts (compute-concepts.ts), which give the model concept features. */
 export function computeLearned(ordered: readonly OrderedIntent[], config: NpcConfig, concepts: readonly Concept[] = []): LearnedResult {
+  return startLearned(ordered, config, concepts).finish();
+}
+
+function leftOut(note: string, calibration: Calibration | null = null): LearnedResult {
+  return { learned: null, threshold: 0, calibration, note: `left out: ${note}` };
+}
+
+/** computeLearned under way (startLearned): finish gives its result, once. */
+export interface PendingLearned {
+  finish(): LearnedResult;
+}
+
+/**
+ * computeLearned in two steps: returns when the training left to do, if any, is a worker
+ * thread's (compiler/learn/train.ts startTraining), so the caller can run other passes meanwhile.
+ */
+export function startLearned(ordered: readonly OrderedIntent[], config: NpcConfig, concepts: readonly Concept[] = []): PendingLearned {
   const matcher = configuredMatcher(config);
-  const off = (note: string, calibration: Calibration | null = null): LearnedResult => ({ learned: null, threshold: 0, calibration, note: `left out: ${note}` });
+  const off = (note: string, calibration: Calibration | null = null): PendingLearned => {
+    const result = leftOut(note, calibration);
+    return { finish: () => result };
+  };
   if (matcher === "lexical") return off('"matcher": "lexical"');
   const classes = ordered.filter((o) => o.parent === null && o.intent.inputs.length > 0);
   if (classes.length < 2) return off("fewer than two entries with inputs");
@@ -193,17 +213,21 @@ export function computeLearned(ordered: readonly OrderedIntent[], config: NpcCon
     firstFold = calibrate(predictions, labels, classes.length, TARGET_PRECISION);
     return coverage(firstFold) >= MIN_COVERAGE - FIRST_FOLD_SLACK;
   };
-  const trained = trainAndCrossValidate(rows, classCount, FOLDS, { model: SVM_OPTIONS, folds: FOLD_SVM_OPTIONS }, PRUNE_LEVELS, matcher === "auto" && configured === null ? { keepGoing: worthGoingOn } : {});
-  if (trained === null) {
+  const training = startTraining(rows, classCount, FOLDS, { model: SVM_OPTIONS, folds: FOLD_SVM_OPTIONS }, PRUNE_LEVELS, matcher === "auto" && configured === null ? { keepGoing: worthGoingOn } : {});
+  if (training === null) {
     return off(`the first of ${FOLDS} cross-validation folds answered ${percent(coverage(firstFold!))} of ${firstFold!.cases} held-out phrasings correctly at ${percent(TARGET_PRECISION)} precision (auto needs ${percent(MIN_COVERAGE)}; "matcher": "learned" forces the stage)`, firstFold);
   }
-  const { model, predictions } = trained;
-  const { level, calibration } = chosenPruning(predictions.map((p) => calibrate(p, rows.labels, classes.length, TARGET_PRECISION)));
+  return { finish: () => finishedLearned(training.finish(), rows.labels, space, classes, table, matcher, configured) };
+}
+
+/** The stage from its finished training: calibrated, pruned, and shipped or left out. */
+function finishedLearned({ model, predictions }: TrainedAndValidated, labels: Int32Array, space: FeatureSpace, classes: readonly OrderedIntent[], table: ConceptTable | null, matcher: Matcher, configured: number | null): LearnedResult {
+  const { level, calibration } = chosenPruning(predictions.map((p) => calibrate(p, labels, classes.length, TARGET_PRECISION)));
   const threshold = configured ?? (calibration.threshold === null ? null : Math.max(MIN_THRESHOLD, calibration.threshold));
-  if (threshold === null) return off(`no threshold keeps ${percent(TARGET_PRECISION)} precision on held-out phrasings (set learned_threshold to force one)`, calibration);
+  if (threshold === null) return leftOut(`no threshold keeps ${percent(TARGET_PRECISION)} precision on held-out phrasings (set learned_threshold to force one)`, calibration);
   const share = coverage(calibration);
   if (matcher === "auto" && configured === null && share < MIN_COVERAGE) {
-    return off(`${cvFigure(calibration)} (auto needs ${percent(MIN_COVERAGE)}; "matcher": "learned" forces the stage)`, calibration);
+    return leftOut(`${cvFigure(calibration)} (auto needs ${percent(MIN_COVERAGE)}; "matcher": "learned" forces the stage)`, calibration);
   }
   const note = `shipped: ${cvFigure(calibration)}, weights below ${level}/127 pruned${matcher === "learned" ? ' ("matcher": "learned")' : ""}`;
   return { threshold, calibration, note, learned: bundleModel(model, space, classes, table, level) };
