@@ -6,23 +6,23 @@
 // written into it, and before a match stands the conversation may answer from it instead.
 
 import { SENTIMENT_KINDS, type BundleConfig, type BundleIntent } from "../bundle/bundle-types.js";
-import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
+import { MAX_CLAUSES, splitClauses, withoutTrailingFiller, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
-import { mayMatchChild, pickContextChild, type ContextGuess } from "./context.js";
+import type { ContextGuess } from "./context.js";
 import type { Explainer, Tracer } from "../explain.js";
 import { applyGuards, isNegated, lacksReferent } from "../match/guards.js";
 import type { LearnedScores } from "../match/match-learned.js";
 import { matchExact, type ExactHit } from "../match/match-exact.js";
 import { matchProbabilistic, type ProbabilisticResult, type RankedIntent } from "../match/match-probabilistic.js";
 import type { TemplateHit } from "../match/match-template.js";
-import { matchTemplate } from "../stages.js";
+import { matchTemplate, mayMatchChild, pickContextChild, sentimentMatch } from "../stages.js";
 import type { NpcModel } from "../bundle/model.js";
 import { keyOf, textOf, tokenize, TokenPool, type Token } from "../text/normalize.js";
 import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "../render/render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "../response.js";
 import { Mulberry32, turnSeed } from "../render/rng.js";
 import { emptySentiment, sanitize, type Sanitized } from "../text/sanitize.js";
-import { emojiFor, sentimentMatch, withoutTrailingFiller } from "../text/sentiment.js";
+import { emojiFor } from "../render/emoji.js";
 import { WordResolver } from "../text/word-resolver.js";
 import { UnsafeSlotValueError } from "../render/shell-escape.js";
 import { InvalidBundleError } from "../bundle/invalid-bundle.js";
