@@ -5,7 +5,10 @@
 // the core. Used by bench/run.ts (on build/runtime/*.js) and by the size test (on runtime/*.ts).
 // rolldown comes with vite (a dev dependency; scripts/rolldown.ts).
 
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { decodeBundle } from "../runtime/bundle/format.js";
+import { usedStages } from "../runtime/stages.js";
 import { loadRolldown, TS_SOURCES, type Rolldown, type RolldownChunk } from "../scripts/rolldown.js";
 import { runtimeEntries } from "../scripts/runtime-entries.js";
 
@@ -48,6 +51,11 @@ export interface RuntimeBundleSize {
    */
   lazy: { bytes: number; modules: string[] }[];
   /**
+   * What a host answering with datasets/termy's bundle (HOST_BUNDLE) loads: the core and the
+   * chunks of the stages that bundle uses, so the core figure is not read as a host's.
+   */
+  termy: { bytes: number; stages: string[] };
+  /**
    * Each optional entry's minified bytes beyond the core (the core's modules left out), by its
    * name in package.json `exports` (explain, lexer, conversation).
    */
@@ -55,6 +63,42 @@ export interface RuntimeBundleSize {
 }
 
 type Chunk = RolldownChunk;
+
+/** The bundle whose host's load is reported beside the core (RuntimeBundleSize.termy), from the package root. */
+const HOST_BUNDLE = "dist-npcs/termy.npc";
+
+/**
+ * The modules each stage's chunks are imported for (runtime/stages.ts usedStages; the learned stage
+ * and its arrays' checks: bundle/model.ts learnedIndexFor), by file name without extension.
+ */
+const STAGE_MODULES: Record<string, readonly string[]> = {
+  templates: ["match-template"],
+  context: ["context"],
+  sentiment: ["sentiment"],
+  learned: ["match-learned", "validate-learned"],
+};
+
+/** Minified bytes of the core and of the chunks the stages of `bundle` load (with the chunks those import). */
+async function hostBytes(bundle: Uint8Array, core: Chunk[], chunks: Chunk[], ext: string): Promise<RuntimeBundleSize["termy"]> {
+  const payload = await decodeBundle(bundle);
+  const stages: string[] = [...usedStages(payload), ...(payload.learned ? ["learned"] : [])];
+  const loaded = new Set(core);
+  const load = (chunk: Chunk): void => {
+    if (loaded.has(chunk)) return;
+    loaded.add(chunk);
+    for (const name of chunk.imports ?? []) load(chunks.find((c) => c.fileName === name)!);
+  };
+  for (const stage of stages) {
+    const modules = STAGE_MODULES[stage];
+    if (!modules) throw new Error(`bench/runtime-size.ts: stage ${stage} has no entry in STAGE_MODULES`);
+    for (const module of modules) {
+      const chunk = chunks.find((c) => Object.keys(c.modules ?? {}).some((id) => id.endsWith(`/${module}.${ext}`)));
+      if (!chunk) throw new Error(`bench/runtime-size.ts: no chunk holds ${module}.${ext}, the chunk of stage ${stage}: update STAGE_MODULES`);
+      load(chunk);
+    }
+  }
+  return { bytes: bytesOf([...loaded]), stages };
+}
 type External = (id: string, importer: string | undefined) => boolean;
 
 const fileNames = (ids: string[]) => ids.map((id) => id.slice(id.lastIndexOf("/") + 1)).sort();
@@ -96,10 +140,12 @@ export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): P
   // runtimeDir is runtime/ or build/runtime/; package.json is beside runtime/ or above build/.
   const packageRoot = resolve(runtimeDir, ext === "ts" ? ".." : "../..");
   for (const entry of runtimeEntries(packageRoot)) if (entry.module !== "index") optional[entry.name] = bytesOf(await build(entry.module, inCore));
+  const termy = await hostBytes(readFileSync(join(packageRoot, HOST_BUNDLE)), entry, core, ext);
   return {
     core: bytesOf(entry),
     coreModules: fileNames([...coreIds]),
     lazy: core.filter((chunk) => !entry.includes(chunk)).map((chunk) => ({ bytes: bytesOf([chunk]), modules: fileNames(Object.keys(chunk.modules ?? {})) })),
+    termy,
     optional,
   };
 }

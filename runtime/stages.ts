@@ -49,7 +49,8 @@ const STAGES: { [S in Stage]: StageChunk<S> } = {
 
 const registry: { [S in Stage]?: Modules[S] } = {};
 
-const stagesOf = (payload: BundlePayload) => (Object.keys(STAGES) as Stage[]).filter((stage) => STAGES[stage].uses(payload));
+/** The optional stages `payload` uses, by name (bench/runtime-size.ts reports what a host of it loads). */
+export const usedStages = (payload: BundlePayload): Stage[] => (Object.keys(STAGES) as Stage[]).filter((stage) => STAGES[stage].uses(payload));
 
 async function register<S extends Stage>(stage: S): Promise<void> {
   registry[stage] ??= await STAGES[stage].load();
@@ -61,13 +62,13 @@ async function register<S extends Stage>(stage: S): Promise<void> {
  * (automaton-frames.ts; in the template chunk, not the core).
  */
 export async function loadStages(payload: BundlePayload): Promise<void> {
-  await Promise.all(stagesOf(payload).map(register));
+  await Promise.all(usedStages(payload).map(register));
   if (STAGES.templates.uses(payload)) registry.templates!.framesOf(payload.automaton);
 }
 
 /** Throws when a stage `payload` uses is not registered: the NPC would answer without it. */
 export function requireStages(payload: BundlePayload): void {
-  const missing = stagesOf(payload).find((stage) => registry[stage] === undefined);
+  const missing = usedStages(payload).find((stage) => registry[stage] === undefined);
   if (missing) throw new Error(`this bundle has ${STAGES[missing].what}, whose code is loaded apart: load it with loadNpc, or await loadStages(payload) first`);
 }
 
