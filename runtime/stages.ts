@@ -1,8 +1,8 @@
 // The optional stages: code that only some bundles use, each a chunk of its own that loadNpc
 // imports while the bundle's hash is checked, and only for a bundle that uses it (decided from
 // what the load reads), so a host answering with bundles without templates never loads the
-// template matcher, and one without context children, sentiment phrases or shell commands never
-// loads the code for those.
+// template matcher, and one without context children or sentiment phrases never loads the code
+// for those.
 // The session calls a stage through the forwarders below, which have the real ones' signatures: no
 // call site knows whether its stage is a chunk, and `process` stays synchronous. A stage's module
 // is registered once per process (modules are singletons), and an Npc refuses a payload whose
