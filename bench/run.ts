@@ -213,6 +213,7 @@ interface RuntimeSize {
   minifiedBytes: number | null;
   /** Chunks the core loads on demand (SHA-256 without Web Crypto, the learned stage), and each optional entry beyond the core (minified). */
   lazy: RuntimeBundleSize["lazy"] | null;
+  termy?: RuntimeBundleSize["termy"] | null;
   optional: RuntimeBundleSize["optional"] | null;
   modules: number;
 }
@@ -246,6 +247,7 @@ async function runtimeSize(): Promise<RuntimeSize | null> {
     strippedBytes,
     minifiedBytes: minified?.core ?? null,
     lazy: minified?.lazy ?? null,
+    termy: minified?.termy ?? null,
     optional: minified?.optional ?? null,
     modules: seen.size,
   };
@@ -318,7 +320,8 @@ function readmeFrom(all: Record<string, unknown>[]): string {
             .map(([name, n]) => `ndfc/runtime/${name} ${n}`)
             .join(", ")} (beyond the core)`
         : "";
-      lines.push("", `Runtime (${r.name} run): ${size.modules} modules, ${size.bytes} bytes of built JS, ${minified}${apart}.`);
+      const termy = size.termy ? ` A host answering with dist-npcs/termy.npc loads ${size.termy.bytes} bytes minified: the core and the chunks of its stages (${size.termy.stages.join(", ")}).` : "";
+      lines.push("", `Runtime (${r.name} run): ${size.modules} modules, ${size.bytes} bytes of built JS, ${minified}${apart}.${termy}`);
     }
   }
   const env = results[0]?.environment as Record<string, unknown> | undefined;

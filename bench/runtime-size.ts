@@ -5,7 +5,10 @@
 // the core. Used by bench/run.ts (on build/runtime/*.js) and by the size test (on runtime/*.ts).
 // rolldown comes with vite (a dev dependency; scripts/rolldown.ts).
 
+import { readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { decodeBundle } from "../runtime/bundle/format.js";
+import { usedStages } from "../runtime/stages.js";
 import { loadRolldown, TS_SOURCES, type Rolldown, type RolldownChunk } from "../scripts/rolldown.js";
 import { runtimeEntries } from "../scripts/runtime-entries.js";
 
@@ -24,12 +27,19 @@ rule calls (two more edge rows read by the loader; their layout and checks are i
 chunk, automaton-frames.ts) cost 149 B: 60,422 B (60,441 with null-prototype contraction tables).
  * The probabilistic scratch's arrays made by its ints()/floats() helpers, not `new` per field
  * (rolldown keeps a 16-byte pure annotation before each), gave 644 B back; the own-evidence rule
- * of WordNet relatives (ownEvidence) cost about 220: 60,017 B, the guard. Next: the type regex VM with the template matcher (NpcModel builds the type
- * matchers, and must not import the seam: a cycle), the shell renderer as a chunk (the bundle needs
- * a flag saying it has shell commands: records are read on first use), a validator that is not a
- * tree of closures.
+ * of WordNet relatives (ownEvidence) cost about 220: 60,017 B. The type regex VM then went with
+ * the template matcher (match/type-matchers.ts builds a model's matchers on first use, not
+ * NpcModel): 58,278 B. Context children's fuzzy pick (context.ts) and the sentiment stage
+ * (sentiment.ts) became chunks of their own, loaded for bundles with context children or
+ * sentiment phrases (runtime/stages.ts; the emoji ladder stays, render/emoji.ts): 57,594 B.
+ * NpcSession's private members became #private ones, which the minifier renames (it keeps
+ * property names): 57,030 B; RenderBudget's and Mulberry32's too: 56,975 B, the guard (Npc keeps
+ * a plain private field: hosts make objects inheriting from an Npc, which #private would break). (The shell renderer as a chunk, recognised at load from
+ * the records' bytes, would save 244 B of core and cost a TERMy host 796: not done.) Next: the shell renderer as a chunk (records are read on first use, so whether a bundle
+ * has shell commands must come from what the load reads), a validator that is not a tree of
+ * closures.
  */
-export const CORE_BUDGET_BYTES = 60_017;
+export const CORE_BUDGET_BYTES = 56_975;
 
 
 export interface RuntimeBundleSize {
@@ -44,6 +54,11 @@ export interface RuntimeBundleSize {
    */
   lazy: { bytes: number; modules: string[] }[];
   /**
+   * What a host answering with datasets/termy's bundle (HOST_BUNDLE) loads: the core and the
+   * chunks of the stages that bundle uses, so the core figure is not read as a host's.
+   */
+  termy: { bytes: number; stages: string[] };
+  /**
    * Each optional entry's minified bytes beyond the core (the core's modules left out), by its
    * name in package.json `exports` (explain, lexer, conversation).
    */
@@ -51,6 +66,42 @@ export interface RuntimeBundleSize {
 }
 
 type Chunk = RolldownChunk;
+
+/** The bundle whose host's load is reported beside the core (RuntimeBundleSize.termy), from the package root. */
+const HOST_BUNDLE = "dist-npcs/termy.npc";
+
+/**
+ * The modules each stage's chunks are imported for (runtime/stages.ts usedStages; the learned stage
+ * and its arrays' checks: bundle/model.ts learnedIndexFor), by file name without extension.
+ */
+const STAGE_MODULES: Record<string, readonly string[]> = {
+  templates: ["match-template"],
+  context: ["context"],
+  sentiment: ["sentiment"],
+  learned: ["match-learned", "validate-learned"],
+};
+
+/** Minified bytes of the core and of the chunks the stages of `bundle` load (with the chunks those import). */
+async function hostBytes(bundle: Uint8Array, core: Chunk[], chunks: Chunk[], ext: string): Promise<RuntimeBundleSize["termy"]> {
+  const payload = await decodeBundle(bundle);
+  const stages: string[] = [...usedStages(payload), ...(payload.learned ? ["learned"] : [])];
+  const loaded = new Set(core);
+  const load = (chunk: Chunk): void => {
+    if (loaded.has(chunk)) return;
+    loaded.add(chunk);
+    for (const name of chunk.imports ?? []) load(chunks.find((c) => c.fileName === name)!);
+  };
+  for (const stage of stages) {
+    const modules = STAGE_MODULES[stage];
+    if (!modules) throw new Error(`bench/runtime-size.ts: stage ${stage} has no entry in STAGE_MODULES`);
+    for (const module of modules) {
+      const chunk = chunks.find((c) => Object.keys(c.modules ?? {}).some((id) => id.endsWith(`/${module}.${ext}`)));
+      if (!chunk) throw new Error(`bench/runtime-size.ts: no chunk holds ${module}.${ext}, the chunk of stage ${stage}: update STAGE_MODULES`);
+      load(chunk);
+    }
+  }
+  return { bytes: bytesOf([...loaded]), stages };
+}
 type External = (id: string, importer: string | undefined) => boolean;
 
 const fileNames = (ids: string[]) => ids.map((id) => id.slice(id.lastIndexOf("/") + 1)).sort();
@@ -92,10 +143,12 @@ export async function runtimeBundleSize(runtimeDir: string, ext: "js" | "ts"): P
   // runtimeDir is runtime/ or build/runtime/; package.json is beside runtime/ or above build/.
   const packageRoot = resolve(runtimeDir, ext === "ts" ? ".." : "../..");
   for (const entry of runtimeEntries(packageRoot)) if (entry.module !== "index") optional[entry.name] = bytesOf(await build(entry.module, inCore));
+  const termy = await hostBytes(readFileSync(join(packageRoot, HOST_BUNDLE)), entry, core, ext);
   return {
     core: bytesOf(entry),
     coreModules: fileNames([...coreIds]),
     lazy: core.filter((chunk) => !entry.includes(chunk)).map((chunk) => ({ bytes: bytesOf([chunk]), modules: fileNames(Object.keys(chunk.modules ?? {})) })),
+    termy,
     optional,
   };
 }

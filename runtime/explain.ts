@@ -20,6 +20,7 @@ import type { RankedIntent } from "./match/match-probabilistic.js";
 import { listValuesAt, numbersAt, tagHitsAt, type TemplateHit } from "./match/match-template.js";
 import type { NpcModel } from "./bundle/model.js";
 import { inlinedAutomaton } from "./bundle/inlined-automaton.js";
+import { typeMatchers } from "./match/type-matchers.js";
 import { textOf, type Token } from "./text/normalize.js";
 import { round4, type NpcResponse, type TraceStage, type TraceStep, type Witness, type WitnessItem } from "./response.js";
 import type { Sanitized } from "./text/sanitize.js";
@@ -295,7 +296,7 @@ function replay(model: NpcModel, path: AutomatonPath, tokens: readonly Token[], 
     if (spec.kind === "vocab") {
       for (const { tag, length } of tagHitsAt(model, tokens, tok, words)) if (spec.tags.includes(tag)) visit(node + 1, tok + length);
     } else if (spec.kind === "typed") {
-      if (model.types[spec.type]!.test(token.text)) visit(node + 1, tok + 1);
+      if (typeMatchers(model)[spec.type]!.test(token.text)) visit(node + 1, tok + 1);
     } else if (spec.kind === "list") {
       for (const [, end] of listValuesAt(model, tokens, tok, spec.id)) visit(node + 1, end);
     } else if (spec.kind === "range") {

@@ -75,7 +75,7 @@ export { NpcSession } from "./conversation/session.js";
 export { learnedIndexFor } from "./bundle/model.js";
 export { loadStages } from "./stages.js";
 export type { SessionOptions, SessionMetadata, ProcessOptions } from "./conversation/session.js";
-export { emojiFor } from "./text/sentiment.js";
+export { emojiFor } from "./render/emoji.js";
 export type { Explainer } from "./explain.js";
 export type * from "./response.js";
 export type * from "./bundle/bundle-types.js";

@@ -1,25 +1,60 @@
 // The optional stages: code that only some bundles use, each a chunk of its own that loadNpc
-// imports while the bundle's hash is checked, and only for a bundle that uses it, so a host
-// answering with bundles without templates never loads the template matcher.
-// The session calls a stage through the forwarder below, which has the real one's signature: no
+// imports while the bundle's hash is checked, and only for a bundle that uses it (decided from
+// what the load reads), so a host answering with bundles without templates never loads the
+// template matcher, and one without context children or sentiment phrases never loads the code
+// for those.
+// The session calls a stage through the forwarders below, which have the real ones' signatures: no
 // call site knows whether its stage is a chunk, and `process` stays synchronous. A stage's module
 // is registered once per process (modules are singletons), and an Npc refuses a payload whose
-// stages are not registered (requireStages), so a bundle never answers without one.
+// stages are not registered (requireStages), so a bundle never answers without one. A forwarder
+// of a stage not registered answers as the stage does for a bundle that does not use it.
 
 import type { BundlePayload } from "./bundle/bundle-types.js";
 import type { NpcModel } from "./bundle/model.js";
+import type { ContextGuess } from "./conversation/context.js";
+import type { RankedIntent } from "./match/match-probabilistic.js";
 import type { AtEnd, TemplateHit } from "./match/match-template.js";
+import type { Sentiment } from "./response.js";
 import type { Token } from "./text/normalize.js";
+import { NOISE_KINDS } from "./text/sanitize.js";
+import type { SentimentHit } from "./text/sentiment.js";
 import type { WordResolver } from "./text/word-resolver.js";
 
-interface Registry {
-  templates: typeof import("./match/match-template.js") | null;
+interface Modules {
+  templates: typeof import("./match/match-template.js");
+  context: typeof import("./conversation/context.js");
+  sentiment: typeof import("./text/sentiment.js");
+}
+type Stage = keyof Modules;
+
+interface StageChunk<S extends Stage> {
+  /** What the payload has that the stage reads, named in requireStages' error. */
+  what: string;
+  uses(payload: BundlePayload): boolean;
+  load(): Promise<Modules[S]>;
 }
 
-const registry: Registry = { templates: null };
+const STAGES: { [S in Stage]: StageChunk<S> } = {
+  // Template paths: the automaton is more than a root without paths (edges only lead to later states).
+  templates: {
+    what: "templates",
+    uses: ({ automaton }) => automaton.length > 1 || (automaton[0]?.accept.length ?? 0) > 0,
+    load: () => import("./match/match-template.js"),
+  },
+  // Context children: without them no context is active but one restored from a snapshot, which has no child to pick.
+  context: { what: "context children", uses: ({ intents }) => intents.some((intent) => intent.parent !== null), load: () => import("./conversation/context.js") },
+  // Sentiment phrases (thanking, encouraging, discouraging): without them no clause counts one, and sentimentMatch finds nothing.
+  sentiment: { what: "sentiment phrases", uses: ({ sanitizer }) => sanitizer.phrases.some(([, kind]) => kind >= NOISE_KINDS), load: () => import("./text/sentiment.js") },
+};
 
-/** Whether the payload has template paths: the automaton is more than a root without paths (edges only lead to later states). */
-const usesTemplates = ({ automaton }: BundlePayload) => automaton.length > 1 || (automaton[0]?.accept.length ?? 0) > 0;
+const registry: { [S in Stage]?: Modules[S] } = {};
+
+/** The optional stages `payload` uses, by name (bench/runtime-size.ts reports what a host of it loads). */
+export const usedStages = (payload: BundlePayload): Stage[] => (Object.keys(STAGES) as Stage[]).filter((stage) => STAGES[stage].uses(payload));
+
+async function register<S extends Stage>(stage: S): Promise<void> {
+  registry[stage] ??= await STAGES[stage].load();
+}
 
 /**
  * Imports and registers the chunks of the stages `payload` uses that are not registered yet, and
@@ -27,17 +62,32 @@ const usesTemplates = ({ automaton }: BundlePayload) => automaton.length > 1 || 
  * (automaton-frames.ts; in the template chunk, not the core).
  */
 export async function loadStages(payload: BundlePayload): Promise<void> {
-  if (!usesTemplates(payload)) return;
-  registry.templates ??= await import("./match/match-template.js");
-  registry.templates.framesOf(payload.automaton);
+  await Promise.all(usedStages(payload).map(register));
+  if (STAGES.templates.uses(payload)) registry.templates!.framesOf(payload.automaton);
 }
 
 /** Throws when a stage `payload` uses is not registered: the NPC would answer without it. */
 export function requireStages(payload: BundlePayload): void {
-  if (usesTemplates(payload) && registry.templates === null) throw new Error("this bundle has templates, whose matcher is loaded apart: load it with loadNpc, or await loadStages(payload) first");
+  const missing = usedStages(payload).find((stage) => registry[stage] === undefined);
+  if (missing) throw new Error(`this bundle has ${STAGES[missing].what}, whose code is loaded apart: load it with loadNpc, or await loadStages(payload) first`);
 }
 
 /** The template stage (match-template.ts); null for a bundle without templates, whose automaton matches nothing. */
 export function matchTemplate(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null = null, atEnd?: AtEnd): TemplateHit | null {
-  return registry.templates === null ? null : registry.templates.matchTemplate(model, tokens, clean, words, activeContext, atEnd);
+  return registry.templates?.matchTemplate(model, tokens, clean, words, activeContext, atEnd) ?? null;
+}
+
+/** context.ts mayMatchChild; false without context children (no child could answer). */
+export function mayMatchChild(model: NpcModel, activeContext: number, query: readonly Token[], words: WordResolver): boolean {
+  return registry.context?.mayMatchChild(model, activeContext, query, words) ?? false;
+}
+
+/** context.ts pickContextChild; null without context children. */
+export function pickContextChild(model: NpcModel, ranking: readonly RankedIntent[], activeContext: number | null, query: readonly Token[]): ContextGuess | null {
+  return registry.context?.pickContextChild(model, ranking, activeContext, query) ?? null;
+}
+
+/** sentiment.ts sentimentMatch; null without sentiment phrases. */
+export function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
+  return registry.sentiment?.sentimentMatch(model, counts, phrases, content) ?? null;
 }

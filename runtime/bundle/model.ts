@@ -6,7 +6,6 @@ import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-
 import { FuzzyIndex } from "../text/fuzzy.js";
 import { MatchIndex } from "../match/match-index.js";
 import type { LearnedIndex } from "../match/match-learned.js";
-import { TypeMatcher } from "../text/regex-vm.js";
 import type { Token } from "../text/normalize.js";
 import { SortedTable } from "../match/sorted.js";
 import type { StringTable } from "./string-table.js";
@@ -78,7 +77,6 @@ export class NpcModel {
   readonly wordId: StringTable;
   readonly fuzzy: FuzzyIndex;
   readonly vocabPhrases: Map<string, Phrase[]>;
-  readonly types: TypeMatcher[];
   readonly states: RuntimeState[];
   readonly sanitizerPhrases: Map<string, Phrase[]>;
   readonly stopWords: Set<string>;
@@ -107,7 +105,6 @@ export class NpcModel {
     this.wordId = lexicon.words;
     this.fuzzy = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, lexicon.words);
     this.vocabPhrases = byFirstWord(payload.vocab.phrases.map(([tag, words]) => [words, tag]));
-    this.types = payload.types.map((program) => new TypeMatcher(program));
     this.states = payload.automaton.map((s) => {
       const vocab = new Map<number, number[]>();
       for (const [tags, child] of s.vocab) {

@@ -73,6 +73,17 @@ function isFiller(model: NpcModel, t: Token | undefined): boolean {
   return isWord(t) && model.stopWords.has(t!.norm);
 }
 
+/**
+ * The tokens without the stop words that end them ("npm install please" → "npm install"), so a
+ * slot never captures a politeness word. Literals and quoted text are never dropped.
+ */
+export function withoutTrailingFiller(model: NpcModel, tokens: readonly Token[]): readonly Token[] {
+  let end = tokens.length;
+  while (end > 1 && isFiller(model, tokens[end - 1])) end--;
+  // The usual message ends without one: no copy.
+  return end < tokens.length ? tokens.slice(0, end) : tokens;
+}
+
 /** Length of the connective starting at `i`, or 0. */
 function connectiveAt(model: NpcModel, tokens: readonly Token[], clean: string, i: number): number {
   for (const words of connectives(model)) if (connectiveIs(words, tokens, clean, i)) return words.length;

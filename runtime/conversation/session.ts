@@ -6,23 +6,23 @@
 // written into it, and before a match stands the conversation may answer from it instead.
 
 import { SENTIMENT_KINDS, type BundleConfig, type BundleIntent } from "../bundle/bundle-types.js";
-import { MAX_CLAUSES, splitClauses, type Clause } from "./clauses.js";
+import { MAX_CLAUSES, splitClauses, withoutTrailingFiller, type Clause } from "./clauses.js";
 import { combineParts } from "./composite.js";
-import { mayMatchChild, pickContextChild, type ContextGuess } from "./context.js";
+import type { ContextGuess } from "./context.js";
 import type { Explainer, Tracer } from "../explain.js";
 import { applyGuards, isNegated, lacksReferent } from "../match/guards.js";
 import type { LearnedScores } from "../match/match-learned.js";
 import { matchExact, type ExactHit } from "../match/match-exact.js";
 import { matchProbabilistic, type ProbabilisticResult, type RankedIntent } from "../match/match-probabilistic.js";
 import type { TemplateHit } from "../match/match-template.js";
-import { matchTemplate } from "../stages.js";
+import { matchTemplate, mayMatchChild, pickContextChild, sentimentMatch } from "../stages.js";
 import type { NpcModel } from "../bundle/model.js";
 import { keyOf, textOf, tokenize, TokenPool, type Token } from "../text/normalize.js";
 import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "../render/render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "../response.js";
 import { Mulberry32, turnSeed } from "../render/rng.js";
 import { emptySentiment, sanitize, type Sanitized } from "../text/sanitize.js";
-import { emojiFor, sentimentMatch, withoutTrailingFiller } from "../text/sentiment.js";
+import { emojiFor } from "../render/emoji.js";
 import { WordResolver } from "../text/word-resolver.js";
 import { UnsafeSlotValueError } from "../render/shell-escape.js";
 import { InvalidBundleError } from "../bundle/invalid-bundle.js";
@@ -118,66 +118,65 @@ export interface Match {
 }
 
 export class NpcSession {
-  private activeContext: number | null = null;
-  private turn = 0;
-  private readonly totals: Sentiment = emptySentiment();
-  private readonly seed: number;
-  private readonly system: Record<string, string>;
-  private register = emptyRegister();
-  private readonly registerTurns: number;
-  private readonly conversation: Conversation | undefined;
-  private readonly state: MatchState;
-  private readonly buffers: MessageBuffers;
-  private readonly random = new Mulberry32(0);
-  private readonly render: RenderContext;
+  #activeContext: number | null = null;
+  #turn = 0;
+  readonly #totals: Sentiment = emptySentiment();
+  readonly #seed: number;
+  readonly #system: Record<string, string>;
+  #register = emptyRegister();
+  readonly #registerTurns: number;
+  readonly #conversation: Conversation | undefined;
+  readonly #state: MatchState;
+  readonly #buffers: MessageBuffers;
+  readonly #random = new Mulberry32(0);
+  readonly #render: RenderContext;
+  readonly #model: NpcModel;
 
-  constructor(
-    private readonly model: NpcModel,
-    options: SessionOptions = {},
-  ) {
-    this.seed = Number.isFinite(options.seed) ? Math.trunc(options.seed!) : 0;
-    this.system = systemValues(model.payload.config, options.metadata);
-    this.registerTurns = Number.isFinite(options.registerTurns) ? Math.max(0, Math.trunc(options.registerTurns!)) : REGISTER_TURNS;
-    this.conversation = options.conversation;
-    this.state = new MatchState(model);
+  constructor(model: NpcModel, options: SessionOptions = {}) {
+    this.#model = model;
+    this.#seed = Number.isFinite(options.seed) ? Math.trunc(options.seed!) : 0;
+    this.#system = systemValues(model.payload.config, options.metadata);
+    this.#registerTurns = Number.isFinite(options.registerTurns) ? Math.max(0, Math.trunc(options.registerTurns!)) : REGISTER_TURNS;
+    this.#conversation = options.conversation;
+    this.#state = new MatchState(model);
     let buffers = sharedBuffers.get(model);
     if (buffers === undefined) sharedBuffers.set(model, (buffers = new MessageBuffers(model)));
-    this.buffers = buffers;
-    this.render = { model, intent: null, slots: NO_SLOTS, system: this.system, random: this.random.next, budget: new RenderBudget() };
+    this.#buffers = buffers;
+    this.#render = { model, intent: null, slots: NO_SLOTS, system: this.#system, random: this.#random.next, budget: new RenderBudget() };
   }
 
   /** The context register now (a copy). */
   get contextRegister(): ContextRegister {
-    return clone(this.register);
+    return clone(this.#register);
   }
 
   /** The state of the conversation, so another session of the same NPC can carry it on (restore). */
   snapshot(): SessionSnapshot {
-    return clone({ turn: this.turn, context: this.context, sentiment: this.totals, register: this.register });
+    return clone({ turn: this.#turn, context: this.context, sentiment: this.#totals, register: this.#register });
   }
 
   /** Carries on the conversation of a snapshot; throws a TypeError naming what is wrong with it. */
   restore(snapshot: SessionSnapshot): void {
     const { turn, context, sentiment, register } = snapshot ?? ({} as SessionSnapshot);
-    const index = context === null ? null : this.model.payload.intents.findIndex((intent) => intent.id === context);
+    const index = context === null ? null : this.#model.payload.intents.findIndex((intent) => intent.id === context);
     if (!Number.isSafeInteger(turn) || turn < 0) throw new TypeError("snapshot.turn must be a non-negative integer");
     if (index === -1) throw new TypeError(`snapshot.context names no intent of this NPC: ${String(context)}`);
     if (typeof register !== "object" || register === null || typeof register.last_args !== "object") throw new TypeError("snapshot.register must be a context register");
     for (const kind of SENTIMENT_KINDS) if (!Number.isFinite(sentiment?.[kind])) throw new TypeError(`snapshot.sentiment.${kind} must be a number`);
-    this.turn = turn;
-    this.activeContext = index;
-    Object.assign(this.totals, clone(sentiment));
-    this.register = clone(register);
+    this.#turn = turn;
+    this.#activeContext = index;
+    Object.assign(this.#totals, clone(sentiment));
+    this.#register = clone(register);
   }
 
   /** What the last command produced (a host's tool result): "them" may refer to it. */
   noteResult(result: string): void {
-    this.register = { ...this.register, last_result: result, age: 0 };
+    this.#register = { ...this.#register, last_result: result, age: 0 };
   }
 
   /** Id of the intent whose context children are reachable now, or null. */
   get context(): string | null {
-    return this.activeContext === null ? null : this.model.payload.intents[this.activeContext]!.id;
+    return this.#activeContext === null ? null : this.#model.payload.intents[this.#activeContext]!.id;
   }
 
   /**
@@ -185,22 +184,22 @@ export class NpcSession {
    * clause by clause, in order, and combined (runtime/conversation/composite.ts); `parts` then holds each answer.
    */
   process(message: string, options: ProcessOptions = {}): NpcResponse {
-    const turn = this.turn++;
-    this.register = ageRegister(this.register, this.registerTurns);
-    const trace = typeof options.explain === "function" ? options.explain(this.model) : undefined;
+    const turn = this.#turn++;
+    this.#register = ageRegister(this.#register, this.#registerTurns);
+    const trace = typeof options.explain === "function" ? options.explain(this.#model) : undefined;
     let response: NpcResponse;
     // A message answered while another is (a Conversation's converse asking another session of this
     // model) must not reuse the outer message's tokens and corrections: it takes buffers of its own.
-    const shared = this.buffers;
+    const shared = this.#buffers;
     const nested = shared.busy;
     shared.busy = true;
     try {
-      response = this.processMessage(String(message), turn, trace, nested ? new MessageBuffers(this.model) : shared);
+      response = this.#processMessage(String(message), turn, trace, nested ? new MessageBuffers(this.#model) : shared);
     } catch (error) {
       // A bug must not take the host down: answer with a rejection that says what happened. A
       // malformed intent record (read on first use, bundle/intent-records.ts) is the bundle's fault: the notice names it.
       const broken = error instanceof InvalidBundleError;
-      response = this.reject([], [{ stage: "sanitize", items: [], note: broken ? error.message : `internal error: ${String(error)}` }], turn, 0, emptySentiment());
+      response = this.#reject([], [{ stage: "sanitize", items: [], note: broken ? error.message : `internal error: ${String(error)}` }], turn, 0, emptySentiment());
       if (broken) response.notice = error.message;
     } finally {
       shared.busy = nested;
@@ -209,11 +208,11 @@ export class NpcSession {
     return response;
   }
 
-  private processMessage(message: string, turn: number, trace: Tracer | undefined, buffers: MessageBuffers): NpcResponse {
+  #processMessage(message: string, turn: number, trace: Tracer | undefined, buffers: MessageBuffers): NpcResponse {
     // First, before any step reads the message (lexing, clauses, sentiment, matching).
-    const limit = messageLimit(this.model.payload.config.maxMessageChars);
+    const limit = messageLimit(this.#model.payload.config.maxMessageChars);
     if (message.length > limit) {
-      return this.refuse(turn, `That message is ${message.length} characters long; I read at most ${limit}. Split it into shorter messages.`, trace, {
+      return this.#refuse(turn, `That message is ${message.length} characters long; I read at most ${limit}. Split it into shorter messages.`, trace, {
         unit: "characters",
         limit,
         length: message.length,
@@ -221,28 +220,28 @@ export class NpcSession {
     }
     const { clean, tokens, unbalancedQuote } = tokenize(message, buffers.tokens);
     trace?.lexed(message, tokens.length);
-    if (unbalancedQuote) return this.refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
+    if (unbalancedQuote) return this.#refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
     // A whole message the dataset lists as one input is never split ("first this then that").
     const typedKey = keyOf(tokens, clean);
-    const state = this.state;
+    const state = this.#state;
     state.oneKey[0] = typedKey;
-    const whole = matchExact(this.model, state.oneKey, this.activeContext);
+    const whole = matchExact(this.#model, state.oneKey, this.#activeContext);
     // One resolver per message: the clause split and every clause's stages share its corrections.
     const words = buffers.words.begin();
     state.words = words;
     state.clean = clean;
     state.trace = trace;
     state.typedKey = undefined;
-    const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.model, tokens, clean, words);
+    const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.#model, tokens, clean, words);
     if (clauses.length > MAX_CLAUSES) {
-      return this.refuse(turn, `That message asks for ${clauses.length} things; I take at most ${MAX_CLAUSES} at once. Split it into shorter messages.`, trace, {
+      return this.#refuse(turn, `That message asks for ${clauses.length} things; I take at most ${MAX_CLAUSES} at once. Split it into shorter messages.`, trace, {
         unit: "clauses",
         limit: MAX_CLAUSES,
         length: clauses.length,
       });
     }
     trace?.clauses(clean, clauses);
-    if (clauses.length > 1 && this.readsAsOne(tokens, clauses, clean, words)) clauses.splice(0, clauses.length, { tokens, start: 0, end: clean.length });
+    if (clauses.length > 1 && this.#readsAsOne(tokens, clauses, clean, words)) clauses.splice(0, clauses.length, { tokens, start: 0, end: clean.length });
     if (clauses.length <= 1) {
       const clause = clauses[0] ?? { tokens: [], start: 0, end: 0 };
       // The whole message as typed was just looked up: a clause of all its tokens reuses that.
@@ -250,10 +249,10 @@ export class NpcSession {
         state.typedKey = typedKey;
         state.typedHit = whole;
       }
-      return this.answer(state, clause, turn, 0);
+      return this.#answer(state, clause, turn, 0);
     }
-    const parts = clauses.map((clause, k) => this.answer(state, clause, turn, k));
-    return combineParts(parts, this.totals, emojiFor(this.totals));
+    const parts = clauses.map((clause, k) => this.#answer(state, clause, turn, k));
+    return combineParts(parts, this.#totals, emojiFor(this.#totals));
   }
 
   /**
@@ -263,20 +262,20 @@ export class NpcSession {
    * cross-validation on Banking77's train.csv: 85.3 % of held-out phrasings answered correctly
    * with this, 70.6 % without.)
    */
-  private readsAsOne(tokens: Token[], clauses: readonly Clause[], clean: string, words: WordResolver): boolean {
-    const learned = this.model.learned;
+  #readsAsOne(tokens: Token[], clauses: readonly Clause[], clean: string, words: WordResolver): boolean {
+    const learned = this.#model.learned;
     if (learned === null || !learned.score(tokens).accepted) return false;
     return clauses.some(
-      (clause) => matchExact(this.model, [keyOf(clause.tokens, clean)], this.activeContext) === null && matchTemplate(this.model, clause.tokens, clean, words, this.activeContext) === null,
+      (clause) => matchExact(this.#model, [keyOf(clause.tokens, clean)], this.#activeContext) === null && matchTemplate(this.#model, clause.tokens, clean, words, this.#activeContext) === null,
     );
   }
 
   /** Answers one clause of the message `state` holds. */
-  private answer(state: MatchState, clause: Clause, turn: number, part: number): NpcResponse {
+  #answer(state: MatchState, clause: Clause, turn: number, part: number): NpcResponse {
     const { tokens } = clause;
     const read = state.clean.slice(clause.start, clause.end);
-    const sanitized = sanitize(this.model, tokens);
-    addSentiment(this.totals, sanitized.counts);
+    const sanitized = sanitize(this.#model, tokens);
+    addSentiment(this.#totals, sanitized.counts);
     if (state.trace) {
       state.trace.part = part;
       state.trace.sanitized(sanitized);
@@ -286,24 +285,24 @@ export class NpcSession {
     state.sanitized = sanitized;
     state.witness = witness;
     state.query = sanitized.content.length > 0 ? sanitized.content : sanitized.kept;
-    state.context = this.activeContext;
+    state.context = this.#activeContext;
     const match = matchClause(state);
-    const talk = this.conversation;
-    const view = talk && this.turnView(witness, turn, part);
+    const talk = this.#conversation;
+    const view = talk && this.#turnView(witness, turn, part);
     const conversed = view && talk.converse(view, match, clause, read, state.clean, state.words);
     if (conversed) return conversed;
     let response: NpcResponse;
     let refusal: string | undefined;
-    if (match.kind === "rejected") response = this.reject(match.related, witness, turn, part, this.totals);
+    if (match.kind === "rejected") response = this.#reject(match.related, witness, turn, part, this.#totals);
     else {
       try {
-        response = this.respond(match.match, witness, turn, part);
-        applyGuards(response as NpcResponse & { status: MatchStatus }, this.model.payload.intents[match.match.intent]!, read);
+        response = this.#respond(match.match, witness, turn, part);
+        applyGuards(response as NpcResponse & { status: MatchStatus }, this.#model.payload.intents[match.match.intent]!, read);
       } catch (error) {
         // A slot value that cannot sit where the command puts it (e.g. `$` inside "…"): no tool runs.
         if (!(error instanceof UnsafeSlotValueError)) throw error;
         const intent = match.match.intent;
-        response = this.reject([{ intent, score: match.match.confidence }], witness, turn, part, this.totals);
+        response = this.#reject([{ intent, score: match.match.confidence }], witness, turn, part, this.#totals);
         refusal = `${error.message}; nothing will run.`;
       }
     }
@@ -314,22 +313,22 @@ export class NpcSession {
   }
 
   /** What a Conversation sees of this turn; its register reads and writes the session's. */
-  private turnView(witness: Witness[], turn: number, part: number): ConversationTurn {
+  #turnView(witness: Witness[], turn: number, part: number): ConversationTurn {
     const session = this;
     return {
-      model: this.model,
+      model: this.#model,
       get register() {
-        return session.register;
+        return session.#register;
       },
       set register(value) {
-        session.register = value;
+        session.#register = value;
       },
-      activeContext: this.activeContext,
+      activeContext: this.#activeContext,
       witness,
       answerWith: (status, intent, slots, message) => {
         try {
-          const response = this.respond({ status, intent, confidence: 1, slots }, witness, turn, part);
-          applyGuards(response as NpcResponse & { status: MatchStatus }, this.model.payload.intents[intent]!, message);
+          const response = this.#respond({ status, intent, confidence: 1, slots }, witness, turn, part);
+          applyGuards(response as NpcResponse & { status: MatchStatus }, this.#model.payload.intents[intent]!, message);
           return response;
         } catch (error) {
           if (error instanceof UnsafeSlotValueError) return null;
@@ -337,7 +336,7 @@ export class NpcSession {
         }
       },
       ask: (slot, intent, question) => {
-        const response = this.reject([], witness, turn, part, this.totals);
+        const response = this.#reject([], witness, turn, part, this.#totals);
         response.status = "elicit";
         response.response = question;
         response.elicit = { slot, intent };
@@ -347,9 +346,9 @@ export class NpcSession {
   }
 
   /** A refusal before any matching (limits, open quote): the response says what to do. */
-  private refuse(turn: number, text: string, trace: Tracer | undefined, tooLong?: NpcResponse["tooLong"]): NpcResponse {
+  #refuse(turn: number, text: string, trace: Tracer | undefined, tooLong?: NpcResponse["tooLong"]): NpcResponse {
     trace?.refused(tooLong);
-    const response = this.reject([], [], turn, 0, this.totals);
+    const response = this.#reject([], [], turn, 0, this.#totals);
     response.response = text;
     response.notice = text;
     if (tooLong) response.tooLong = tooLong;
@@ -357,22 +356,22 @@ export class NpcSession {
   }
 
   /** The session's one render context, set for an answer: rendering is synchronous and each answer renders from the start. */
-  private renderContext(intent: BundleIntent | null, slots: Record<string, string>, turn: number, part: number): RenderContext {
-    const ctx = this.render;
+  #renderContext(intent: BundleIntent | null, slots: Record<string, string>, turn: number, part: number): RenderContext {
+    const ctx = this.#render;
     ctx.intent = intent;
     ctx.slots = slots;
     // Part k of a composite message draws from its own stream of the turn's seed.
-    this.random.reseed(turnSeed(this.seed + part * 0x3c6ef372, turn));
+    this.#random.reseed(turnSeed(this.#seed + part * 0x3c6ef372, turn));
     ctx.budget.reset();
     return ctx;
   }
 
-  private respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
-    const intent = this.model.payload.intents[match.intent]!;
+  #respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
+    const intent = this.#model.payload.intents[match.intent]!;
     // fixed slots first: a slot the words captured under the same name wins
     const slots = intent.slots.length > 0 ? { ...Object.fromEntries(intent.slots), ...match.slots } : match.slots;
-    const rendered = renderIntent(intent, this.renderContext(intent, slots, turn, part));
-    if (intent.context !== null) this.activeContext = intent.context.length > 0 ? match.intent : null;
+    const rendered = renderIntent(intent, this.#renderContext(intent, slots, turn, part));
+    if (intent.context !== null) this.#activeContext = intent.context.length > 0 ? match.intent : null;
     return {
       status: match.status,
       confidence: match.confidence,
@@ -383,21 +382,21 @@ export class NpcSession {
       slots,
       ...(match.captures ? { captures: match.captures } : {}),
       permission: intent.permission, // then applyGuards (guards.ts)
-      sentiment: { ...this.totals },
-      emoji: emojiFor(this.totals),
+      sentiment: { ...this.#totals },
+      emoji: emojiFor(this.#totals),
       related: [],
       description: rendered.description,
       witness,
     };
   }
 
-  private reject(ranking: Pick<RankedIntent, "intent" | "score">[], witness: Witness[], turn: number, part: number, sentiment: Sentiment): NpcResponse {
-    const ctx = this.renderContext(null, NO_SLOTS, turn, part);
+  #reject(ranking: Pick<RankedIntent, "intent" | "score">[], witness: Witness[], turn: number, part: number, sentiment: Sentiment): NpcResponse {
+    const ctx = this.#renderContext(null, NO_SLOTS, turn, part);
     const related: RelatedSuggestion[] = ranking.map(({ intent, score }) => {
-      const target = this.model.payload.intents[intent]!;
+      const target = this.#model.payload.intents[intent]!;
       return { intent: target.id, category: target.category, example: target.example, score: round4(score) };
     });
-    const lists = this.model.wordLists;
+    const lists = this.#model.wordLists;
     const intro = related.length > 0 ? lists.get("related") : undefined;
     const variants = intro ?? lists.get("unknown");
     const response = variants ? renderVariant(variants, ctx) : FALLBACK_UNKNOWN;

@@ -22,6 +22,7 @@ import type { SlotCapture, WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
 import { scratchFor, type TagHit, type TagHitSink, type TemplateScratch } from "./template-scratch.js";
 import { framesOf, type AutomatonFrames } from "../bundle/automaton-frames.js";
+import { typeMatchers } from "./type-matchers.js";
 
 export type { TagHit };
 export { framesOf };
@@ -315,7 +316,7 @@ const STRING = 3;
 
 /** A typed slot's reading: the token, when the type accepts it (the same reading for every type at `p`, made once). */
 function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: number): [number, number][] {
-  return model.types[typeId]!.test(tokens[p]!.text) ? (TOKEN_READINGS[p] ??= [[0, p + 1]]) : NO_READINGS;
+  return typeMatchers(model)[typeId]!.test(tokens[p]!.text) ? (TOKEN_READINGS[p] ??= [[0, p + 1]]) : NO_READINGS;
 }
 
 /** Per position p, the reading of the token at p (shared: a caller never changes what a reader returns). */

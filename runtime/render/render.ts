@@ -26,22 +26,22 @@ export const RENDER_LIMITS = { pieces: 4096, chars: 65_536 } as const;
 
 /** What is left of an answer's RENDER_LIMITS; shared by every text of the answer. */
 export class RenderBudget {
-  private pieces: number = RENDER_LIMITS.pieces;
-  private chars: number = RENDER_LIMITS.chars;
+  #pieces: number = RENDER_LIMITS.pieces;
+  #chars: number = RENDER_LIMITS.chars;
   /** Whether something was dropped: the answer is not what the bundle says in full. */
   cut = false;
 
   /** All of RENDER_LIMITS again, for the next answer of a session (which keeps one budget). */
   reset(): void {
-    this.pieces = RENDER_LIMITS.pieces;
-    this.chars = RENDER_LIMITS.chars;
+    this.#pieces = RENDER_LIMITS.pieces;
+    this.#chars = RENDER_LIMITS.chars;
     this.cut = false;
   }
 
   /** Counts one more piece; false once none is left. */
   takePiece(): boolean {
-    if (this.pieces > 0 && this.chars > 0) {
-      this.pieces--;
+    if (this.#pieces > 0 && this.#chars > 0) {
+      this.#pieces--;
       return true;
     }
     this.cut = true;
@@ -50,13 +50,13 @@ export class RenderBudget {
 
   /** A leaf text (literal, slot or system value), cut to the characters left, which it uses up. */
   takeText(text: string): string {
-    if (text.length <= this.chars) {
-      this.chars -= text.length;
+    if (text.length <= this.#chars) {
+      this.#chars -= text.length;
       return text;
     }
     this.cut = true;
-    const kept = text.slice(0, this.chars);
-    this.chars = 0;
+    const kept = text.slice(0, this.#chars);
+    this.#chars = 0;
     return kept;
   }
 }

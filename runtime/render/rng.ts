@@ -7,20 +7,20 @@
  * a boxed number); every operation reads only its bits, so the numbers are those of the unsigned form.
  */
 export class Mulberry32 {
-  private state: number;
+  #state: number;
 
   constructor(seed: number) {
-    this.state = seed | 0;
+    this.#state = seed | 0;
   }
 
   reseed(seed: number): void {
-    this.state = seed | 0;
+    this.#state = seed | 0;
   }
 
   /** The next number in [0, 1); a bound function, handed out as a plain `() => number`. */
   readonly next = (): number => {
-    this.state = (this.state + 0x6d2b79f5) | 0;
-    let t = this.state;
+    this.#state = (this.#state + 0x6d2b79f5) | 0;
+    let t = this.#state;
     t = Math.imul(t ^ (t >>> 15), t | 1);
     t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;

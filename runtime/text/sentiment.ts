@@ -1,14 +1,5 @@
-// Sentiment in matching and in the answer's face.
-//
-// The emoji ladder (first rule that holds, over the session's counts so far):
-//   | condition                                              | emoji |
-//   |--------------------------------------------------------|-------|
-//   | expletives > 0 and expletives ≥ encouraging + thanking | 😠    |
-//   | discouraging > encouraging + thanking                  | 😞    |
-//   | thanking > 0 and thanking ≥ encouraging                | 🤗    |
-//   | encouraging > 0                                        | 😊    |
-//   | interjections > 0                                      | 🤔    |
-//   | otherwise                                              | 🙂    |
+// Sentiment in matching (the answer's face, its emoji, is render/emoji.ts). A chunk of its own,
+// loaded only for bundles with sentiment phrases (runtime/stages.ts).
 //
 // Sentiment phrases ("thanks", "amazing") are left out of the probabilistic query so they do not
 // count against a request. The dataset's phrasings must then be read the same way, or "you are
@@ -24,15 +15,6 @@ import type { NpcModel } from "../bundle/model.js";
 import { keyOf, tokenize, type Token } from "./normalize.js";
 import type { Sentiment } from "../response.js";
 import { NOISE_KINDS, sanitize } from "./sanitize.js";
-
-export function emojiFor(s: Sentiment): string {
-  if (s.expletives > 0 && s.expletives >= s.encouraging + s.thanking) return "😠";
-  if (s.discouraging > s.encouraging + s.thanking) return "😞";
-  if (s.thanking > 0 && s.thanking >= s.encouraging) return "🤗";
-  if (s.encouraging > 0) return "😊";
-  if (s.interjections > 0) return "🤔";
-  return "🙂";
-}
 
 /** Kinds of the sentiment phrases removed, as a signature ("encouraging"; "thanking+encouraging"). */
 function signature(counts: Readonly<Sentiment>): string {
@@ -95,15 +77,4 @@ export function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phr
     if (intent !== undefined) return { intent, key: phrase };
   }
   return null;
-}
-
-/**
- * The tokens without the stop words that end them ("npm install please" → "npm install"), so a
- * slot never captures a politeness word. Literals and quoted text are never dropped.
- */
-export function withoutTrailingFiller(model: NpcModel, tokens: readonly Token[]): readonly Token[] {
-  let end = tokens.length;
-  while (end > 1 && tokens[end - 1]!.kind === "word" && model.stopWords.has(tokens[end - 1]!.norm)) end--;
-  // The usual message ends without one: no copy.
-  return end < tokens.length ? tokens.slice(0, end) : tokens;
 }

@@ -1,6 +1,6 @@
-// The optional stages (runtime/stages.ts): a bundle without templates loads and
-// answers without the template chunk, an Npc with them is never made without them, and registering a
-// stage changes nothing for a bundle that does not use it. The order of the tests matters: this
+// The optional stages (runtime/stages.ts): a bundle without templates, context children or
+// sentiment phrases loads and answers without their chunks, an Npc with them is never made
+// without them, and registering a stage changes nothing for a bundle that does not use it. The order of the tests matters: this
 // file's module registry starts empty (vitest isolates test files), and each test registers more.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -16,7 +16,7 @@ const plain = compileNpc(
     ],
   }),
 ).bytes;
-const words = fc.constantFrom("hello", "there", "list", "my", "files", "show", "the", "good", "morning", "copy", "then", "it");
+const words = fc.constantFrom("hello", "there", "list", "my", "files", "show", "the", "good", "morning", "copy", "then", "it", "thanks", "great", "again");
 const message = fc.oneof(fc.constantFrom("hello there", "list my files"), fc.array(words, { minLength: 1, maxLength: 6 }).map((w) => w.join(" ")));
 const messages = fc.array(message, { minLength: 1, maxLength: 6 });
 
@@ -26,13 +26,17 @@ async function answers(bytes: Uint8Array, sequence: string[]): Promise<string> {
   return JSON.stringify(sequence.map((message) => session.process(message)));
 }
 
-const templated = compileNpc(
+/** One NPC with every optional stage: templates, a context child, sentiment phrases. */
+const optional = compileNpc(
   npcIr({
     types: { number: "^\\d+$" },
     synonyms: { vocab_copy: ["copy"], vocab_take: ["take"] },
+    lists: { thanking_words: ["thanks"] },
     intents: [
       { id: "copy", paths: ["vocab_copy rest:string"], outputs: ["Copying."] },
       { id: "take", paths: ["vocab_take count:number"], outputs: ["Taking."] },
+      { id: "files", inputs: ["list my files"], outputs: ["Here they are."], context: [{ id: "again", inputs: ["show them again"], outputs: ["Again."] }] },
+      { id: "welcome", inputs: ["thanks"], outputs: ["You are welcome."] },
     ],
   }),
 );
@@ -41,21 +45,26 @@ describe("optional stages", () => {
   let sequences: string[][] = [];
   let answersBefore: string[] = [];
 
-  it("a bundle without templates or types loads and answers without the template chunk", async () => {
+  it("a bundle without templates, context children or sentiment phrases loads and answers without their chunks", async () => {
     sequences = fc.sample(messages, { numRuns: 40, seed: 15 });
     answersBefore = await Promise.all(sequences.map((sequence) => answers(plain, sequence)));
     expect(answersBefore.join()).toContain('"exact match"');
-    // Those loads registered no stage, so a payload with templates cannot make an Npc yet.
-    expect(() => new Npc(templated.payload)).toThrow(
-      "this bundle has templates, whose matcher is loaded apart: load it with loadNpc, or await loadStages(payload) first",
-    );
+    // Those loads registered no stage, so a payload using one cannot make an Npc yet, and the error names what it uses.
+    expect(() => new Npc(optional.payload)).toThrow("this bundle has templates, whose code is loaded apart: load it with loadNpc, or await loadStages(payload) first");
+    const { automaton, ...rest } = optional.payload;
+    expect(() => new Npc({ ...rest, automaton: automaton.slice(0, 1).map((root) => ({ ...root, accept: [] })) })).toThrow("this bundle has context children, whose code");
   });
 
   it("loadNpc registers the stages a bundle uses before it answers", async () => {
-    const session = (await loadNpc(templated.bytes)).session();
+    const session = (await loadNpc(optional.bytes)).session();
     expect(session.process("copy notes").status).toBe("template match");
     expect(session.process("take 12").slots).toEqual({ count: "12" });
-    expect(() => new Npc(templated.payload)).not.toThrow();
+    // Only sentiment and words the NPC does not know: the sentiment stage answers with the input "thanks".
+    expect(session.process("thanks a lot").intent).toBe("welcome");
+    expect(session.process("list my files").intent).toBe("files");
+    // A typo of the active context's child: the context stage picks it.
+    expect(session.process("show them agian").witness.map((w) => w.stage)).toContain("context");
+    expect(() => new Npc(optional.payload)).not.toThrow();
   });
 
   it("registering the stages changes no answer of a bundle that does not use them", async () => {
