@@ -71,10 +71,11 @@ export function deletionVariants(word: string, budget: number): Set<string> {
   return out;
 }
 
-/** Code points of the two strings osaDistance compares, and its three rows: reused by every call. */
-let pointsA = new Int32Array(32);
-let pointsB = new Int32Array(32);
-let rows = new Int32Array(3 * 32);
+/** Code points of the two strings osaDistance compares, and its three rows: reused by every call (grown by the first). */
+const NONE = new Int32Array(0);
+let pointsA = NONE;
+let pointsB = NONE;
+let rows = NONE;
 
 /** Writes the code points of `text` into `into` (as Array.from splits it: a lone surrogate is one); returns their number. */
 function fillCodePoints(text: string, into: Int32Array): number {

@@ -31,30 +31,36 @@ export interface Tokenized {
   unbalancedQuote: boolean;
 }
 
-const LEADING_PUNCT = new Set([..."([{\"'«“‘¿¡<"]);
-const TRAILING_PUNCT = new Set([...")]}\"'»”’,;:!?…>"]);
+/** Punctuation a word sheds at its start and its end (single UTF-16 units, looked up with `includes`). */
+const LEADING_PUNCT = "([{\"'«“‘¿¡<";
+const TRAILING_PUNCT = ")]}\"'»”’,;:!?…>";
 const SINGLE_QUOTES = /[\u2018\u2019\u201A\u201B\u2032]/g;
 const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
 // C0/C1 controls except tab/newline/CR, which become plain whitespace later.
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+// Unicode property regexes cost up to a millisecond each to compile on their first use: a fresh
+// process's first messages pay that. ASCII text (the usual message) is read by char code, or by
+// ASCII twins of these patterns that match the same ASCII strings (test/runtime/ascii-paths.test.ts).
 const ALNUM = /[\p{L}\p{N}]/u;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** A chunk of shell symbols (`>`, `>>`, `|`, `&&`) or a lone quote: in a terminal assistant these carry the meaning ("' and \"" vs "> and >>"), so they are kept. */
 const SYMBOL = /^(?:[<>|&]+|["'`])$/;
 /** A token without any of these characters cannot have a literal shape (a cheap first test). */
 const LITERAL_HINT = /[/\\~$*@.=\d-]/;
 
-/** Literal-looking text: kept intact (inner dots, slashes, dashes) and matched by types, not words. First match names the shape. */
-const LITERAL_SHAPES: readonly [LiteralShape, RegExp][] = [
+/**
+ * Literal-looking text: kept intact (inner dots, slashes, dashes) and matched by types, not words.
+ * First match names the shape. A Unicode pattern's third element is its ASCII twin, for ASCII text.
+ */
+export const LITERAL_SHAPES: readonly (readonly [LiteralShape, RegExp, RegExp?])[] = [
   ["url", /^[a-z][a-z0-9+.-]*:\/\//i],
   ["url", /^www\./i],
   ["env", /^\$/],
   ["number", /^[+-]?\d+(?:[.,]\d+)*%?$/], // also versions and IP addresses
-  ["flag", /^--?[\p{L}\p{N}]/u],
+  ["flag", /^--?[\p{L}\p{N}]/u, /^--?[A-Za-z\d]/],
   ["glob", /\*/],
   ["path", /[/\\]|^~|^\.{1,2}$/],
   ["address", /@/], // e-mail addresses, user@host
-  ["file", /[\p{L}\p{N}_-]\.[\p{L}\p{N}_]/u], // file names
+  ["file", /[\p{L}\p{N}_-]\.[\p{L}\p{N}_]/u, /[\w-]\.\w/], // file names
   ["number", /^[+-]?\d/], // with a unit: 10mb, 3x
   ["assignment", /=/],
 ];
@@ -66,13 +72,14 @@ const LITERAL_SHAPES: readonly [LiteralShape, RegExp][] = [
 type WordTable = Readonly<Record<string, string | null | undefined>>;
 const NOT_SUFFIX: WordTable = { __proto__: null, ca: "can", wo: "will", sha: "shall", ai: "is" };
 const SHORT_SUFFIXES: WordTable = { __proto__: null, re: "are", ve: "have", ll: "will", m: "am", d: "would" };
-const IS_BEFORE_S = new Set(["it", "that", "what", "where", "who", "how", "there", "here", "he", "she", "when", "why"]);
+/** Words whose "'s" is "is", each between spaces (a word has no space: found with `includes`). */
+const IS_BEFORE_S = " it that what where who how there here he she when why ";
 /** Latin abbreviations read as words (with their final dot), never as file names. */
-const ABBREVIATIONS = new Set(["e.g", "i.e"]);
+const isAbbreviation = (word: string) => word === "e.g" || word === "i.e";
 
 /** NFKC, controls dropped, typographic quotes made ASCII. Lengths change, so spans refer to this text. */
 export function cleanMessage(message: string): string {
-  if (PRINTABLE_ASCII.test(message)) return message; // nothing to normalize: the common case
+  if (isAsciiIn(message, 0x20, 0x7e)) return message; // printable ASCII, nothing to normalize: the common case
   return message
     .normalize("NFKC")
     .replace(CONTROL_CHARS, "")
@@ -100,27 +107,43 @@ function contraction(word: string): [string, string] | null {
   const suffix = word.slice(apostrophe + 1);
   if (suffix === "s") {
     if (stem === "let") return ["let", "us"];
-    return IS_BEFORE_S.has(stem) ? [stem, "is"] : null;
+    return IS_BEFORE_S.includes(` ${stem} `) ? [stem, "is"] : null;
   }
   const expanded = SHORT_SUFFIXES[suffix];
   return expanded ? [stem, expanded] : null;
 }
 
-function literalShape(text: string): LiteralShape | null {
+/** The shape of a token's text, or null for a word. */
+export function literalShape(text: string): LiteralShape | null {
   if (!LITERAL_HINT.test(text)) return null;
-  for (const [shape, pattern] of LITERAL_SHAPES) if (pattern.test(text)) return shape;
+  const ascii = isAsciiIn(text, 0, 0x7f);
+  for (const [shape, pattern, asciiTwin] of LITERAL_SHAPES) if ((ascii && asciiTwin ? asciiTwin : pattern).test(text)) return shape;
   return null;
+}
+
+/** Whether every UTF-16 unit of `text` is in [low, high] (ASCII ranges). */
+export function isAsciiIn(text: string, low: number, high: number): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < low || code > high) return false;
+  }
+  return true;
 }
 
 // Character tests by code: the tokenizer runs on every message, and most characters are ASCII
 // letters, which these answer without a lookup or a regex.
-function isAsciiAlnum(code: number): boolean {
+export function isAsciiAlnum(code: number): boolean {
   return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
 }
 
-/** ALNUM.test(text), without the Unicode regex for the usual word that starts with an ASCII letter or digit. */
-function hasLetterOrDigit(text: string): boolean {
-  return isAsciiAlnum(text.charCodeAt(0)) || ALNUM.test(text);
+/** ALNUM.test(text): by char code while the text is ASCII. */
+export function hasLetterOrDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return ALNUM.test(text);
+    if (isAsciiAlnum(code)) return true;
+  }
+  return false;
 }
 
 function isSpaceAt(text: string, at: number): boolean {
@@ -129,9 +152,9 @@ function isSpaceAt(text: string, at: number): boolean {
   return /\s/.test(text[at]!);
 }
 
-/** Whether the character at `at` is in `set` (a set of punctuation: never an ASCII letter or digit). */
-function isPunctAt(text: string, at: number, set: ReadonlySet<string>): boolean {
-  return !isAsciiAlnum(text.charCodeAt(at)) && set.has(text[at]!);
+/** Whether the character at `at` is one of `punctuation` (never an ASCII letter or digit). */
+function isPunctAt(text: string, at: number, punctuation: string): boolean {
+  return !isAsciiAlnum(text.charCodeAt(at)) && punctuation.includes(text[at]!);
 }
 
 /**
@@ -222,7 +245,7 @@ export function tokenize(message: string, pool?: TokenPool): Tokenized {
       // An apostrophe may stand alone ("students' books"); a ' opening a word never closed is a
       // quote. A " followed by a space or the end opens nothing: it is the symbol itself.
       const next = clean[i + 1] ?? " ";
-      if (ch === '"' ? !/\s/.test(next) : ALNUM.test(next)) unbalancedQuote = true;
+      if (ch === '"' ? !/\s/.test(next) : hasLetterOrDigit(next)) unbalancedQuote = true;
     }
     let end = i;
     while (end < clean.length && !isSpaceAt(clean, end)) end++;
@@ -251,12 +274,12 @@ function pushChunk(clean: string, from: number, to: number, tokens: TokenSink): 
   // A sentence's final dot goes, a literal's inner dots and a bare ".." stay.
   let dots = end;
   while (dots > start && clean[dots - 1] === ".") dots--;
-  if (dots < end && dots > start && ALNUM.test(clean[dots - 1]!)) end = dots;
+  if (dots < end && dots > start && hasLetterOrDigit(clean[dots - 1]!)) end = dots;
   if (start >= end) return pushSymbol(clean, from, to, tokens);
-  if (clean[end] === "." && ABBREVIATIONS.has(lower(clean.slice(start, end)))) end++;
+  if (clean[end] === "." && isAbbreviation(lower(clean.slice(start, end)))) end++;
   const text = clean.slice(start, end);
   const norm = lower(text);
-  const shape = ABBREVIATIONS.has(norm.endsWith(".") ? norm.slice(0, -1) : norm) ? null : literalShape(text);
+  const shape = isAbbreviation(norm.endsWith(".") ? norm.slice(0, -1) : norm) ? null : literalShape(text);
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
   if (!shape && !hasLetterOrDigit(text)) return pushSymbol(clean, from, to, tokens);
   if (shape) {

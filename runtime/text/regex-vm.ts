@@ -4,6 +4,7 @@
 
 import type { BundleTypeProgram } from "../bundle/bundle-types.js";
 import { characters } from "./fuzzy.js";
+import { isAsciiAlnum } from "./normalize.js";
 
 export const OP_CHAR = 0; // [0, class, next]: consume one character of the class
 export const OP_SPLIT = 1; // [1, x, y]: continue at x and at y
@@ -32,7 +33,7 @@ function inNamedSets(bits: number, code: number): boolean {
   const isDigit = code >= 48 && code <= 57;
   // A string only for a character beyond ASCII (rare in a token), for the Unicode regexes.
   const ch = code < 128 ? "" : String.fromCodePoint(code);
-  const isWord = isDigit || (code < 128 ? (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 : WORD_CHAR.test(ch));
+  const isWord = code < 128 ? isAsciiAlnum(code) || code === 95 : WORD_CHAR.test(ch);
   const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(ch));
   return (
     ((bits & SET_WORD) !== 0 && isWord) ||

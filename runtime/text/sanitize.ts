@@ -23,8 +23,7 @@ export interface Sanitized {
 
 /** What a clause without noise or sentiment phrases (the usual one) finds: shared, never written. */
 const NOTHING_COUNTED: Readonly<Sentiment> = Object.freeze(emptySentiment());
-const NO_ITEMS: readonly WitnessItem[] = Object.freeze([]);
-const NO_PHRASES: readonly string[] = Object.freeze([]);
+const NONE: readonly never[] = Object.freeze([]);
 
 export function emptySentiment(): Sentiment {
   return { expletives: 0, interjections: 0, thanking: 0, encouraging: 0, discouraging: 0 };
@@ -34,7 +33,7 @@ export function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
   // The usual message has no noise and no sentiment phrase: its tokens are kept as they are.
   let first = 0;
   while (first < tokens.length && (tokens[first]!.kind === "quoted" || !longestPhraseAt(model, tokens, first))) first++;
-  if (first === tokens.length) return { kept: tokens, content: tokens, counts: NOTHING_COUNTED, items: NO_ITEMS, phrases: NO_PHRASES };
+  if (first === tokens.length) return { kept: tokens, content: tokens, counts: NOTHING_COUNTED, items: NONE, phrases: NONE };
   const counts = emptySentiment();
   const kept: Token[] = tokens.slice(0, first);
   const content: Token[] = tokens.slice(0, first);

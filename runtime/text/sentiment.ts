@@ -42,19 +42,14 @@ function signature(counts: Readonly<Sentiment>): string {
   return sig;
 }
 
-interface SentimentTables {
-  /** `${signature}|${content key}` → intent, for inputs holding sentiment phrases and other words. */
-  content: Map<string, number>;
-}
-
-const cache = new WeakMap<NpcModel, SentimentTables>();
+/** Per model: `${signature}|${content key}` → intent, for inputs holding sentiment phrases and other words. */
+const cache = new WeakMap<NpcModel, Map<string, number>>();
 
 /** Built on first use from the exact table's keys (top-level inputs); ambiguous keys are dropped. */
-function tables(model: NpcModel): SentimentTables {
-  let t = cache.get(model);
-  if (t) return t;
-  const content = new Map<string, number>();
-  const ambiguous = new Set<string>();
+function contentTable(model: NpcModel): Map<string, number> {
+  let content = cache.get(model);
+  if (content) return content;
+  content = new Map();
   const { keys, targets } = model.payload.exact;
   for (let i = 0; i < keys.length; i++) {
     const sanitized = sanitize(model, tokenize(keys.at(i)).tokens);
@@ -62,13 +57,11 @@ function tables(model: NpcModel): SentimentTables {
     if (sig === "" || sanitized.content.length === 0) continue;
     const k = `${sig}|${keyOf(sanitized.content)}`;
     const known = content.get(k);
-    if (known !== undefined && known !== targets[i]) ambiguous.add(k);
-    else content.set(k, targets[i]!);
+    content.set(k, known === undefined || known === targets[i] ? targets[i]! : -1); // -1: two intents, dropped below
   }
-  for (const k of ambiguous) content.delete(k);
-  t = { content };
-  cache.set(model, t);
-  return t;
+  for (const [k, intent] of content) if (intent < 0) content.delete(k);
+  cache.set(model, content);
+  return content;
 }
 
 export interface SentimentHit {
@@ -85,7 +78,7 @@ export function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phr
   if (sig === "") return null;
   if (content.length > 0) {
     const key = `${sig}|${keyOf(content)}`;
-    const intent = tables(model).content.get(key);
+    const intent = contentTable(model).get(key);
     if (intent !== undefined) return { intent, key };
   }
   const knowsSomething = content.some((t) => t.kind !== "word" || (!model.stopWords.has(t.norm) && model.wordId.has(t.norm)));

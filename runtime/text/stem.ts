@@ -2,8 +2,9 @@
 // sides of the probabilistic stage: at build time for the words of the inputs and synonyms, at
 // run time for the message's words, so "directories", "directory" and "directoried" meet.
 // Only lowercase ASCII words of three letters or more are stemmed; anything else is its own stem.
+// Letters are tested by char code, not by regexes: each would be compiled in a fresh process's first message.
 
-const ASCII_WORD = /^[a-z]+$/;
+import { isAsciiIn } from "./normalize.js";
 
 function isConsonant(w: string, i: number): boolean {
   const c = w[i]!;
@@ -51,19 +52,15 @@ function replaceSuffix(w: string, rules: readonly (readonly [string, string])[],
   return w;
 }
 
-const STEP2: readonly (readonly [string, string])[] = [
-  ["ational", "ate"], ["tional", "tion"], ["enci", "ence"], ["anci", "ance"], ["izer", "ize"], ["bli", "ble"],
-  ["alli", "al"], ["entli", "ent"], ["eli", "e"], ["ousli", "ous"], ["ization", "ize"], ["ation", "ate"],
-  ["ator", "ate"], ["alism", "al"], ["iveness", "ive"], ["fulness", "ful"], ["ousness", "ous"], ["aliti", "al"],
-  ["iviti", "ive"], ["biliti", "ble"], ["logi", "log"],
-];
-const STEP3: readonly (readonly [string, string])[] = [
-  ["icate", "ic"], ["ative", ""], ["alize", "al"], ["iciti", "ic"], ["ical", "ic"], ["ful", ""], ["ness", ""],
-];
-const STEP4 = [
-  "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou", "ism", "ate", "iti",
-  "ous", "ive", "ize",
-];
+/** Suffix rules written `suffix:replacement,…`: one string, where a literal table of pairs spends 7 bytes of the minified core per rule. */
+const rules = (text: string): readonly (readonly [string, string])[] => text.split(",").map((rule) => rule.split(":") as [string, string]);
+
+const STEP2 = rules(
+  "ational:ate,tional:tion,enci:ence,anci:ance,izer:ize,bli:ble,alli:al,entli:ent,eli:e,ousli:ous,ization:ize,ation:ate," +
+    "ator:ate,alism:al,iveness:ive,fulness:ful,ousness:ous,aliti:al,iviti:ive,biliti:ble,logi:log",
+);
+const STEP3 = rules("icate:ic,ative:,alize:al,iciti:ic,ical:ic,ful:,ness:");
+const STEP4 = "al,ance,ence,er,ic,able,ible,ant,ement,ment,ent,ion,ou,ism,ate,iti,ous,ive,ize".split(",");
 
 function step1ab(word: string): string {
   let w = word;
@@ -74,7 +71,7 @@ function step1ab(word: string): string {
   if (suffix === 0 || !hasVowel(w, w.length - suffix)) return w;
   w = w.slice(0, -suffix);
   if (w.endsWith("at") || w.endsWith("bl") || w.endsWith("iz")) return `${w}e`;
-  if (endsDoubleConsonant(w, w.length) && !/[lsz]$/.test(w)) return w.slice(0, -1);
+  if (endsDoubleConsonant(w, w.length) && !"lsz".includes(w.at(-1)!)) return w.slice(0, -1);
   if (measure(w, w.length) === 1 && endsCvc(w, w.length)) return `${w}e`;
   return w;
 }
@@ -83,7 +80,7 @@ function step4(w: string): string {
   for (const suffix of STEP4) {
     if (!w.endsWith(suffix)) continue;
     const stem = w.length - suffix.length;
-    if (suffix === "ion" && !/[st]$/.test(w.slice(0, stem))) return w;
+    if (suffix === "ion" && !(stem > 0 && "st".includes(w[stem - 1]!))) return w;
     return measure(w, stem) > 1 ? w.slice(0, stem) : w;
   }
   return w;
@@ -101,7 +98,7 @@ function step5(word: string): string {
 
 /** The Porter stem of a normalized word (lowercase); other tokens are returned unchanged. */
 export function stem(word: string): string {
-  if (word.length < 3 || !ASCII_WORD.test(word)) return word;
+  if (word.length < 3 || !isAsciiIn(word, 97, 122)) return word;
   let w = step1ab(word);
   if (w.endsWith("y") && hasVowel(w, w.length - 1)) w = `${w.slice(0, -1)}i`;
   w = replaceSuffix(w, STEP2, 0);
