@@ -52,8 +52,7 @@ const LITERAL_HINT = /[/\\~$*@.=\d-]/;
  * First match names the shape. A Unicode pattern's third element is its ASCII twin, for ASCII text.
  */
 export const LITERAL_SHAPES: readonly (readonly [LiteralShape, RegExp, RegExp?])[] = [
-  ["url", /^[a-z][a-z0-9+.-]*:\/\//i],
-  ["url", /^www\./i],
+  ["url", /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/i],
   ["env", /^\$/],
   ["number", /^[+-]?\d+(?:[.,]\d+)*%?$/], // also versions and IP addresses
   ["flag", /^--?[\p{L}\p{N}]/u, /^--?[A-Za-z\d]/],
@@ -163,9 +162,8 @@ function isPunctAt(text: string, at: number, punctuation: string): boolean {
  * its next message: nothing may keep one past the message it was made for (answers keep strings).
  */
 export class TokenPool {
+  /** Every token made so far; the current message's are the first `count` (never shortened: `length = 0` frees an array's store). */
   private readonly tokens: Token[] = [];
-  /** The current message's tokens, the first `count` (never shortened: `length = 0` frees an array's store). */
-  private readonly list: Token[] = [];
   count = 0;
 
   /** Starts a message. */
@@ -173,11 +171,11 @@ export class TokenPool {
     this.count = 0;
   }
 
-  /** The next token of the message, set to these fields (one hidden class: the same literal as a fresh token's). */
-  take(text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): Token {
+  /** The next token of the message, set to these fields (every token is made by the one literal here: one hidden class). */
+  take(text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): void {
     const k = this.count++;
-    let token = this.tokens[k];
-    if (token === undefined) this.tokens[k] = token = newToken(text, norm, kind, shape, start, end);
+    const token = this.tokens[k];
+    if (token === undefined) this.tokens[k] = { text, norm, kind, shape, start, end };
     else {
       token.text = text;
       token.norm = norm;
@@ -186,36 +184,21 @@ export class TokenPool {
       token.start = start;
       token.end = end;
     }
-    this.list[k] = token;
-    return token;
   }
 
   /** The message's tokens, in an array of their number. */
   taken(): Token[] {
-    return this.list.slice(0, this.count);
+    return this.tokens.slice(0, this.count);
   }
-}
-
-function newToken(text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): Token {
-  return { text, norm, kind, shape, start, end };
-}
-
-/** Where tokenize puts a message's tokens: a fresh list of fresh tokens, or a pool's. */
-type TokenSink = Token[] | TokenPool;
-
-function add(sink: TokenSink, text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): void {
-  if (sink instanceof TokenPool) sink.take(text, norm, kind, shape, start, end);
-  else sink.push(newToken(text, norm, kind, shape, start, end));
 }
 
 /**
  * Splits a message into tokens. Quoted text ("…" or '…') becomes one token with its inner text.
- * With a pool, the tokens are the pool's (see TokenPool), else they are new.
+ * With a pool, the tokens are the pool's (see TokenPool), else they are new (a pool of their own).
  */
-export function tokenize(message: string, pool?: TokenPool): Tokenized {
+export function tokenize(message: string, pool = new TokenPool()): Tokenized {
   const clean = cleanMessage(message);
-  const sink: TokenSink = pool ?? [];
-  if (pool) pool.begin();
+  pool.begin();
   let unbalancedQuote = false;
   // Where a quote's search for its closing one failed: a later quote of the same kind searches a
   // part of that text and fails too, so it is not searched again (linear on "'a 'a 'a …").
@@ -238,7 +221,7 @@ export function tokenize(message: string, pool?: TokenPool): Tokenized {
       if (close > 0) {
         const inner = clean.slice(i + 1, close);
         const collapsed = inner.trim().replace(/\s+/g, " ");
-        if (collapsed.length > 0) add(sink, inner, lower(collapsed), "quoted", null, i + 1, close);
+        if (collapsed.length > 0) pool.take(inner, lower(collapsed), "quoted", null, i + 1, close);
         i = close + 1;
         continue;
       }
@@ -249,10 +232,10 @@ export function tokenize(message: string, pool?: TokenPool): Tokenized {
     }
     let end = i;
     while (end < clean.length && !isSpaceAt(clean, end)) end++;
-    pushChunk(clean, i, end, sink);
+    pushChunk(clean, i, end, pool);
     i = end;
   }
-  return { clean, tokens: sink instanceof TokenPool ? sink.taken() : sink, unbalancedQuote };
+  return { clean, tokens: pool.taken(), unbalancedQuote };
 }
 
 /** A quote closes at the same quote char followed by whitespace, punctuation or the end. */
@@ -266,7 +249,7 @@ function findClosingQuote(text: string, open: number): number {
   return -1;
 }
 
-function pushChunk(clean: string, from: number, to: number, tokens: TokenSink): void {
+function pushChunk(clean: string, from: number, to: number, tokens: TokenPool): void {
   let start = from;
   let end = to;
   while (start < end && isPunctAt(clean, start, LEADING_PUNCT)) start++;
@@ -283,17 +266,17 @@ function pushChunk(clean: string, from: number, to: number, tokens: TokenSink): 
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
   if (!shape && !hasLetterOrDigit(text)) return pushSymbol(clean, from, to, tokens);
   if (shape) {
-    add(tokens, text, norm, "literal", shape, start, end);
+    tokens.take(text, norm, "literal", shape, start, end);
     return;
   }
   const words = contraction(norm);
-  for (let k = 0; k < (words ? 2 : 1); k++) add(tokens, text, words ? words[k]! : norm, "word", null, start, end);
+  for (let k = 0; k < (words ? 2 : 1); k++) tokens.take(text, words ? words[k]! : norm, "word", null, start, end);
 }
 
 /** Punctuation-only chunks are dropped, except shell symbols (SYMBOL), kept whole as literals. */
-function pushSymbol(clean: string, from: number, to: number, tokens: TokenSink): void {
+function pushSymbol(clean: string, from: number, to: number, tokens: TokenPool): void {
   const text = clean.slice(from, to);
-  if (SYMBOL.test(text)) add(tokens, text, text, "literal", "symbol", from, to);
+  if (SYMBOL.test(text)) tokens.take(text, text, "literal", "symbol", from, to);
 }
 
 /** The typed text of consecutive tokens, each span once ("don't" is two tokens of one span). */
