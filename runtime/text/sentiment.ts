@@ -42,6 +42,9 @@ function signature(counts: Readonly<Sentiment>): string {
   return sig;
 }
 
+/** Words of lowercase letters, digits, `_` and `-`, one space apart: tokenize reads each word as one token of that norm (or drops it). */
+const PLAIN_KEY = /^[a-z\d_-]+(?: [a-z\d_-]+)*$/;
+
 /** Per model: `${signature}|${content key}` → intent, for inputs holding sentiment phrases and other words. */
 const cache = new WeakMap<NpcModel, Map<string, number>>();
 
@@ -52,7 +55,11 @@ function contentTable(model: NpcModel): Map<string, number> {
   content = new Map();
   const { keys, targets } = model.payload.exact;
   for (let i = 0; i < keys.length; i++) {
-    const sanitized = sanitize(model, tokenize(keys.at(i)).tokens);
+    const key = keys.at(i);
+    // Tokenizing every key was most of the first sentiment message's time: a plain key's tokens
+    // are its words, and sanitize finds no phrase in it if none of them starts one.
+    if (PLAIN_KEY.test(key) && !key.split(" ").some((word) => model.sanitizerPhrases.has(word))) continue;
+    const sanitized = sanitize(model, tokenize(key).tokens);
     const sig = signature(sanitized.counts);
     if (sig === "" || sanitized.content.length === 0) continue;
     const k = `${sig}|${keyOf(sanitized.content)}`;
