@@ -18,7 +18,7 @@ export interface Token {
    * token has one hidden class and the stages' property reads stay monomorphic.
    */
   shape: LiteralShape | null;
-  /** Span of `text` in the cleaned message (see `cleanMessage`). Expanded words share a span. */
+  /** Span of `text` in the cleaned message (see `cleaned`). Expanded words share a span. */
   start: number;
   end: number;
 }
@@ -73,12 +73,9 @@ const NOT_SUFFIX: WordTable = { __proto__: null, ca: "can", wo: "will", sha: "sh
 const SHORT_SUFFIXES: WordTable = { __proto__: null, re: "are", ve: "have", ll: "will", m: "am", d: "would" };
 /** Words whose "'s" is "is", each between spaces (a word has no space: found with `includes`). */
 const IS_BEFORE_S = " it that what where who how there here he she when why ";
-/** Latin abbreviations read as words (with their final dot), never as file names. */
-const isAbbreviation = (word: string) => word === "e.g" || word === "i.e";
 
 /** NFKC, controls dropped, typographic quotes made ASCII. Lengths change, so spans refer to this text. */
-export function cleanMessage(message: string): string {
-  if (isAsciiIn(message, 0x20, 0x7e)) return message; // printable ASCII, nothing to normalize: the common case
+function cleaned(message: string): string {
   return message
     .normalize("NFKC")
     .replace(CONTROL_CHARS, "")
@@ -151,11 +148,6 @@ function isSpaceAt(text: string, at: number): boolean {
   return /\s/.test(text[at]!);
 }
 
-/** Whether the character at `at` is one of `punctuation` (never an ASCII letter or digit). */
-function isPunctAt(text: string, at: number, punctuation: string): boolean {
-  return !isAsciiAlnum(text.charCodeAt(at)) && punctuation.includes(text[at]!);
-}
-
 /**
  * Token objects reused from one message to the next (the session's tokenize): a message then
  * allocates its list and its strings, not an object per token. A pool's tokens hold only until
@@ -163,13 +155,9 @@ function isPunctAt(text: string, at: number, punctuation: string): boolean {
  */
 export class TokenPool {
   /** Every token made so far; the current message's are the first `count` (never shortened: `length = 0` frees an array's store). */
-  private readonly tokens: Token[] = [];
+  readonly tokens: Token[] = [];
+  /** Tokens of the current message (tokenize starts one at 0). */
   count = 0;
-
-  /** Starts a message. */
-  begin(): void {
-    this.count = 0;
-  }
 
   /** The next token of the message, set to these fields (every token is made by the one literal here: one hidden class). */
   take(text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): void {
@@ -186,10 +174,6 @@ export class TokenPool {
     }
   }
 
-  /** The message's tokens, in an array of their number. */
-  taken(): Token[] {
-    return this.tokens.slice(0, this.count);
-  }
 }
 
 /**
@@ -197,8 +181,11 @@ export class TokenPool {
  * With a pool, the tokens are the pool's (see TokenPool), else they are new (a pool of their own).
  */
 export function tokenize(message: string, pool = new TokenPool()): Tokenized {
-  const clean = cleanMessage(message);
-  pool.begin();
+  // In printable ASCII (the usual message; nothing to clean) the only whitespace is " ": chunks are
+  // found with indexOf, not char by char (the char tests were a third of tokenize under --jitless).
+  const plain = isAsciiIn(message, 0x20, 0x7e);
+  const clean = plain ? message : cleaned(message);
+  pool.count = 0;
   let unbalancedQuote = false;
   // Where a quote's search for its closing one failed: a later quote of the same kind searches a
   // part of that text and fails too, so it is not searched again (linear on "'a 'a 'a …").
@@ -230,12 +217,23 @@ export function tokenize(message: string, pool = new TokenPool()): Tokenized {
       const next = clean[i + 1] ?? " ";
       if (ch === '"' ? !/\s/.test(next) : hasLetterOrDigit(next)) unbalancedQuote = true;
     }
-    let end = i;
-    while (end < clean.length && !isSpaceAt(clean, end)) end++;
+    const end = chunkEnd(clean, i, plain);
     pushChunk(clean, i, end, pool);
     i = end;
   }
-  return { clean, tokens: pool.taken(), unbalancedQuote };
+  // The message's tokens, in an array of their number.
+  return { clean, tokens: pool.tokens.slice(0, pool.count), unbalancedQuote };
+}
+
+/** Where the chunk starting at `from` ends: at the next whitespace (in `plain` text, the next space) or the end. */
+function chunkEnd(text: string, from: number, plain: boolean): number {
+  if (plain) {
+    const space = text.indexOf(" ", from);
+    return space < 0 ? text.length : space;
+  }
+  let end = from;
+  while (end < text.length && !isSpaceAt(text, end)) end++;
+  return end;
 }
 
 /** A quote closes at the same quote char followed by whitespace, punctuation or the end. */
@@ -250,19 +248,25 @@ function findClosingQuote(text: string, open: number): number {
 }
 
 function pushChunk(clean: string, from: number, to: number, tokens: TokenPool): void {
+  // The usual chunk, a lowercase ASCII word, is its own token: no punctuation, shape or contraction to look for.
+  const chunk = clean.slice(from, to);
+  if (isAsciiIn(chunk, 97, 122)) return tokens.take(chunk, chunk, "word", null, from, to);
   let start = from;
   let end = to;
-  while (start < end && isPunctAt(clean, start, LEADING_PUNCT)) start++;
-  while (end > start && isPunctAt(clean, end - 1, TRAILING_PUNCT)) end--;
+  while (start < end && LEADING_PUNCT.includes(clean[start]!)) start++;
+  while (end > start && TRAILING_PUNCT.includes(clean[end - 1]!)) end--;
   // A sentence's final dot goes, a literal's inner dots and a bare ".." stay.
   let dots = end;
   while (dots > start && clean[dots - 1] === ".") dots--;
   if (dots < end && dots > start && hasLetterOrDigit(clean[dots - 1]!)) end = dots;
   if (start >= end) return pushSymbol(clean, from, to, tokens);
-  if (clean[end] === "." && isAbbreviation(lower(clean.slice(start, end)))) end++;
-  const text = clean.slice(start, end);
+  let text = clean.slice(start, end);
+  // Latin abbreviations are read as words (with their final dot), never as file names.
+  const lowered = lower(text);
+  const abbreviation = lowered === "e.g" || lowered === "i.e";
+  if (abbreviation && clean[end] === ".") text = clean.slice(start, ++end);
   const norm = lower(text);
-  const shape = isAbbreviation(norm.endsWith(".") ? norm.slice(0, -1) : norm) ? null : literalShape(text);
+  const shape = abbreviation ? null : literalShape(text);
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
   if (!shape && !hasLetterOrDigit(text)) return pushSymbol(clean, from, to, tokens);
   if (shape) {

@@ -35,14 +35,9 @@ function inNamedSets(bits: number, code: number): boolean {
   const ch = code < 128 ? "" : String.fromCodePoint(code);
   const isWord = code < 128 ? isAsciiAlnum(code) || code === 95 : WORD_CHAR.test(ch);
   const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(ch));
-  return (
-    ((bits & SET_WORD) !== 0 && isWord) ||
-    ((bits & SET_DIGIT) !== 0 && isDigit) ||
-    ((bits & SET_SPACE) !== 0 && isSpace) ||
-    ((bits & SET_NOT_WORD) !== 0 && !isWord) ||
-    ((bits & SET_NOT_DIGIT) !== 0 && !isDigit) ||
-    ((bits & SET_NOT_SPACE) !== 0 && !isSpace)
-  );
+  // The sets the character is in, each named or negated: the class holds it if it names one of them.
+  const sets = (isWord ? SET_WORD : SET_NOT_WORD) | (isDigit ? SET_DIGIT : SET_NOT_DIGIT) | (isSpace ? SET_SPACE : SET_NOT_SPACE);
+  return (bits & sets) !== 0;
 }
 
 function inClass(cls: readonly number[], code: number): boolean {

@@ -4,7 +4,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isNegated, NEGATION } from "../../runtime/match/guards.js";
-import { hasLetterOrDigit, isAsciiIn, LITERAL_SHAPES, literalShape } from "../../runtime/text/normalize.js";
+import { hasLetterOrDigit, isAsciiIn, LITERAL_SHAPES, literalShape, tokenize } from "../../runtime/text/normalize.js";
 
 /** Characters near the patterns' edges: ASCII punctuation they test, letters and digits beyond ASCII, a lone and a paired surrogate, dotted İ and the Kelvin sign (both lowercase to ASCII letters). */
 const edgy = fc.constantFrom(..."-._/\\~$*@=:+%' \t\"‘’ʼaZz09éß²٣İK", "\ud835", "𝐀", "\u0301");
@@ -63,6 +63,24 @@ describe("ASCII fast paths", () => {
     fc.assert(
       fc.property(message, (text) => {
         expect(isNegated(text)).toBe(NEGATION.test(text.toLowerCase()));
+      }),
+      runs,
+    );
+  });
+
+  it("tokenize reads printable ASCII (chunks found by indexOf, lowercase words taken whole) as it reads the same text by char", () => {
+    const word = fc.constantFrom("list", "files", "e.g.", "i.e", "don't", "it's", "Notes.TXT", "-rf", "'quoted", "text'", '"a', 'b"', "?", "...", "x.", "(a)", "~/x", "10mb", "a=b", ">>");
+    const message = fc.array(fc.tuple(word, fc.constantFrom(" ", "  ")), { maxLength: 8 }).map((parts) => parts.map(([w, s]) => w + s).join(""));
+    fc.assert(
+      fc.property(message, (text) => {
+        // A tab is whitespace too, but not printable: the message is then read char by char (a quoted text keeps its tabs).
+        const tabbed = tokenize(text.replaceAll(" ", "\t"));
+        const plain = tokenize(text);
+        expect(tabbed.unbalancedQuote).toBe(plain.unbalancedQuote);
+        expect(tabbed.tokens.map((t) => ({ ...t, text: t.text.replaceAll("\t", " ") }))).toEqual(plain.tokens);
+        // A "(" before a word is shed as punctuation: the first word is then read by the general path.
+        const opened = tokenize(`(${text}`).tokens.map((t) => ({ ...t, start: t.start - 1, end: t.end - 1 }));
+        if (/^[a-z]/.test(text)) expect(opened).toEqual(tokenize(text).tokens);
       }),
       runs,
     );
