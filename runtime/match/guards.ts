@@ -23,7 +23,7 @@ export interface GuardedIntent {
   destructive: boolean;
 }
 
-const PERMISSIONS: readonly string[] = ["ask", "yolo", "auto"];
+const PERMISSIONS: readonly (Permission | undefined)[] = ["ask", "yolo", "auto"];
 
 /**
  * don't / dont, doesn't, can't, won't, shouldn't, mustn't; do not, does not; never, not, no,
@@ -45,7 +45,7 @@ export function isNegated(message: string): boolean {
 
 /** Applies the guards to `answer` in place. */
 export function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, message: string): void {
-  let permission: Permission = intent.permission !== undefined && PERMISSIONS.includes(intent.permission) ? intent.permission : "ask";
+  let permission: Permission = PERMISSIONS.includes(intent.permission) ? intent.permission! : "ask";
   if (intent.destructive && answer.status === "probabilistic match") permission = "ask";
   if (intent.destructive && isNegated(message)) {
     permission = "ask";

@@ -1,6 +1,10 @@
 // The ONE normalization of ndfc: the compiler builds table keys and vocabulary with it, the
 // runtime normalizes messages with it, so a phrase written in a dataset and the same phrase typed
 // by a user always meet. Tokens keep their literal text (case included) for slot capture.
+// The functions written `const f = (function f(…) {…});` (here and in the other text and exact-stage
+// modules) are the ones a message's first answer spent most time compiling: V8 compiles a
+// parenthesized function when the module loads (a "PIFE" hint), so a fresh process's first message
+// does not (issue 15; rolldown's minifier keeps the parentheses).
 
 export type TokenKind = "word" | "literal" | "quoted";
 
@@ -129,7 +133,8 @@ export function isAsciiIn(text: string, low: number, high: number): boolean {
 // Character tests by code: the tokenizer runs on every message, and most characters are ASCII
 // letters, which these answer without a lookup or a regex.
 export function isAsciiAlnum(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+  const letter = code | 32; // A-Z read as a-z
+  return (letter >= 97 && letter <= 122) || (code >= 48 && code <= 57);
 }
 
 /** ALNUM.test(text): by char code while the text is ASCII. */
@@ -180,7 +185,7 @@ export class TokenPool {
  * Splits a message into tokens. Quoted text ("…" or '…') becomes one token with its inner text.
  * With a pool, the tokens are the pool's (see TokenPool), else they are new (a pool of their own).
  */
-export function tokenize(message: string, pool = new TokenPool()): Tokenized {
+export const tokenize = (function tokenize(message: string, pool = new TokenPool()): Tokenized {
   // In printable ASCII (the usual message; nothing to clean) the only whitespace is " ": chunks are
   // found with indexOf, not char by char (the char tests were a third of tokenize under --jitless).
   const plain = isAsciiIn(message, 0x20, 0x7e);
@@ -223,7 +228,7 @@ export function tokenize(message: string, pool = new TokenPool()): Tokenized {
   }
   // The message's tokens, in an array of their number.
   return { clean, tokens: pool.tokens.slice(0, pool.count), unbalancedQuote };
-}
+});
 
 /** Where the chunk starting at `from` ends: at the next whitespace (in `plain` text, the next space) or the end. */
 function chunkEnd(text: string, from: number, plain: boolean): number {
@@ -247,7 +252,7 @@ function findClosingQuote(text: string, open: number): number {
   return -1;
 }
 
-function pushChunk(clean: string, from: number, to: number, tokens: TokenPool): void {
+const pushChunk = (function pushChunk(clean: string, from: number, to: number, tokens: TokenPool): void {
   // The usual chunk, a lowercase ASCII word, is its own token: no punctuation, shape or contraction to look for.
   const chunk = clean.slice(from, to);
   if (isAsciiIn(chunk, 97, 122)) return tokens.take(chunk, chunk, "word", null, from, to);
@@ -275,7 +280,7 @@ function pushChunk(clean: string, from: number, to: number, tokens: TokenPool): 
   }
   const words = contraction(norm);
   for (let k = 0; k < (words ? 2 : 1); k++) tokens.take(text, words ? words[k]! : norm, "word", null, start, end);
-}
+});
 
 /** Punctuation-only chunks are dropped, except shell symbols (SYMBOL), kept whole as literals. */
 function pushSymbol(clean: string, from: number, to: number, tokens: TokenPool): void {
@@ -296,14 +301,14 @@ export function textOf(tokens: readonly Token[]): string {
  * message they come from, a message that already reads as its key (lowercase words one space
  * apart, the usual case) gives a slice of it: one string, none built word by word and flattened.
  */
-export function keyOf(tokens: readonly Token[], clean?: string): string {
+export const keyOf = (function keyOf(tokens: readonly Token[], clean?: string): string {
   if (clean !== undefined && tokens.length > 0 && readsAsKey(tokens, clean)) return clean.slice(tokens[0]!.start, tokens[tokens.length - 1]!.end);
   // A loop, not map + join: no array per call, and no "wrong map" deopt when an empty message's
   // array (small integers) and a real one's (strings) meet at the same join.
   let key = "";
   for (let i = 0; i < tokens.length; i++) key = i === 0 ? tokens[i]!.norm : `${key} ${tokens[i]!.norm}`;
   return key;
-}
+});
 
 /** Whether `clean` spells the tokens' norms one space apart from the first token's start to the last one's end. */
 function readsAsKey(tokens: readonly Token[], clean: string): boolean {

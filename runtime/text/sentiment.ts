@@ -18,6 +18,7 @@
 //     removed phrases of the same kinds ("you are amazing" → "you are great": both encouraging);
 //   - a message that is only sentiment and filler ("thanks a lot": nothing else the NPC knows)
 //     against the inputs that are exactly one of its sentiment phrases ("thanks").
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { SENTIMENT_KINDS } from "../bundle/bundle-types.js";
 import type { NpcModel } from "../bundle/model.js";
@@ -80,7 +81,7 @@ export interface SentimentHit {
  * An exact answer for a message that carries sentiment phrases, or null. `phrases` are the
  * normalized sentiment phrases found in the message, `content` what is left without them.
  */
-export function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
+export const sentimentMatch = (function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
   const sig = signature(counts);
   if (sig === "") return null;
   if (content.length > 0) {
@@ -95,7 +96,7 @@ export function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phr
     if (intent !== undefined) return { intent, key: phrase };
   }
   return null;
-}
+});
 
 /**
  * The tokens without the stop words that end them ("npm install please" → "npm install"), so a

@@ -3,12 +3,13 @@
 // run time for the message's words, so "directories", "directory" and "directoried" meet.
 // Only lowercase ASCII words of three letters or more are stemmed; anything else is its own stem.
 // Letters are tested by char code, not by regexes: each would be compiled in a fresh process's first message.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { isAsciiIn } from "./normalize.js";
 
 function isConsonant(w: string, i: number): boolean {
   const c = w[i]!;
-  if (c === "a" || c === "e" || c === "i" || c === "o" || c === "u") return false;
+  if ("aeiou".includes(c)) return false;
   return c !== "y" || i === 0 || !isConsonant(w, i - 1);
 }
 
@@ -38,19 +39,18 @@ function endsDoubleConsonant(w: string, end: number): boolean {
 /** consonant-vowel-consonant ending, the last consonant not w, x or y. */
 function endsCvc(w: string, end: number): boolean {
   if (end < 3 || !isConsonant(w, end - 1) || isConsonant(w, end - 2) || !isConsonant(w, end - 3)) return false;
-  const c = w[end - 1]!;
-  return c !== "w" && c !== "x" && c !== "y";
+  return !"wxy".includes(w[end - 1]!);
 }
 
 /** Replaces the first matching suffix when the remaining stem's measure exceeds `minMeasure`. */
-function replaceSuffix(w: string, rules: readonly (readonly [string, string])[], minMeasure: number): string {
+const replaceSuffix = (function replaceSuffix(w: string, rules: readonly (readonly [string, string])[], minMeasure: number): string {
   for (const [suffix, replacement] of rules) {
     if (!w.endsWith(suffix)) continue;
     const stem = w.length - suffix.length;
     return measure(w, stem) > minMeasure ? w.slice(0, stem) + replacement : w;
   }
   return w;
-}
+});
 
 /** Suffix rules written `suffix:replacement,…`: one string, where a literal table of pairs spends 7 bytes of the minified core per rule. */
 const rules = (text: string): readonly (readonly [string, string])[] => text.split(",").map((rule) => rule.split(":") as [string, string]);
@@ -62,7 +62,7 @@ const STEP2 = rules(
 const STEP3 = rules("icate:ic,ative:,alize:al,iciti:ic,ical:ic,ful:,ness:");
 const STEP4 = "al,ance,ence,er,ic,able,ible,ant,ement,ment,ent,ion,ou,ism,ate,iti,ous,ive,ize".split(",");
 
-function step1ab(word: string): string {
+const step1ab = (function step1ab(word: string): string {
   let w = word;
   if (w.endsWith("sses") || w.endsWith("ies")) w = w.slice(0, -2);
   else if (w.endsWith("s") && !w.endsWith("ss")) w = w.slice(0, -1);
@@ -74,7 +74,7 @@ function step1ab(word: string): string {
   if (endsDoubleConsonant(w, w.length) && !"lsz".includes(w.at(-1)!)) return w.slice(0, -1);
   if (measure(w, w.length) === 1 && endsCvc(w, w.length)) return `${w}e`;
   return w;
-}
+});
 
 function step4(w: string): string {
   for (const suffix of STEP4) {
@@ -97,11 +97,11 @@ function step5(word: string): string {
 }
 
 /** The Porter stem of a normalized word (lowercase); other tokens are returned unchanged. */
-export function stem(word: string): string {
+export const stem = (function stem(word: string): string {
   if (word.length < 3 || !isAsciiIn(word, 97, 122)) return word;
   let w = step1ab(word);
   if (w.endsWith("y") && hasVowel(w, w.length - 1)) w = `${w.slice(0, -1)}i`;
   w = replaceSuffix(w, STEP2, 0);
   w = replaceSuffix(w, STEP3, 0);
   return step5(step4(w));
-}
+});
