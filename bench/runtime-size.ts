@@ -34,12 +34,14 @@ chunk, automaton-frames.ts) cost 149 B: 60,422 B (60,441 with null-prototype con
  * sentiment phrases (runtime/stages.ts; the emoji ladder stays, render/emoji.ts): 57,594 B.
  * NpcSession's private members became #private ones, which the minifier renames (it keeps
  * property names): 57,030 B; RenderBudget's and Mulberry32's too: 56,975 B, the guard (Npc keeps
- * a plain private field: hosts make objects inheriting from an Npc, which #private would break). (The shell renderer as a chunk, recognised at load from
+ * a plain private field: hosts make objects inheriting from an Npc, which #private would break).
+ * Merged with the ASCII fast paths, one-sink tokenize, the sentiment content table, jitless tokenize
+ * paths and PIFE compile hints (together −211 B on their own): 56,759 B, the guard. (The shell renderer as a chunk, recognised at load from
  * the records' bytes, would save 244 B of core and cost a TERMy host 796: not done.) Next: the shell renderer as a chunk (records are read on first use, so whether a bundle
  * has shell commands must come from what the load reads), a validator that is not a tree of
  * closures.
  */
-export const CORE_BUDGET_BYTES = 56_975;
+export const CORE_BUDGET_BYTES = 56_759;
 
 
 export interface RuntimeBundleSize {

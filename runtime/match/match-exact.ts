@@ -1,4 +1,5 @@
 // Stage exact: match of the normalized message, the active context's children first.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { NpcModel } from "../bundle/model.js";
 
@@ -9,7 +10,7 @@ export interface ExactHit {
 }
 
 /** Tries each key (e.g. the message as typed, then without noise) in the context table, then the main one. */
-export function matchExact(model: NpcModel, keys: readonly string[], activeContext: number | null): ExactHit | null {
+export const matchExact = (function matchExact(model: NpcModel, keys: readonly string[], activeContext: number | null): ExactHit | null {
   const context = activeContext === null ? undefined : model.contextExact.get(activeContext);
   if (context) {
     for (const key of keys) {
@@ -22,4 +23,4 @@ export function matchExact(model: NpcModel, keys: readonly string[], activeConte
     if (intent !== undefined) return { intent, status: "exact match", key };
   }
   return null;
-}
+});

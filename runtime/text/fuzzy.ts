@@ -2,6 +2,7 @@
 // every vocabulary word stores the hashes of its deletion variants (up to its edit budget); a
 // misspelt word generates its own variants, looks their hashes up (binary search) and verifies
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { lowerBound } from "../match/sorted.js";
 import type { StringTable } from "../bundle/string-table.js";
@@ -71,10 +72,11 @@ export function deletionVariants(word: string, budget: number): Set<string> {
   return out;
 }
 
-/** Code points of the two strings osaDistance compares, and its three rows: reused by every call. */
-let pointsA = new Int32Array(32);
-let pointsB = new Int32Array(32);
-let rows = new Int32Array(3 * 32);
+/** Code points of the two strings osaDistance compares, and its three rows: reused by every call (grown by the first). */
+const NONE = new Int32Array(0);
+let pointsA = NONE;
+let pointsB = NONE;
+let rows = NONE;
 
 /** Writes the code points of `text` into `into` (as Array.from splits it: a lone surrogate is one); returns their number. */
 function fillCodePoints(text: string, into: Int32Array): number {
@@ -96,7 +98,7 @@ export function characters(text: string): number {
 }
 
 /** Optimal string alignment distance (on characters), giving up (returning limit + 1) once it exceeds `limit`. */
-export function osaDistance(a: string, b: string, limit: number): number {
+export const osaDistance = (function osaDistance(a: string, b: string, limit: number): number {
   if (pointsA.length < a.length) pointsA = new Int32Array(2 * a.length);
   if (pointsB.length < b.length) pointsB = new Int32Array(2 * b.length);
   const x = pointsA;
@@ -131,7 +133,7 @@ export function osaDistance(a: string, b: string, limit: number): number {
     row = oldest;
   }
   return rows[prev + m]!;
-}
+});
 
 export interface FuzzyHit {
   word: number;
@@ -144,7 +146,7 @@ export interface FuzzyHit {
  * hashString of `text` without its characters (code points) `skipA` and `skipB` (-1: none): the
  * hash of that deletion variant, without building it.
  */
-function hashWithout(text: string, skipA: number, skipB: number): number {
+const hashWithout = (function hashWithout(text: string, skipA: number, skipB: number): number {
   let h = FNV_OFFSET;
   for (let i = 0, character = 0; i < text.length; character++) {
     const units = text.codePointAt(i)! > 0xffff ? 2 : 1;
@@ -152,7 +154,7 @@ function hashWithout(text: string, skipA: number, skipB: number): number {
     i += units;
   }
   return h >>> 0;
-}
+});
 
 export class FuzzyIndex {
   /** Per vocabulary word: whether the current lookup has verified it (reset at its end), and those words. */

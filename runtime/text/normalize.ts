@@ -1,6 +1,10 @@
 // The ONE normalization of ndfc: the compiler builds table keys and vocabulary with it, the
 // runtime normalizes messages with it, so a phrase written in a dataset and the same phrase typed
 // by a user always meet. Tokens keep their literal text (case included) for slot capture.
+// The functions written `const f = (function f(…) {…});` (here and in the other text and exact-stage
+// modules) are the ones a message's first answer spent most time compiling: V8 compiles a
+// parenthesized function when the module loads (a "PIFE" hint), so a fresh process's first message
+// does not (issue 15; rolldown's minifier keeps the parentheses).
 
 export type TokenKind = "word" | "literal" | "quoted";
 
@@ -18,7 +22,7 @@ export interface Token {
    * token has one hidden class and the stages' property reads stay monomorphic.
    */
   shape: LiteralShape | null;
-  /** Span of `text` in the cleaned message (see `cleanMessage`). Expanded words share a span. */
+  /** Span of `text` in the cleaned message (see `cleaned`). Expanded words share a span. */
   start: number;
   end: number;
 }
@@ -31,30 +35,35 @@ export interface Tokenized {
   unbalancedQuote: boolean;
 }
 
-const LEADING_PUNCT = new Set([..."([{\"'«“‘¿¡<"]);
-const TRAILING_PUNCT = new Set([...")]}\"'»”’,;:!?…>"]);
+/** Punctuation a word sheds at its start and its end (single UTF-16 units, looked up with `includes`). */
+const LEADING_PUNCT = "([{\"'«“‘¿¡<";
+const TRAILING_PUNCT = ")]}\"'»”’,;:!?…>";
 const SINGLE_QUOTES = /[\u2018\u2019\u201A\u201B\u2032]/g;
 const DOUBLE_QUOTES = /[\u201C\u201D\u201E\u201F\u2033]/g;
 // C0/C1 controls except tab/newline/CR, which become plain whitespace later.
 const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/g;
+// Unicode property regexes cost up to a millisecond each to compile on their first use: a fresh
+// process's first messages pay that. ASCII text (the usual message) is read by char code, or by
+// ASCII twins of these patterns that match the same ASCII strings (test/runtime/ascii-paths.test.ts).
 const ALNUM = /[\p{L}\p{N}]/u;
-const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 /** A chunk of shell symbols (`>`, `>>`, `|`, `&&`) or a lone quote: in a terminal assistant these carry the meaning ("' and \"" vs "> and >>"), so they are kept. */
 const SYMBOL = /^(?:[<>|&]+|["'`])$/;
 /** A token without any of these characters cannot have a literal shape (a cheap first test). */
 const LITERAL_HINT = /[/\\~$*@.=\d-]/;
 
-/** Literal-looking text: kept intact (inner dots, slashes, dashes) and matched by types, not words. First match names the shape. */
-const LITERAL_SHAPES: readonly [LiteralShape, RegExp][] = [
-  ["url", /^[a-z][a-z0-9+.-]*:\/\//i],
-  ["url", /^www\./i],
+/**
+ * Literal-looking text: kept intact (inner dots, slashes, dashes) and matched by types, not words.
+ * First match names the shape. A Unicode pattern's third element is its ASCII twin, for ASCII text.
+ */
+export const LITERAL_SHAPES: readonly (readonly [LiteralShape, RegExp, RegExp?])[] = [
+  ["url", /^(?:[a-z][a-z0-9+.-]*:\/\/|www\.)/i],
   ["env", /^\$/],
   ["number", /^[+-]?\d+(?:[.,]\d+)*%?$/], // also versions and IP addresses
-  ["flag", /^--?[\p{L}\p{N}]/u],
+  ["flag", /^--?[\p{L}\p{N}]/u, /^--?[A-Za-z\d]/],
   ["glob", /\*/],
   ["path", /[/\\]|^~|^\.{1,2}$/],
   ["address", /@/], // e-mail addresses, user@host
-  ["file", /[\p{L}\p{N}_-]\.[\p{L}\p{N}_]/u], // file names
+  ["file", /[\p{L}\p{N}_-]\.[\p{L}\p{N}_]/u, /[\w-]\.\w/], // file names
   ["number", /^[+-]?\d/], // with a unit: 10mb, 3x
   ["assignment", /=/],
 ];
@@ -66,13 +75,11 @@ const LITERAL_SHAPES: readonly [LiteralShape, RegExp][] = [
 type WordTable = Readonly<Record<string, string | null | undefined>>;
 const NOT_SUFFIX: WordTable = { __proto__: null, ca: "can", wo: "will", sha: "shall", ai: "is" };
 const SHORT_SUFFIXES: WordTable = { __proto__: null, re: "are", ve: "have", ll: "will", m: "am", d: "would" };
-const IS_BEFORE_S = new Set(["it", "that", "what", "where", "who", "how", "there", "here", "he", "she", "when", "why"]);
-/** Latin abbreviations read as words (with their final dot), never as file names. */
-const ABBREVIATIONS = new Set(["e.g", "i.e"]);
+/** Words whose "'s" is "is", each between spaces (a word has no space: found with `includes`). */
+const IS_BEFORE_S = " it that what where who how there here he she when why ";
 
 /** NFKC, controls dropped, typographic quotes made ASCII. Lengths change, so spans refer to this text. */
-export function cleanMessage(message: string): string {
-  if (PRINTABLE_ASCII.test(message)) return message; // nothing to normalize: the common case
+function cleaned(message: string): string {
   return message
     .normalize("NFKC")
     .replace(CONTROL_CHARS, "")
@@ -100,27 +107,44 @@ function contraction(word: string): [string, string] | null {
   const suffix = word.slice(apostrophe + 1);
   if (suffix === "s") {
     if (stem === "let") return ["let", "us"];
-    return IS_BEFORE_S.has(stem) ? [stem, "is"] : null;
+    return IS_BEFORE_S.includes(` ${stem} `) ? [stem, "is"] : null;
   }
   const expanded = SHORT_SUFFIXES[suffix];
   return expanded ? [stem, expanded] : null;
 }
 
-function literalShape(text: string): LiteralShape | null {
+/** The shape of a token's text, or null for a word. */
+export function literalShape(text: string): LiteralShape | null {
   if (!LITERAL_HINT.test(text)) return null;
-  for (const [shape, pattern] of LITERAL_SHAPES) if (pattern.test(text)) return shape;
+  const ascii = isAsciiIn(text, 0, 0x7f);
+  for (const [shape, pattern, asciiTwin] of LITERAL_SHAPES) if ((ascii && asciiTwin ? asciiTwin : pattern).test(text)) return shape;
   return null;
+}
+
+/** Whether every UTF-16 unit of `text` is in [low, high] (ASCII ranges). */
+export function isAsciiIn(text: string, low: number, high: number): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code < low || code > high) return false;
+  }
+  return true;
 }
 
 // Character tests by code: the tokenizer runs on every message, and most characters are ASCII
 // letters, which these answer without a lookup or a regex.
-function isAsciiAlnum(code: number): boolean {
-  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || (code >= 48 && code <= 57);
+export function isAsciiAlnum(code: number): boolean {
+  const letter = code | 32; // A-Z read as a-z
+  return (letter >= 97 && letter <= 122) || (code >= 48 && code <= 57);
 }
 
-/** ALNUM.test(text), without the Unicode regex for the usual word that starts with an ASCII letter or digit. */
-function hasLetterOrDigit(text: string): boolean {
-  return isAsciiAlnum(text.charCodeAt(0)) || ALNUM.test(text);
+/** ALNUM.test(text): by char code while the text is ASCII. */
+export function hasLetterOrDigit(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i);
+    if (code > 0x7f) return ALNUM.test(text);
+    if (isAsciiAlnum(code)) return true;
+  }
+  return false;
 }
 
 function isSpaceAt(text: string, at: number): boolean {
@@ -129,32 +153,22 @@ function isSpaceAt(text: string, at: number): boolean {
   return /\s/.test(text[at]!);
 }
 
-/** Whether the character at `at` is in `set` (a set of punctuation: never an ASCII letter or digit). */
-function isPunctAt(text: string, at: number, set: ReadonlySet<string>): boolean {
-  return !isAsciiAlnum(text.charCodeAt(at)) && set.has(text[at]!);
-}
-
 /**
  * Token objects reused from one message to the next (the session's tokenize): a message then
  * allocates its list and its strings, not an object per token. A pool's tokens hold only until
  * its next message: nothing may keep one past the message it was made for (answers keep strings).
  */
 export class TokenPool {
-  private readonly tokens: Token[] = [];
-  /** The current message's tokens, the first `count` (never shortened: `length = 0` frees an array's store). */
-  private readonly list: Token[] = [];
+  /** Every token made so far; the current message's are the first `count` (never shortened: `length = 0` frees an array's store). */
+  readonly tokens: Token[] = [];
+  /** Tokens of the current message (tokenize starts one at 0). */
   count = 0;
 
-  /** Starts a message. */
-  begin(): void {
-    this.count = 0;
-  }
-
-  /** The next token of the message, set to these fields (one hidden class: the same literal as a fresh token's). */
-  take(text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): Token {
+  /** The next token of the message, set to these fields (every token is made by the one literal here: one hidden class). */
+  take(text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): void {
     const k = this.count++;
-    let token = this.tokens[k];
-    if (token === undefined) this.tokens[k] = token = newToken(text, norm, kind, shape, start, end);
+    const token = this.tokens[k];
+    if (token === undefined) this.tokens[k] = { text, norm, kind, shape, start, end };
     else {
       token.text = text;
       token.norm = norm;
@@ -163,36 +177,20 @@ export class TokenPool {
       token.start = start;
       token.end = end;
     }
-    this.list[k] = token;
-    return token;
   }
 
-  /** The message's tokens, in an array of their number. */
-  taken(): Token[] {
-    return this.list.slice(0, this.count);
-  }
-}
-
-function newToken(text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): Token {
-  return { text, norm, kind, shape, start, end };
-}
-
-/** Where tokenize puts a message's tokens: a fresh list of fresh tokens, or a pool's. */
-type TokenSink = Token[] | TokenPool;
-
-function add(sink: TokenSink, text: string, norm: string, kind: TokenKind, shape: LiteralShape | null, start: number, end: number): void {
-  if (sink instanceof TokenPool) sink.take(text, norm, kind, shape, start, end);
-  else sink.push(newToken(text, norm, kind, shape, start, end));
 }
 
 /**
  * Splits a message into tokens. Quoted text ("…" or '…') becomes one token with its inner text.
- * With a pool, the tokens are the pool's (see TokenPool), else they are new.
+ * With a pool, the tokens are the pool's (see TokenPool), else they are new (a pool of their own).
  */
-export function tokenize(message: string, pool?: TokenPool): Tokenized {
-  const clean = cleanMessage(message);
-  const sink: TokenSink = pool ?? [];
-  if (pool) pool.begin();
+export const tokenize = (function tokenize(message: string, pool = new TokenPool()): Tokenized {
+  // In printable ASCII (the usual message; nothing to clean) the only whitespace is " ": chunks are
+  // found with indexOf, not char by char (the char tests were a third of tokenize under --jitless).
+  const plain = isAsciiIn(message, 0x20, 0x7e);
+  const clean = plain ? message : cleaned(message);
+  pool.count = 0;
   let unbalancedQuote = false;
   // Where a quote's search for its closing one failed: a later quote of the same kind searches a
   // part of that text and fails too, so it is not searched again (linear on "'a 'a 'a …").
@@ -215,21 +213,32 @@ export function tokenize(message: string, pool?: TokenPool): Tokenized {
       if (close > 0) {
         const inner = clean.slice(i + 1, close);
         const collapsed = inner.trim().replace(/\s+/g, " ");
-        if (collapsed.length > 0) add(sink, inner, lower(collapsed), "quoted", null, i + 1, close);
+        if (collapsed.length > 0) pool.take(inner, lower(collapsed), "quoted", null, i + 1, close);
         i = close + 1;
         continue;
       }
       // An apostrophe may stand alone ("students' books"); a ' opening a word never closed is a
       // quote. A " followed by a space or the end opens nothing: it is the symbol itself.
       const next = clean[i + 1] ?? " ";
-      if (ch === '"' ? !/\s/.test(next) : ALNUM.test(next)) unbalancedQuote = true;
+      if (ch === '"' ? !/\s/.test(next) : hasLetterOrDigit(next)) unbalancedQuote = true;
     }
-    let end = i;
-    while (end < clean.length && !isSpaceAt(clean, end)) end++;
-    pushChunk(clean, i, end, sink);
+    const end = chunkEnd(clean, i, plain);
+    pushChunk(clean, i, end, pool);
     i = end;
   }
-  return { clean, tokens: sink instanceof TokenPool ? sink.taken() : sink, unbalancedQuote };
+  // The message's tokens, in an array of their number.
+  return { clean, tokens: pool.tokens.slice(0, pool.count), unbalancedQuote };
+});
+
+/** Where the chunk starting at `from` ends: at the next whitespace (in `plain` text, the next space) or the end. */
+function chunkEnd(text: string, from: number, plain: boolean): number {
+  if (plain) {
+    const space = text.indexOf(" ", from);
+    return space < 0 ? text.length : space;
+  }
+  let end = from;
+  while (end < text.length && !isSpaceAt(text, end)) end++;
+  return end;
 }
 
 /** A quote closes at the same quote char followed by whitespace, punctuation or the end. */
@@ -243,34 +252,40 @@ function findClosingQuote(text: string, open: number): number {
   return -1;
 }
 
-function pushChunk(clean: string, from: number, to: number, tokens: TokenSink): void {
+const pushChunk = (function pushChunk(clean: string, from: number, to: number, tokens: TokenPool): void {
+  // The usual chunk, a lowercase ASCII word, is its own token: no punctuation, shape or contraction to look for.
+  const chunk = clean.slice(from, to);
+  if (isAsciiIn(chunk, 97, 122)) return tokens.take(chunk, chunk, "word", null, from, to);
   let start = from;
   let end = to;
-  while (start < end && isPunctAt(clean, start, LEADING_PUNCT)) start++;
-  while (end > start && isPunctAt(clean, end - 1, TRAILING_PUNCT)) end--;
+  while (start < end && LEADING_PUNCT.includes(clean[start]!)) start++;
+  while (end > start && TRAILING_PUNCT.includes(clean[end - 1]!)) end--;
   // A sentence's final dot goes, a literal's inner dots and a bare ".." stay.
   let dots = end;
   while (dots > start && clean[dots - 1] === ".") dots--;
-  if (dots < end && dots > start && ALNUM.test(clean[dots - 1]!)) end = dots;
+  if (dots < end && dots > start && hasLetterOrDigit(clean[dots - 1]!)) end = dots;
   if (start >= end) return pushSymbol(clean, from, to, tokens);
-  if (clean[end] === "." && ABBREVIATIONS.has(lower(clean.slice(start, end)))) end++;
-  const text = clean.slice(start, end);
+  let text = clean.slice(start, end);
+  // Latin abbreviations are read as words (with their final dot), never as file names.
+  const lowered = lower(text);
+  const abbreviation = lowered === "e.g" || lowered === "i.e";
+  if (abbreviation && clean[end] === ".") text = clean.slice(start, ++end);
   const norm = lower(text);
-  const shape = ABBREVIATIONS.has(norm.endsWith(".") ? norm.slice(0, -1) : norm) ? null : literalShape(text);
+  const shape = abbreviation ? null : literalShape(text);
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
   if (!shape && !hasLetterOrDigit(text)) return pushSymbol(clean, from, to, tokens);
   if (shape) {
-    add(tokens, text, norm, "literal", shape, start, end);
+    tokens.take(text, norm, "literal", shape, start, end);
     return;
   }
   const words = contraction(norm);
-  for (let k = 0; k < (words ? 2 : 1); k++) add(tokens, text, words ? words[k]! : norm, "word", null, start, end);
-}
+  for (let k = 0; k < (words ? 2 : 1); k++) tokens.take(text, words ? words[k]! : norm, "word", null, start, end);
+});
 
 /** Punctuation-only chunks are dropped, except shell symbols (SYMBOL), kept whole as literals. */
-function pushSymbol(clean: string, from: number, to: number, tokens: TokenSink): void {
+function pushSymbol(clean: string, from: number, to: number, tokens: TokenPool): void {
   const text = clean.slice(from, to);
-  if (SYMBOL.test(text)) add(tokens, text, text, "literal", "symbol", from, to);
+  if (SYMBOL.test(text)) tokens.take(text, text, "literal", "symbol", from, to);
 }
 
 /** The typed text of consecutive tokens, each span once ("don't" is two tokens of one span). */
@@ -286,14 +301,14 @@ export function textOf(tokens: readonly Token[]): string {
  * message they come from, a message that already reads as its key (lowercase words one space
  * apart, the usual case) gives a slice of it: one string, none built word by word and flattened.
  */
-export function keyOf(tokens: readonly Token[], clean?: string): string {
+export const keyOf = (function keyOf(tokens: readonly Token[], clean?: string): string {
   if (clean !== undefined && tokens.length > 0 && readsAsKey(tokens, clean)) return clean.slice(tokens[0]!.start, tokens[tokens.length - 1]!.end);
   // A loop, not map + join: no array per call, and no "wrong map" deopt when an empty message's
   // array (small integers) and a real one's (strings) meet at the same join.
   let key = "";
   for (let i = 0; i < tokens.length; i++) key = i === 0 ? tokens[i]!.norm : `${key} ${tokens[i]!.norm}`;
   return key;
-}
+});
 
 /** Whether `clean` spells the tokens' norms one space apart from the first token's start to the last one's end. */
 function readsAsKey(tokens: readonly Token[], clean: string): boolean {

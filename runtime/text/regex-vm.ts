@@ -1,9 +1,11 @@
 // Runs a type regex compiled at build time (compiler/passes/compute-type-programs.ts) as a Pike VM:
 // time linear in the input whatever the pattern, so no message can make a type check backtrack
 // exponentially (TERMy's `path` regex hangs a backtracking engine on 30 characters).
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { BundleTypeProgram } from "../bundle/bundle-types.js";
 import { characters } from "./fuzzy.js";
+import { isAsciiAlnum } from "./normalize.js";
 
 export const OP_CHAR = 0; // [0, class, next]: consume one character of the class
 export const OP_SPLIT = 1; // [1, x, y]: continue at x and at y
@@ -27,22 +29,17 @@ export const MAX_TYPED_TOKEN = 256;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
 const SPACE_CHAR = /\s/u;
 
-function inNamedSets(bits: number, code: number): boolean {
+const inNamedSets = (function inNamedSets(bits: number, code: number): boolean {
   if (bits === 0) return false;
   const isDigit = code >= 48 && code <= 57;
   // A string only for a character beyond ASCII (rare in a token), for the Unicode regexes.
   const ch = code < 128 ? "" : String.fromCodePoint(code);
-  const isWord = isDigit || (code < 128 ? (code >= 65 && code <= 90) || (code >= 97 && code <= 122) || code === 95 : WORD_CHAR.test(ch));
+  const isWord = code < 128 ? isAsciiAlnum(code) || code === 95 : WORD_CHAR.test(ch);
   const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(ch));
-  return (
-    ((bits & SET_WORD) !== 0 && isWord) ||
-    ((bits & SET_DIGIT) !== 0 && isDigit) ||
-    ((bits & SET_SPACE) !== 0 && isSpace) ||
-    ((bits & SET_NOT_WORD) !== 0 && !isWord) ||
-    ((bits & SET_NOT_DIGIT) !== 0 && !isDigit) ||
-    ((bits & SET_NOT_SPACE) !== 0 && !isSpace)
-  );
-}
+  // The sets the character is in, each named or negated: the class holds it if it names one of them.
+  const sets = (isWord ? SET_WORD : SET_NOT_WORD) | (isDigit ? SET_DIGIT : SET_NOT_DIGIT) | (isSpace ? SET_SPACE : SET_NOT_SPACE);
+  return (bits & sets) !== 0;
+});
 
 function inClass(cls: readonly number[], code: number): boolean {
   let hit = inNamedSets(cls[1]!, code);
@@ -53,6 +50,8 @@ function inClass(cls: readonly number[], code: number): boolean {
 /** A type ready to test tokens: `test` says whether the regex finds a match anywhere in `text`. */
 export class TypeMatcher {
   private readonly ops: Int32Array;
+  /** Whether the compiler could translate the regex (a type it could not translate never matches). */
+  readonly usable: boolean;
   private readonly marks: Int32Array;
   private current: Int32Array;
   private next: Int32Array;
@@ -62,15 +61,13 @@ export class TypeMatcher {
 
   constructor(private readonly program: BundleTypeProgram) {
     this.ops = Int32Array.from(program.ops);
+    this.usable = program.unusable === null && this.ops.length > 0;
     const size = program.ops.length / 3;
     this.marks = new Int32Array(size);
     this.current = new Int32Array(size);
     this.next = new Int32Array(size);
   }
 
-  get usable(): boolean {
-    return this.program.unusable === null && this.ops.length > 0;
-  }
 
   test(text: string): boolean {
     if (!this.usable || text.length > MAX_TYPED_TOKEN) return false;

@@ -1,6 +1,7 @@
 // Stage sanitize: finds noise (expletives, interjections) and sentiment phrases (thanking, encouraging,
 // discouraging) as whole words or phrases outside quotes. Noise is removed before matching;
 // sentiment phrases are counted and left out of the probabilistic stage only.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { SENTIMENT_KINDS, type SentimentKind } from "../bundle/bundle-types.js";
 import { phraseAt, type NpcModel } from "../bundle/model.js";
@@ -23,18 +24,17 @@ export interface Sanitized {
 
 /** What a clause without noise or sentiment phrases (the usual one) finds: shared, never written. */
 const NOTHING_COUNTED: Readonly<Sentiment> = Object.freeze(emptySentiment());
-const NO_ITEMS: readonly WitnessItem[] = Object.freeze([]);
-const NO_PHRASES: readonly string[] = Object.freeze([]);
+const NONE: readonly never[] = Object.freeze([]);
 
 export function emptySentiment(): Sentiment {
   return { expletives: 0, interjections: 0, thanking: 0, encouraging: 0, discouraging: 0 };
 }
 
-export function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
+export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
   // The usual message has no noise and no sentiment phrase: its tokens are kept as they are.
   let first = 0;
   while (first < tokens.length && (tokens[first]!.kind === "quoted" || !longestPhraseAt(model, tokens, first))) first++;
-  if (first === tokens.length) return { kept: tokens, content: tokens, counts: NOTHING_COUNTED, items: NO_ITEMS, phrases: NO_PHRASES };
+  if (first === tokens.length) return { kept: tokens, content: tokens, counts: NOTHING_COUNTED, items: NONE, phrases: NONE };
   const counts = emptySentiment();
   const kept: Token[] = tokens.slice(0, first);
   const content: Token[] = tokens.slice(0, first);
@@ -61,7 +61,7 @@ export function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
     i += phrase.words.length;
   }
   return { kept, content, counts, items, phrases };
-}
+});
 
 function longestPhraseAt(model: NpcModel, tokens: readonly Token[], at: number) {
   const candidates = model.sanitizerPhrases.get(tokens[at]!.norm);

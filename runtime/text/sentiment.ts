@@ -9,6 +9,7 @@
 //     removed phrases of the same kinds ("you are amazing" → "you are great": both encouraging);
 //   - a message that is only sentiment and filler ("thanks a lot": nothing else the NPC knows)
 //     against the inputs that are exactly one of its sentiment phrases ("thanks").
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { SENTIMENT_KINDS } from "../bundle/bundle-types.js";
 import type { NpcModel } from "../bundle/model.js";
@@ -24,33 +25,33 @@ function signature(counts: Readonly<Sentiment>): string {
   return sig;
 }
 
-interface SentimentTables {
-  /** `${signature}|${content key}` → intent, for inputs holding sentiment phrases and other words. */
-  content: Map<string, number>;
-}
+/** Words of lowercase letters, digits, `_` and `-`, one space apart: tokenize reads each word as one token of that norm (or drops it). */
+const PLAIN_KEY = /^[a-z\d_-]+(?: [a-z\d_-]+)*$/;
 
-const cache = new WeakMap<NpcModel, SentimentTables>();
+/** Per model: `${signature}|${content key}` → intent, for inputs holding sentiment phrases and other words. */
+const cache = new WeakMap<NpcModel, Map<string, number>>();
 
 /** Built on first use from the exact table's keys (top-level inputs); ambiguous keys are dropped. */
-function tables(model: NpcModel): SentimentTables {
-  let t = cache.get(model);
-  if (t) return t;
-  const content = new Map<string, number>();
-  const ambiguous = new Set<string>();
+function contentTable(model: NpcModel): Map<string, number> {
+  let content = cache.get(model);
+  if (content) return content;
+  content = new Map();
   const { keys, targets } = model.payload.exact;
   for (let i = 0; i < keys.length; i++) {
-    const sanitized = sanitize(model, tokenize(keys.at(i)).tokens);
+    const key = keys.at(i);
+    // Tokenizing every key was most of the first sentiment message's time: a plain key's tokens
+    // are its words, and sanitize finds no phrase in it if none of them starts one.
+    if (PLAIN_KEY.test(key) && !key.split(" ").some((word) => model.sanitizerPhrases.has(word))) continue;
+    const sanitized = sanitize(model, tokenize(key).tokens);
     const sig = signature(sanitized.counts);
     if (sig === "" || sanitized.content.length === 0) continue;
     const k = `${sig}|${keyOf(sanitized.content)}`;
     const known = content.get(k);
-    if (known !== undefined && known !== targets[i]) ambiguous.add(k);
-    else content.set(k, targets[i]!);
+    content.set(k, known === undefined || known === targets[i] ? targets[i]! : -1); // -1: two intents, dropped below
   }
-  for (const k of ambiguous) content.delete(k);
-  t = { content };
-  cache.set(model, t);
-  return t;
+  for (const [k, intent] of content) if (intent < 0) content.delete(k);
+  cache.set(model, content);
+  return content;
 }
 
 export interface SentimentHit {
@@ -62,12 +63,12 @@ export interface SentimentHit {
  * An exact answer for a message that carries sentiment phrases, or null. `phrases` are the
  * normalized sentiment phrases found in the message, `content` what is left without them.
  */
-export function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
+export const sentimentMatch = (function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
   const sig = signature(counts);
   if (sig === "") return null;
   if (content.length > 0) {
     const key = `${sig}|${keyOf(content)}`;
-    const intent = tables(model).content.get(key);
+    const intent = contentTable(model).get(key);
     if (intent !== undefined) return { intent, key };
   }
   const knowsSomething = content.some((t) => t.kind !== "word" || (!model.stopWords.has(t.norm) && model.wordId.has(t.norm)));
@@ -77,4 +78,4 @@ export function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phr
     if (intent !== undefined) return { intent, key: phrase };
   }
   return null;
-}
+});

@@ -2,12 +2,14 @@
 // sides of the probabilistic stage: at build time for the words of the inputs and synonyms, at
 // run time for the message's words, so "directories", "directory" and "directoried" meet.
 // Only lowercase ASCII words of three letters or more are stemmed; anything else is its own stem.
+// Letters are tested by char code, not by regexes: each would be compiled in a fresh process's first message.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-const ASCII_WORD = /^[a-z]+$/;
+import { isAsciiIn } from "./normalize.js";
 
 function isConsonant(w: string, i: number): boolean {
   const c = w[i]!;
-  if (c === "a" || c === "e" || c === "i" || c === "o" || c === "u") return false;
+  if ("aeiou".includes(c)) return false;
   return c !== "y" || i === 0 || !isConsonant(w, i - 1);
 }
 
@@ -37,35 +39,30 @@ function endsDoubleConsonant(w: string, end: number): boolean {
 /** consonant-vowel-consonant ending, the last consonant not w, x or y. */
 function endsCvc(w: string, end: number): boolean {
   if (end < 3 || !isConsonant(w, end - 1) || isConsonant(w, end - 2) || !isConsonant(w, end - 3)) return false;
-  const c = w[end - 1]!;
-  return c !== "w" && c !== "x" && c !== "y";
+  return !"wxy".includes(w[end - 1]!);
 }
 
 /** Replaces the first matching suffix when the remaining stem's measure exceeds `minMeasure`. */
-function replaceSuffix(w: string, rules: readonly (readonly [string, string])[], minMeasure: number): string {
+const replaceSuffix = (function replaceSuffix(w: string, rules: readonly (readonly [string, string])[], minMeasure: number): string {
   for (const [suffix, replacement] of rules) {
     if (!w.endsWith(suffix)) continue;
     const stem = w.length - suffix.length;
     return measure(w, stem) > minMeasure ? w.slice(0, stem) + replacement : w;
   }
   return w;
-}
+});
 
-const STEP2: readonly (readonly [string, string])[] = [
-  ["ational", "ate"], ["tional", "tion"], ["enci", "ence"], ["anci", "ance"], ["izer", "ize"], ["bli", "ble"],
-  ["alli", "al"], ["entli", "ent"], ["eli", "e"], ["ousli", "ous"], ["ization", "ize"], ["ation", "ate"],
-  ["ator", "ate"], ["alism", "al"], ["iveness", "ive"], ["fulness", "ful"], ["ousness", "ous"], ["aliti", "al"],
-  ["iviti", "ive"], ["biliti", "ble"], ["logi", "log"],
-];
-const STEP3: readonly (readonly [string, string])[] = [
-  ["icate", "ic"], ["ative", ""], ["alize", "al"], ["iciti", "ic"], ["ical", "ic"], ["ful", ""], ["ness", ""],
-];
-const STEP4 = [
-  "al", "ance", "ence", "er", "ic", "able", "ible", "ant", "ement", "ment", "ent", "ion", "ou", "ism", "ate", "iti",
-  "ous", "ive", "ize",
-];
+/** Suffix rules written `suffix:replacement,…`: one string, where a literal table of pairs spends 7 bytes of the minified core per rule. */
+const rules = (text: string): readonly (readonly [string, string])[] => text.split(",").map((rule) => rule.split(":") as [string, string]);
 
-function step1ab(word: string): string {
+const STEP2 = rules(
+  "ational:ate,tional:tion,enci:ence,anci:ance,izer:ize,bli:ble,alli:al,entli:ent,eli:e,ousli:ous,ization:ize,ation:ate," +
+    "ator:ate,alism:al,iveness:ive,fulness:ful,ousness:ous,aliti:al,iviti:ive,biliti:ble,logi:log",
+);
+const STEP3 = rules("icate:ic,ative:,alize:al,iciti:ic,ical:ic,ful:,ness:");
+const STEP4 = "al,ance,ence,er,ic,able,ible,ant,ement,ment,ent,ion,ou,ism,ate,iti,ous,ive,ize".split(",");
+
+const step1ab = (function step1ab(word: string): string {
   let w = word;
   if (w.endsWith("sses") || w.endsWith("ies")) w = w.slice(0, -2);
   else if (w.endsWith("s") && !w.endsWith("ss")) w = w.slice(0, -1);
@@ -74,16 +71,16 @@ function step1ab(word: string): string {
   if (suffix === 0 || !hasVowel(w, w.length - suffix)) return w;
   w = w.slice(0, -suffix);
   if (w.endsWith("at") || w.endsWith("bl") || w.endsWith("iz")) return `${w}e`;
-  if (endsDoubleConsonant(w, w.length) && !/[lsz]$/.test(w)) return w.slice(0, -1);
+  if (endsDoubleConsonant(w, w.length) && !"lsz".includes(w.at(-1)!)) return w.slice(0, -1);
   if (measure(w, w.length) === 1 && endsCvc(w, w.length)) return `${w}e`;
   return w;
-}
+});
 
 function step4(w: string): string {
   for (const suffix of STEP4) {
     if (!w.endsWith(suffix)) continue;
     const stem = w.length - suffix.length;
-    if (suffix === "ion" && !/[st]$/.test(w.slice(0, stem))) return w;
+    if (suffix === "ion" && !(stem > 0 && "st".includes(w[stem - 1]!))) return w;
     return measure(w, stem) > 1 ? w.slice(0, stem) : w;
   }
   return w;
@@ -100,11 +97,11 @@ function step5(word: string): string {
 }
 
 /** The Porter stem of a normalized word (lowercase); other tokens are returned unchanged. */
-export function stem(word: string): string {
-  if (word.length < 3 || !ASCII_WORD.test(word)) return word;
+export const stem = (function stem(word: string): string {
+  if (word.length < 3 || !isAsciiIn(word, 97, 122)) return word;
   let w = step1ab(word);
   if (w.endsWith("y") && hasVowel(w, w.length - 1)) w = `${w.slice(0, -1)}i`;
   w = replaceSuffix(w, STEP2, 0);
   w = replaceSuffix(w, STEP3, 0);
   return step5(step4(w));
-}
+});

@@ -102,6 +102,26 @@ describe("sentiment", () => {
     expect(answer.witness[0]!.items[0]).toEqual({ word: "don't worry", kind: "word", matched: "encouraging" });
   });
 
+  it("an input whose key is more than plain words (a file name, an apostrophe, a quoted \"great!\") is read with its sentiment phrases left out too", async () => {
+    const json = (value: unknown) => JSON.stringify(value);
+    const dir = writeTree(tempDir("sentiment-literal"), {
+      "config.json": json({ npc_name: "Praise", creator: "the tests" }),
+      "dataset/vocabulary/vocabulary.json": json({ stop_words: ["the"], encouraging_words: ["nice", "great", "superb"] }),
+      "dataset/personality.json": json([
+        { unknown: ["I did not get that."] },
+        { intent: "report", input: ["nice work on report.txt"], output: "Thanks.", permission: "yolo" },
+        { intent: "owner", input: ["great work o'brien"], output: "Thanks, O'Brien says.", permission: "yolo" },
+        { intent: "rate", input: ['rate it "great!"'], output: "Rated.", permission: "yolo" },
+        { intent: "greet", input: ["hello"], output: "Hi.", permission: "yolo" },
+      ]),
+    });
+    const praise = await loadNpc(compileNpc(lintSources([dir]).ir).bytes);
+    expect(praise.session().process("superb work on report.txt")).toMatchObject({ status: "exact match", intent: "report" });
+    expect(praise.session().process("superb work o'brien")).toMatchObject({ status: "exact match", intent: "owner" });
+    // The key is `rate it great!`: the quoted word keeps its "!", and only tokenizing the key finds "great" in it.
+    expect(praise.session().process("rate it superb")).toMatchObject({ status: "exact match", intent: "rate" });
+  });
+
   it("sentiment words are left out on both sides: 'you are amazing' is a compliment, not 'how are you'", () => {
     expect(npc.session().process("you are amazing")).toMatchObject({ status: "exact match", intent: "compliment" });
     expect(npc.session().process("you are terrible")).toMatchObject({ intent: "insult" });

@@ -34,6 +34,8 @@ describe("Porter stemmer", () => {
       ["filing", "file"], ["happy", "happi"], ["relational", "relat"], ["conditional", "condit"], ["digitizer", "digit"],
       ["operator", "oper"], ["hopefulness", "hope"], ["electrical", "electr"], ["adjustment", "adjust"],
       ["adoption", "adopt"], ["controll", "control"], ["directories", "directori"], ["directory", "directori"],
+      // A double consonant stays after l, s or z (step 1b); -ion goes only after s or t (step 4).
+      ["falling", "fall"], ["hissing", "hiss"], ["fizzed", "fizz"], ["communion", "communion"],
     ];
     for (const [word, expected] of pairs) expect(stem(word), word).toBe(expected);
   });

@@ -1,0 +1,88 @@
+// The ASCII fast paths of the tokenizer, the stemmer and the negation guard (char-code tests, and
+// ASCII twins of Unicode regexes, which cost up to a millisecond each to compile in a fresh
+// process) answer as the Unicode regexes they stand for, on any text: ASCII or not.
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { isNegated, NEGATION } from "../../runtime/match/guards.js";
+import { hasLetterOrDigit, isAsciiIn, LITERAL_SHAPES, literalShape, tokenize } from "../../runtime/text/normalize.js";
+
+/** Characters near the patterns' edges: ASCII punctuation they test, letters and digits beyond ASCII, a lone and a paired surrogate, dotted İ and the Kelvin sign (both lowercase to ASCII letters). */
+const edgy = fc.constantFrom(..."-._/\\~$*@=:+%' \t\"‘’ʼaZz09éß²٣İK", "\ud835", "𝐀", "\u0301");
+const asciiText = fc.string({ unit: fc.oneof(edgy.filter((c) => isAsciiIn(c, 0, 0x7f)), fc.string({ unit: "binary-ascii", minLength: 1, maxLength: 1 })), maxLength: 16 });
+const anyText = fc.string({ unit: fc.oneof(edgy, fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), fc.string({ unit: "binary-ascii", minLength: 1, maxLength: 1 })), maxLength: 16 });
+const texts = fc.oneof(asciiText, anyText);
+const runs = { numRuns: 3000 };
+
+describe("ASCII fast paths", () => {
+  it("hasLetterOrDigit is /[\\p{L}\\p{N}]/u", () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(hasLetterOrDigit(text)).toBe(/[\p{L}\p{N}]/u.test(text));
+      }),
+      runs,
+    );
+  });
+
+  it("isAsciiIn is a character-class test of the whole text", () => {
+    fc.assert(
+      fc.property(texts, (text) => {
+        expect(isAsciiIn(text, 0x20, 0x7e)).toBe(/^[\x20-\x7e]*$/.test(text));
+        expect(isAsciiIn(text, 0, 0x7f)).toBe(/^[\x00-\x7f]*$/.test(text));
+        expect(isAsciiIn(text, 97, 122)).toBe(/^[a-z]*$/.test(text));
+      }),
+      runs,
+    );
+  });
+
+  it("each ASCII twin of a literal shape matches the ASCII texts its Unicode pattern matches", () => {
+    const twins = LITERAL_SHAPES.filter((entry) => entry[2] !== undefined);
+    expect(twins.map(([shape]) => shape)).toEqual(["flag", "file"]);
+    const shaped = fc.oneof(asciiText, asciiText.map((text) => `-${text}`), asciiText.map((text) => `--${text}`), fc.tuple(asciiText, asciiText).map(([a, b]) => `${a}.${b}`));
+    fc.assert(
+      fc.property(shaped, (text) => {
+        for (const [, unicode, ascii] of twins) expect(ascii!.test(text), `${unicode}`).toBe(unicode.test(text));
+      }),
+      runs,
+    );
+  });
+
+  it("literalShape names the shape of the first Unicode pattern that matches", () => {
+    const shaped = fc.oneof(texts, fc.tuple(fc.constantFrom("-", "--", "", "x.", "$", "~/", "1"), texts).map(([a, b]) => a + b), fc.tuple(texts, texts).map(([a, b]) => `${a}.${b}`));
+    fc.assert(
+      fc.property(shaped, (text) => {
+        expect(literalShape(text)).toBe(LITERAL_SHAPES.find(([, unicode]) => unicode.test(text))?.[0] ?? null);
+      }),
+      runs,
+    );
+  });
+
+  it("isNegated reads the message as the Unicode negation pattern does", () => {
+    const word = fc.constantFrom("don't", "dont", "don’t", "DON'T", "doesnt", "do", "does", "not", "never", "no", "cannot", "avoid", "won't", "shouldn’t", "mustnt", "nó", "éno", "no'", "'no", "no’", "İno", "Kno", "delete", "x", "");
+    const separator = fc.constantFrom(" ", "  ", "\t", "\n", ",", "'", "’", "é", "-", "");
+    const message = fc.oneof(texts, fc.array(fc.tuple(word, separator), { maxLength: 5 }).map((parts) => parts.map(([w, s]) => w + s).join("")));
+    fc.assert(
+      fc.property(message, (text) => {
+        expect(isNegated(text)).toBe(NEGATION.test(text.toLowerCase()));
+      }),
+      runs,
+    );
+  });
+
+  it("tokenize reads printable ASCII (chunks found by indexOf, lowercase words taken whole) as it reads the same text by char", () => {
+    const word = fc.constantFrom("list", "files", "e.g.", "i.e", "don't", "it's", "Notes.TXT", "-rf", "'quoted", "text'", '"a', 'b"', "?", "...", "x.", "(a)", "~/x", "10mb", "a=b", ">>");
+    const message = fc.array(fc.tuple(word, fc.constantFrom(" ", "  ")), { maxLength: 8 }).map((parts) => parts.map(([w, s]) => w + s).join(""));
+    fc.assert(
+      fc.property(message, (text) => {
+        // A tab is whitespace too, but not printable: the message is then read char by char (a quoted text keeps its tabs).
+        const tabbed = tokenize(text.replaceAll(" ", "\t"));
+        const plain = tokenize(text);
+        expect(tabbed.unbalancedQuote).toBe(plain.unbalancedQuote);
+        expect(tabbed.tokens.map((t) => ({ ...t, text: t.text.replaceAll("\t", " ") }))).toEqual(plain.tokens);
+        // A "(" before a word is shed as punctuation: the first word is then read by the general path.
+        const opened = tokenize(`(${text}`).tokens.map((t) => ({ ...t, start: t.start - 1, end: t.end - 1 }));
+        if (/^[a-z]/.test(text)) expect(opened).toEqual(tokenize(text).tokens);
+      }),
+      runs,
+    );
+  });
+});
