@@ -87,12 +87,12 @@ type IntentHead = "id" | "permission" | "destructive" | "parent";
 export type IntentRecord = Omit<BundleIntent, IntentHead>;
 
 /**
- * The intents as a bundle stores them (format 6.0): their heads as one string list and three
- * sections, checked at load, and each intent's record as plain msgpack bytes of its own, decoded
- * and checked when first read (runtime/bundle/intent-records.ts).
+ * The intents as a bundle stores them (format 6.0): their heads as a string table (format 10.0:
+ * in intent order, read by index) and three sections, checked at load, and each intent's record as
+ * plain msgpack bytes of its own, decoded and checked when first read (runtime/bundle/intent-records.ts).
  */
 export interface BundleIntents {
-  ids: string[];
+  ids: StringTable;
   /** Per intent: its permission, as an index into PERMISSIONS. */
   permission: Uint8Array;
   /** Per intent: 1 when a tool command runs a destructive program, else 0. */

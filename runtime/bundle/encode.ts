@@ -186,7 +186,7 @@ function recordOf(intent: BundleIntent): IntentRecord {
  */
 export function storedIntents(intents: readonly BundleIntent[], packRecord = (record: IntentRecord) => packPayload(record).msgpack): BundleIntents {
   return {
-    ids: intents.map((intent) => intent.id),
+    ids: stringTableOf(intents.map((intent) => intent.id)),
     permission: Uint8Array.from(intents, (intent) => PERMISSIONS.indexOf(intent.permission)),
     destructive: Uint8Array.from(intents, (intent) => (intent.destructive ? 1 : 0)),
     parent: Uint32Array.from(intents, (intent) => intent.parent ?? intents.length),
@@ -194,7 +194,7 @@ export function storedIntents(intents: readonly BundleIntent[], packRecord = (re
   };
 }
 
-/** A sorted string list in the bundle's form (string-table.ts): the strings' UTF-8 bytes and where each starts. */
+/** A string list in the bundle's form (string-table.ts): the strings' UTF-8 bytes and where each starts (sorted, for a table searched by `get`). */
 export function stringTableOf(strings: readonly string[]): StringTable {
   const { starts, items } = byteRows(strings.map((s) => utf8.encode(s)));
   return new StringTable(items, starts, [...strings]);

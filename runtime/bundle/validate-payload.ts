@@ -351,7 +351,7 @@ const PAYLOAD: Fields = {
     learnedNote: STR,
   },
   intents: {
-    ids: TEXT,
+    ids: STRINGS,
     permission: [SECTION, Uint8Array, IDS, [INDEX, PERMISSIONS.length, 0]],
     destructive: [SECTION, Uint8Array, IDS, [INDEX, 2, 0]],
     // the number of intents: no parent
