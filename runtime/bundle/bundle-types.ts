@@ -248,6 +248,15 @@ export interface BundleTypeProgram {
   ops: number[];
 }
 
+/**
+ * A type program as a bundle stores it (format 10.0): its classes as rows and its opcode triples
+ * as a section, not msgpack lists (TERMy's types were two thirds of its msgpack values).
+ */
+export interface StoredTypeProgram extends Omit<BundleTypeProgram, "classes" | "ops"> {
+  classes: BundleRows;
+  ops: Uint32Array;
+}
+
 export interface BundleState {
   /** Vocab edges: [tag ids (alternatives), child state]. */
   vocab: [number[], number][];
@@ -340,8 +349,8 @@ export interface BundleCounts {
   wordLists: number;
 }
 
-/** A payload as the bundle stores it: its intents in their stored form. */
-export type StoredPayload = Omit<BundlePayload, "intents" | "automaton"> & { intents: BundleIntents; automaton: StoredAutomaton };
+/** A payload as the bundle stores it: its intents, automaton and types in their stored form. */
+export type StoredPayload = Omit<BundlePayload, "intents" | "automaton" | "types"> & { intents: BundleIntents; automaton: StoredAutomaton; types: StoredTypeProgram[] };
 
 export interface BundlePayload {
   name: string;

@@ -51,9 +51,8 @@ function spend(count: number): void {
 const STR = 0;
 const NUM = 1;
 const BOOL = 2;
-const ARRAY = 3;
-const STRINGS = 4;
-const LEAF_WHAT = ["expected a string", "expected a finite number", "expected a boolean", "expected an array"];
+const STRINGS = 3;
+const LEAF_WHAT = ["expected a string", "expected a finite number", "expected a boolean"];
 
 // Tagged nodes: [tag, …].
 const LIST = 0;
@@ -144,7 +143,7 @@ function checkAt(shape: Shape, value: unknown, key: string | number): void {
 
 /** Whether `value` is the leaf `kind` (not STRINGS). */
 function isLeaf(kind: number, value: unknown): boolean {
-  return kind === STR ? typeof value === "string" : kind === NUM ? typeof value === "number" && Number.isFinite(value) : kind === BOOL ? typeof value === "boolean" : Array.isArray(value);
+  return kind === STR ? typeof value === "string" : kind === NUM ? typeof value === "number" && Number.isFinite(value) : typeof value === "boolean";
 }
 
 function check(shape: Shape, value: unknown): void {
@@ -290,21 +289,18 @@ const sameKeysAndTargets = (t: Record<string, unknown>) => {
 // Operand limits per opcode, by classes and instructions: CHAR [class, next], SPLIT [x, y], JMP, BOL, EOL, ANY [next], MATCH none.
 const OPERANDS = [[0, 1], [1, 1], [1], [], [1], [1], [1]];
 
-/** A type's Pike VM program: operands of each opcode [op, a, b] index classes or instructions. */
+/** A type's Pike VM program (a section of opcode triples [op, a, b]): operands index classes or instructions. */
 function typeProgram(t: Record<string, unknown>): void {
-  const limits = [(t.classes as unknown[]).length, 0];
+  const ops = t.ops as Uint32Array;
   at.push("ops");
-  const ops = array(t.ops);
   if (ops.length % 3 !== 0) fail("expected opcode triples");
-  limits[1] = ops.length / 3;
-  // Checked in place, no check built per operand: TERMy's types hold thousands of instructions.
+  const limits = [(t.classes as { starts: Uint32Array }).starts.length - 1, ops.length / 3];
   for (let k = 0; k < ops.length; k += 3) {
-    const op = ops[k];
-    const operands = typeof op === "number" && Number.isInteger(op) ? OPERANDS[op] : undefined;
+    const operands = OPERANDS[ops[k]!];
     if (!operands) failAt(k, "unknown opcode");
     for (let i = 0; i < operands.length; i++) {
       const limit = limits[operands[i]!]!;
-      if (!isIndex(ops[k + 1 + i], limit)) failAt(k, `expected an index below ${limit}`);
+      if (ops[k + 1 + i]! >= limit) failAt(k, `expected an index below ${limit}`);
     }
   }
   at.pop();
@@ -382,7 +378,7 @@ const PAYLOAD: Fields = {
     (f: Record<string, unknown>) => void ((f.hashes as Uint32Array).length === (f.words as Uint32Array).length || fail("hashes and words differ in length")),
   ],
   learned: [OPTIONAL, LEARNED],
-  types: [LIST, [OBJECT, { name: STR, unusable: [OPTIONAL, STR], classes: [LIST, [LIST, NUM]], ops: ARRAY }, typeProgram]],
+  types: [LIST, [OBJECT, { name: STR, unusable: [OPTIONAL, STR], classes: [ROWS], ops: U32 }, typeProgram]],
   automaton: { names: TEXT, edges: [ROWS], vocabTags: [ROWS, undefined, TAG] },
   // a phrase's value index is checked where the trie is built (runtime/bundle/model.ts)
   lists: [LIST, { name: STR, phrases: [LIST, [TUPLE, TEXT, NUM]], values: TEXT }],
