@@ -10,11 +10,11 @@ import fc from "fast-check";
 import { Packr } from "msgpackr";
 import { compileNpc } from "../compiler/compile.js";
 import { lintSources } from "../compiler/lint.js";
-import { RECORD_FIELDS, type BundleIntent, type BundlePayload, type BundleState, type ToolTree } from "../runtime/bundle/bundle-types.js";
+import { RECORD_FIELDS, type BundleIntent, type BundlePayload, type BundleState, type BundleTypeProgram, type ToolTree } from "../runtime/bundle/bundle-types.js";
 import { EDGE_KINDS } from "../runtime/bundle/automaton-store.js";
 import type { NpcResponse } from "../runtime/response.js";
 import { SECTION_EXT, SECTION_REF_BYTES } from "../runtime/bundle/sections.js";
-import { frameBundle, packPayload, storedAutomaton, storedIntents, type PackedPayload } from "../runtime/bundle/encode.js";
+import { frameBundle, packPayload, storedAutomaton, storedIntents, storedType, type PackedPayload } from "../runtime/bundle/encode.js";
 import { stringsOf } from "../runtime/bundle/string-table.js";
 
 /** The fuzz suite's seed; the bench times the same bundles. */
@@ -54,9 +54,12 @@ const storableAutomaton = (automaton: unknown): automaton is BundleState[] =>
       (state.vocab as unknown[][]).every((edge) => Array.isArray(edge[0])),
   );
 
+/** A type program the writer can store: lists of classes and opcodes (whatever their numbers). */
+const storableType = (type: unknown): type is BundleTypeProgram => isObject(type) && Array.isArray(type.classes) && type.classes.every(Array.isArray) && Array.isArray(type.ops);
+
 /**
- * The payload packed by the bundle writer, its intents (when still a list of objects) and its
- * automaton (when storable) stored as the writer stores them; the records, or everything, packed by
+ * The payload packed by the bundle writer, its intents (when still a list of objects), its
+ * automaton and its types (when storable) stored as the writer stores them; the records, or everything, packed by
  * msgpackr with references as `sharing` says (typed arrays packed by msgpackr become its extensions).
  */
 function packed(payload: unknown, sharing: Sharing): PackedPayload {
@@ -64,10 +67,11 @@ function packed(payload: unknown, sharing: Sharing): PackedPayload {
   const pack = sharing === "all" ? withReferences : packPayload;
   const packRecord = sharing === "none" ? packPayload : withReferences;
   if (!isObject(payload)) return pack(payload);
-  const { intents, automaton } = payload;
+  const { intents, automaton, types } = payload;
   const stored = { ...payload };
   if (Array.isArray(intents) && intents.every(isObject)) stored.intents = storedIntents(intents as unknown as BundleIntent[], (record) => packRecord(record).msgpack);
   if (storableAutomaton(automaton)) stored.automaton = storedAutomaton(automaton);
+  if (Array.isArray(types) && types.every(storableType)) stored.types = types.map(storedType);
   return pack(stored);
 }
 

@@ -80,25 +80,26 @@ function layOut(states: readonly BundleState[]): AutomatonFrames {
   region[0] = 0;
   // Every edge but a call's rule start points to a later state (automaton-store.ts checks it), so
   // one ascending pass knows each state's region before it reads the state's edges.
-  const into = (id: number, child: number, where: string): void => {
+  // The edge's place (automaton[id].kind[j]) is spelled out only for an error message.
+  const into = (id: number, child: number, kind: string, j: number): void => {
     if (region[child] === region[id]) return;
-    if (region[child] !== -1) fail(where, `leads into state ${child}, which ${region[child] === child ? "starts a rule" : "another rule or the top level holds"}: call a rule, do not walk into it`);
+    if (region[child] !== -1) fail(`automaton[${id}].${kind}[${j}]`, `leads into state ${child}, which ${region[child] === child ? "starts a rule" : "another rule or the top level holds"}: call a rule, do not walk into it`);
     region[child] = region[id]!;
   };
   for (let id = 0; id < count; id++) {
     if (region[id] === -1) continue; // unreachable: no key
     const state = states[id]!;
-    for (let j = 0; j < state.vocab.length; j++) into(id, state.vocab[j]![1], `automaton[${id}].vocab[${j}]`);
-    for (let j = 0; j < state.typed.length; j++) into(id, state.typed[j]![2], `automaton[${id}].typed[${j}]`);
-    for (let j = 0; j < state.strings.length; j++) into(id, state.strings[j]![1], `automaton[${id}].strings[${j}]`);
-    for (let j = 0; j < state.lists.length; j++) into(id, state.lists[j]![2], `automaton[${id}].lists[${j}]`);
-    for (let j = 0; j < state.ranges.length; j++) into(id, state.ranges[j]![2], `automaton[${id}].ranges[${j}]`);
-    for (let j = 0; j < state.skip.length; j++) into(id, state.skip[j]!, `automaton[${id}].skip[${j}]`);
+    for (let j = 0; j < state.vocab.length; j++) into(id, state.vocab[j]![1], "vocab", j);
+    for (let j = 0; j < state.typed.length; j++) into(id, state.typed[j]![2], "typed", j);
+    for (let j = 0; j < state.strings.length; j++) into(id, state.strings[j]![1], "strings", j);
+    for (let j = 0; j < state.lists.length; j++) into(id, state.lists[j]![2], "lists", j);
+    for (let j = 0; j < state.ranges.length; j++) into(id, state.ranges[j]![2], "ranges", j);
+    for (let j = 0; j < state.skip.length; j++) into(id, state.skip[j]!, "skip", j);
     for (let j = 0; j < state.calls.length; j++) {
       const [start, back] = state.calls[j]!;
       if (start === 0 || start >= count || region[start] !== start) fail(`automaton[${id}].calls[${j}]`, `calls state ${start}, which is not a rule start`);
       if (back <= id || back >= count) fail(`automaton[${id}].calls[${j}]`, "a call must return to a later state");
-      into(id, back, `automaton[${id}].calls[${j}]`);
+      into(id, back, "calls", j);
     }
   }
   for (let id = 0; id < count; id++) {

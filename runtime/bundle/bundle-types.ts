@@ -87,12 +87,12 @@ type IntentHead = "id" | "permission" | "destructive" | "parent";
 export type IntentRecord = Omit<BundleIntent, IntentHead>;
 
 /**
- * The intents as a bundle stores them (format 6.0): their heads as one string list and three
- * sections, checked at load, and each intent's record as plain msgpack bytes of its own, decoded
- * and checked when first read (runtime/bundle/intent-records.ts).
+ * The intents as a bundle stores them (format 6.0): their heads as a string table (format 10.0:
+ * in intent order, read by index) and three sections, checked at load, and each intent's record as
+ * plain msgpack bytes of its own, decoded and checked when first read (runtime/bundle/intent-records.ts).
  */
 export interface BundleIntents {
-  ids: string[];
+  ids: StringTable;
   /** Per intent: its permission, as an index into PERMISSIONS. */
   permission: Uint8Array;
   /** Per intent: 1 when a tool command runs a destructive program, else 0. */
@@ -248,6 +248,15 @@ export interface BundleTypeProgram {
   ops: number[];
 }
 
+/**
+ * A type program as a bundle stores it (format 10.0): its classes as rows and its opcode triples
+ * as a section, not msgpack lists (TERMy's types were two thirds of its msgpack values).
+ */
+export interface StoredTypeProgram extends Omit<BundleTypeProgram, "classes" | "ops"> {
+  classes: BundleRows;
+  ops: Uint32Array;
+}
+
 export interface BundleState {
   /** Vocab edges: [tag ids (alternatives), child state]. */
   vocab: [number[], number][];
@@ -340,8 +349,8 @@ export interface BundleCounts {
   wordLists: number;
 }
 
-/** A payload as the bundle stores it: its intents in their stored form. */
-export type StoredPayload = Omit<BundlePayload, "intents" | "automaton"> & { intents: BundleIntents; automaton: StoredAutomaton };
+/** A payload as the bundle stores it: its intents, automaton and types in their stored form. */
+export type StoredPayload = Omit<BundlePayload, "intents" | "automaton" | "types"> & { intents: BundleIntents; automaton: StoredAutomaton; types: StoredTypeProgram[] };
 
 export interface BundlePayload {
   name: string;

@@ -7,7 +7,7 @@
 // compiler inserts keys. Integers take the smallest msgpack integer that holds them, other numbers
 // a float 64; every typed array becomes a section, and a StringTable two (its bytes, its offsets).
 
-import { PERMISSIONS, RECORD_FIELDS, type BundleIntent, type BundleIntents, type BundlePayload, type BundleRows, type BundleState, type IntentRecord, type StoredAutomaton, type StoredPayload } from "./bundle-types.js";
+import { PERMISSIONS, RECORD_FIELDS, type BundleIntent, type BundleIntents, type BundlePayload, type BundleRows, type BundleState, type BundleTypeProgram, type IntentRecord, type StoredAutomaton, type StoredPayload, type StoredTypeProgram } from "./bundle-types.js";
 import { BUNDLE_MAGIC, FORMAT_MAJOR, FORMAT_MINOR, HEADER_SIZE } from "./format.js";
 import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES, STRINGS_EXT } from "./sections.js";
 import { EDGE_KINDS } from "./automaton-store.js";
@@ -186,7 +186,7 @@ function recordOf(intent: BundleIntent): IntentRecord {
  */
 export function storedIntents(intents: readonly BundleIntent[], packRecord = (record: IntentRecord) => packPayload(record).msgpack): BundleIntents {
   return {
-    ids: intents.map((intent) => intent.id),
+    ids: stringTableOf(intents.map((intent) => intent.id)),
     permission: Uint8Array.from(intents, (intent) => PERMISSIONS.indexOf(intent.permission)),
     destructive: Uint8Array.from(intents, (intent) => (intent.destructive ? 1 : 0)),
     parent: Uint32Array.from(intents, (intent) => intent.parent ?? intents.length),
@@ -194,7 +194,7 @@ export function storedIntents(intents: readonly BundleIntent[], packRecord = (re
   };
 }
 
-/** A sorted string list in the bundle's form (string-table.ts): the strings' UTF-8 bytes and where each starts. */
+/** A string list in the bundle's form (string-table.ts): the strings' UTF-8 bytes and where each starts (sorted, for a table searched by `get`). */
 export function stringTableOf(strings: readonly string[]): StringTable {
   const { starts, items } = byteRows(strings.map((s) => utf8.encode(s)));
   return new StringTable(items, starts, [...strings]);
@@ -289,9 +289,14 @@ function putSlotEdge(items: Uint32Array, at: number, id: number, name: number, c
   return at + 3;
 }
 
-/** The payload as the bundle stores it (its intents as storedIntents, its automaton as storedAutomaton). */
+/** A type program in its stored form (bundle-types.ts StoredTypeProgram), its keys in the program's order. */
+export function storedType({ name, unusable, classes, ops }: BundleTypeProgram): StoredTypeProgram {
+  return { name, unusable, classes: rowsOf(classes), ops: Uint32Array.from(ops) };
+}
+
+/** The payload as the bundle stores it (its intents as storedIntents, its automaton as storedAutomaton, its types as storedType). */
 export function storedPayload(payload: BundlePayload): StoredPayload {
-  return { ...payload, intents: storedIntents(payload.intents), automaton: storedAutomaton(payload.automaton) };
+  return { ...payload, intents: storedIntents(payload.intents), automaton: storedAutomaton(payload.automaton), types: payload.types.map(storedType) };
 }
 
 /** Encoded size in bytes of each top-level payload field, msgpack and sections (for `ndfc inspect`). */

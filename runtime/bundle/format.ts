@@ -9,6 +9,10 @@
 //   …      zero padding to a multiple of 8 bytes from the file's start
 //   …      the section area: the typed arrays' little-endian bytes (sections.ts)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// 10.0: intent ids are a string table (string-table.ts; in intent order, read by index), decoded
+//      when first read, not a msgpack list of strings decoded at load (20,000 strings at 100k
+//      inputs), and a type program's classes and opcodes are sections (StoredTypeProgram); a 9.x
+//      reader cannot find them.
 // 9.0: expansion rules are sub-automata lowered once: two more edge rows per state, calls [rule
 //      start, return state] and rule ends [rule start] (automaton-frames.ts); an 8.x reader would
 //      misread the rows, so the major version says it.
@@ -29,7 +33,7 @@
 // 3.0: list and number slots are automaton edges (a 2.x reader would silently skip them).
 // Writing is in encode.ts, apart, so that a reader does not ship the writer or the synchronous SHA-256.
 
-import type { BundlePayload, StoredPayload } from "./bundle-types.js";
+import type { BundlePayload, BundleTypeProgram, StoredPayload, StoredTypeProgram } from "./bundle-types.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
 import { readIntents, verifyIntents } from "./intent-records.js";
 import { readAutomaton } from "./automaton-store.js";
@@ -39,7 +43,7 @@ import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 9;
+export const FORMAT_MAJOR = 10;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 
@@ -131,5 +135,12 @@ function decodePayload(body: Uint8Array, verify: Verify): BundlePayload {
   const intents = readIntents(stored.intents);
   if (verify === "full") verifyIntents(intents);
   const automaton = readAutomaton(stored.automaton, { types: stored.types.length, lists: stored.lists.length, ranges: stored.ranges.length, intents: intents.length });
-  return { ...stored, intents, automaton };
+  return { ...stored, intents, automaton, types: stored.types.map(readType) };
+}
+
+/** A type program from its stored form (validated): lists again, made by native copies, not a msgpack walk. */
+function readType({ name, unusable, classes: { starts, items }, ops }: StoredTypeProgram): BundleTypeProgram {
+  const classes: number[][] = [];
+  for (let i = 1; i < starts.length; i++) classes.push(Array.from(items.subarray(starts[i - 1], starts[i])));
+  return { name, unusable, classes, ops: Array.from(ops) };
 }

@@ -17,19 +17,36 @@ import { validateIntentRecord } from "./validate-payload.js";
 
 const NO_SECTIONS = new Uint8Array(0);
 
-/** An intent whose record is read on first use; it reads as a plain BundleIntent (the record's fields are getters, below). */
+/**
+ * An intent whose record is read on first use; it reads as a plain BundleIntent (its head's fields
+ * are getters of the stored sections, its record's fields getters of the record, below). A load
+ * makes one small object per intent and no string: an id is decoded when first read.
+ */
 interface LazyIntent extends Readonly<IntentRecord> {}
 class LazyIntent implements BundleIntent {
   private kept: IntentRecord | null = null;
 
   constructor(
-    readonly id: string,
-    readonly permission: Permission,
-    readonly destructive: boolean,
-    readonly parent: number | null,
     private readonly stored: BundleIntents,
     private readonly index: number,
   ) {}
+
+  get id(): string {
+    return this.stored.ids.at(this.index);
+  }
+
+  get permission(): Permission {
+    return PERMISSIONS[this.stored.permission[this.index]!]!;
+  }
+
+  get destructive(): boolean {
+    return this.stored.destructive[this.index] === 1;
+  }
+
+  get parent(): number | null {
+    const parent = this.stored.parent[this.index]!;
+    return parent === this.stored.ids.length ? null : parent;
+  }
 
   /** The record, decoded and checked once; throws InvalidBundleError naming the intent. */
   record(): IntentRecord {
@@ -51,10 +68,11 @@ function readRecord({ records: { starts, items }, ids }: BundleIntents, index: n
   return decodeChecked(bytes, NO_SECTIONS, shapeProblem, (why) => new InvalidBundleError(`intent ${JSON.stringify(id)} (${index}): its record ${why}`)) as IntentRecord;
 }
 
-/** The intents of stored ones (validated by validatePayload): heads now, records on first read. */
+/** The intents of stored ones (validated by validatePayload): heads read from their sections, records on first read. */
 export function readIntents(stored: BundleIntents): BundleIntent[] {
-  const { ids, permission, destructive, parent } = stored;
-  return ids.map((id, i) => new LazyIntent(id, PERMISSIONS[permission[i]!]!, destructive[i] === 1, parent[i] === ids.length ? null : parent[i]!, stored, i));
+  const intents: BundleIntent[] = [];
+  for (let i = 0; i < stored.ids.length; i++) intents.push(new LazyIntent(stored, i));
+  return intents;
 }
 
 /** Reads every record now (`verify: "full"`): throws InvalidBundleError at the first malformed one. */

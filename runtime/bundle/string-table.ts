@@ -1,4 +1,5 @@
-// A bundle's sorted string list (format 7.0: exact-table keys, lexicon words, stems, action words):
+// A bundle's sorted string list (format 7.0: exact-table keys, lexicon words, stems, action words;
+// format 10.0 stores the intent ids so too, in intent order, read by index only):
 // the strings' UTF-8 bytes one after another in one section, and in a u32 section where each
 // starts (one more than there are strings: the last is the byte count). A load makes no JS string
 // of them: its check is one typed pass over the offsets and one native UTF-8 check of the bytes

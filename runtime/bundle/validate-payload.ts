@@ -2,9 +2,12 @@
 // written by a buggy or hostile tool, and the runtime indexes arrays with these numbers.
 // Returns the first problem as "path: what is wrong", or null.
 //
-// The shape is a table (PAYLOAD below) built from small checks. An index is checked against the
-// length of the array it points into (BOUNDS, read before the walk), and a list that runs in
-// parallel with another must have its length. Tools are objects (a response's tool calls are),
+// The shape is data (PAYLOAD below), walked by one interpreter (check): a leaf is a number, an
+// object's fields a plain object, the other nodes tagged tuples, and the few irregular checks
+// functions. An index is checked against the length of the array it points into (its bound, read
+// before the walk), and a list that runs in parallel with another must have its length. A
+// section's values are checked in one typed loop (firstAtLeast), not one call per value: at 100k
+// inputs the sections hold millions of numbers. Tools are objects (a response's tool calls are),
 // and the automaton's sections are rows (its edges are checked as they are read: automaton-store.ts).
 // An intent's record is checked apart, when it is first read (validateIntentRecord, called by
 // intent-records.ts): a load checks the intents' heads only.
@@ -19,350 +22,396 @@ import { StringTable } from "./string-table.js";
 class ShapeError extends Error {}
 
 /**
- * Where a value sits: a check gets its parent's path and its own key, and spells the path out
- * ("intents[3].tools[0]") only for an error message. A load validates hundreds of thousands of
- * values; building a path for each would cost more than the checks.
+ * The keys from the payload down to the value being checked: pushed and popped as the walk goes,
+ * spelled out ("intents[3].tools[0]") only for an error message, so a value costs no path object.
  */
-type Path = string | { up: Path; key: string | number };
+const at: (string | number)[] = [];
 
-function join(up: Path, key?: string | number): Path {
-  return key === undefined ? up : { up, key };
+function fail(what: string): never {
+  let path = "";
+  for (const key of at) path += typeof key === "number" ? `[${key}]` : path ? `.${key}` : key;
+  throw new ShapeError(`${path || "payload"}: ${what}`);
 }
 
-function show(path: Path): string {
-  if (typeof path === "string") return path;
-  const up = show(path.up);
-  return typeof path.key === "number" ? `${up}[${path.key}]` : up ? `${up}.${path.key}` : path.key;
+function failAt(key: string | number, what: string): never {
+  at.push(key);
+  return fail(what);
 }
 
-function fail(path: Path, what: string): never {
-  throw new ShapeError(`${show(path)}: ${what}`);
-}
-
-/** Values the walk may still visit (set by validatePayload). */
+/** Values the walk may still visit (set by problemOf). */
 let budgetLeft = 0;
 
-/** Counts `count` values about to be visited under `path`. */
-function spend(count: number, path: Path): void {
+/** Counts `count` values about to be visited. */
+function spend(count: number): void {
   budgetLeft -= count;
-  if (budgetLeft < 0) fail(path, "more values than the payload's bytes can hold (shared or cyclic references)");
+  if (budgetLeft < 0) fail("more values than the payload's bytes can hold (shared or cyclic references)");
 }
 
-/** Checks `value`, found at `key` of `up`; throws ShapeError. */
-type Check = (value: unknown, up: Path, key?: string | number) => void;
+// Leaves: a shape that is one of these numbers.
+const STR = 0;
+const NUM = 1;
+const BOOL = 2;
+const STRINGS = 3;
+const LEAF_WHAT = ["expected a string", "expected a finite number", "expected a boolean"];
 
-/** A check of one value; an index check also exposes its limit, so `passes` tests it inline. */
-interface Leaf extends Check {
-  ok(value: unknown): boolean;
-  cell?: { limit: number };
+// Tagged nodes: [tag, …].
+const LIST = 0;
+const OPTIONAL = 1;
+const TUPLE = 2;
+const INDEX = 3;
+const SECTION = 4;
+const ROWS = 5;
+const OBJECT = 6;
+
+type Kind = typeof Uint8Array | typeof Uint16Array | typeof Uint32Array | typeof Float64Array;
+/** An index below the length of the array at path `bound` plus `extra`, or below the number `bound`. */
+type Index = readonly [typeof INDEX, string | number, number];
+/** A check the table cannot say: it reads the value and throws ShapeError (fail) at the first problem. */
+type Custom = (value: unknown) => void;
+interface Fields {
+  readonly [field: string]: Shape;
 }
+type Shape =
+  | number
+  | Custom
+  | Fields
+  | Index
+  | readonly [typeof LIST, Shape]
+  | readonly [typeof OPTIONAL, Shape]
+  | readonly [typeof TUPLE, ...Shape[]]
+  /** A typed-array section of `kind`, as long as the array at `sameAs`, its values indices (when given). */
+  | readonly [typeof SECTION, Kind, string?, Index?]
+  /** BundleRows (starts, items of `kind`): one row per value of the array at `rowsOf` when given, items indices (when given). */
+  | readonly [typeof ROWS, string?, Index?, Kind?]
+  /** An object's fields, then `after` on the whole. */
+  | readonly [typeof OBJECT, Fields, (o: Record<string, unknown>) => void];
 
 /** Lengths of the arrays that indices point into, by path; filled before each walk. */
 let bounds: Record<string, number> = {};
-const BOUNDS = ["intents.ids", "types", "lists", "ranges", "vocab.tags", "lexicon.words", "matching.stems", "matching.conceptWeight", "inputs.intent"];
+const IDS = "intents.ids";
+const INPUTS = "inputs.intent";
+const STEMS = "matching.stems";
+const WORDS = "lexicon.words";
+const TAGS = "vocab.tags";
+const BOUNDS = [IDS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS];
 
-function leaf(ok: (value: unknown) => boolean, what: () => string): Leaf {
-  return Object.assign((value: unknown, up: Path, key?: string | number) => void (ok(value) || fail(join(up, key), what())), { ok });
-}
+const limitOf = ([, bound, extra]: Index): number => (typeof bound === "number" ? bound : bounds[bound]! + extra);
+
+const isIndex = (value: unknown, limit: number) => typeof value === "number" && Number.isInteger(value) && value >= 0 && value < limit;
 
 /** A plain object, as the decoder makes them (not an array, section or string table). */
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
-function record(value: unknown, path: Path): Record<string, unknown> {
-  if (!isRecord(value)) fail(path, "expected an object");
+function record(value: unknown): Record<string, unknown> {
+  if (!isRecord(value)) fail("expected an object");
   return value;
 }
 
 /** An array whose items the caller is about to visit (they are spent from the budget). */
-function array(value: unknown, path: Path): unknown[] {
-  if (!Array.isArray(value)) fail(path, "expected an array");
-  spend(value.length, path);
+function array(value: unknown): unknown[] {
+  if (!Array.isArray(value)) fail("expected an array");
+  spend(value.length);
   return value;
 }
 
-const indexBelow = (limit: number) => `expected an index below ${limit}`;
-
-const isIndex = (value: unknown, length: number) => typeof value === "number" && Number.isInteger(value) && value >= 0 && value < length;
-
-const STR = leaf((v) => typeof v === "string", () => "expected a string");
-const NUM = leaf((v) => typeof v === "number" && Number.isFinite(v), () => "expected a finite number");
-const BOOL = leaf((v) => typeof v === "boolean", () => "expected a boolean");
-const U32 = leaf((v) => v instanceof Uint32Array, () => "expected a Uint32Array section");
-const U16 = leaf((v) => v instanceof Uint16Array, () => "expected a Uint16Array section");
-
-/** A string table (string-table.ts): its offsets and bytes checked by its own typed pass. */
-const STRINGS: Check = (value, up, key) => {
-  const path = join(up, key);
-  if (!(value instanceof StringTable)) fail(path, "expected a string table");
-  const problem = value.problem();
-  if (problem !== null) fail(path, problem);
-};
-
-/** Limits of the index checks into BOUNDS arrays, set before each walk (read per element, so kept in a plain field). */
-const indexCells: { bound: string; extra: number; limit: number }[] = [];
-
-/** An index into the array at path `bound` (its length + `extra` is the limit), or below a fixed number. */
-function index(bound: string | number, extra = 0): Leaf {
-  const cell = { bound: String(bound), extra, limit: Number(bound) };
-  if (typeof bound === "string") indexCells.push(cell);
-  return Object.assign(
-    leaf((v) => isIndex(v, cell.limit), () => indexBelow(cell.limit)),
-    { cell },
-  );
+/** The first position of `values` holding `limit` or more, or -1. */
+function firstAtLeast(values: Uint8Array | Uint32Array, limit: number): number {
+  for (let i = 0; i < values.length; i++) if (values[i]! >= limit) return i;
+  return -1;
 }
 
-/**
- * A section (sections.ts) of `kind`, as long as the array at `sameAs` if given. Its values are
- * checked in one typed loop, no closure per value: below the limit of `item` when it is an index
- * check, finite for a float section; an integer section's values need no other check.
- */
-function section(kind: typeof Uint8Array | typeof Uint32Array | typeof Float64Array, sameAs: string | undefined, item?: Leaf): Check {
-  return (value, up, key) => {
-    const path = join(up, key);
-    if (!(value instanceof kind)) fail(path, `expected a ${kind.name} section`);
-    if (sameAs !== undefined && value.length !== bounds[sameAs]) fail(path, `length differs from ${sameAs}`);
-    const limit = item?.cell?.limit;
-    if (limit !== undefined) {
-      for (let i = 0; i < value.length; i++) if (value[i]! >= limit) item!(value[i], path, i);
-    } else if (kind === Float64Array) {
-      for (let i = 0; i < value.length; i++) if (!Number.isFinite(value[i])) NUM(value[i], path, i);
-    }
-  };
+/** The first position of `values` that is not a finite number, or -1. */
+function firstNotFinite(values: Float64Array): number {
+  for (let i = 0; i < values.length; i++) if (!Number.isFinite(values[i])) return i;
+  return -1;
 }
 
-/**
- * BundleRows: `starts` one per row of the array at `rowsOf` (when given) and one more, ascending
- * from 0 to the number of items, and each item an index below the limit of `item` (when given).
- */
-function rows(rowsOf: string | undefined, item: Leaf | undefined, kind: typeof Uint8Array | typeof Uint32Array = Uint32Array): Check {
-  return object({ starts: section(Uint32Array, undefined), items: section(kind, undefined, item) }, (o, path) => {
-    const starts = o.starts as Uint32Array;
-    const items = (o.items as Uint32Array | Uint8Array).length;
-    if (rowsOf !== undefined && starts.length !== bounds[rowsOf]! + 1) fail(join(path, "starts"), `not one per ${rowsOf} and one more`);
-    if (starts[0] !== 0 || starts[starts.length - 1] !== items) fail(join(path, "starts"), "not from 0 to the number of items");
-    for (let i = 1; i < starts.length; i++) if (starts[i - 1]! > starts[i]!) fail(join(path, "starts"), `not ascending at ${i}`);
-  });
+/** The first position where `values` goes down, or -1. */
+function firstDescent(values: Uint32Array): number {
+  for (let i = 1; i < values.length; i++) if (values[i - 1]! > values[i]!) return i;
+  return -1;
 }
 
-function nullable(check: Check): Check {
-  return (value, up, key) => value === null || check(value, up, key);
+/** Checks the value at key `key` of the value being checked. */
+function checkAt(shape: Shape, value: unknown, key: string | number): void {
+  at.push(key);
+  check(shape, value);
+  at.pop();
 }
 
-/** A list of `item`s; with `sameAs`, as long as the array at that path. */
-function list(item: Check, sameAs?: string): Check {
-  return (value: unknown, up: Path, key?: string | number) => {
-    const path = join(up, key);
-    const items = array(value, path);
-    if (sameAs !== undefined && items.length !== bounds[sameAs]) fail(path, `length differs from ${sameAs}`);
-    for (let i = 0; i < items.length; i++) if (!passes(item, items[i])) item(items[i], path, i);
-  };
+/** Whether `value` is the leaf `kind` (not STRINGS). */
+function isLeaf(kind: number, value: unknown): boolean {
+  return kind === STR ? typeof value === "string" : kind === NUM ? typeof value === "number" && Number.isFinite(value) : typeof value === "boolean";
 }
 
-/**
- * Whether `value` passes `check` for sure, tested inline for strings and indices (most of what is
- * walked); false: run `check` itself, which says what is wrong.
- */
-function passes(check: Check, value: unknown): boolean | undefined {
-  const { ok, cell } = check as Partial<Leaf>;
-  if (cell) return isIndex(value, cell.limit);
-  if (check === STR) return typeof value === "string";
-  return ok?.(value);
-}
-
-function tuple(...items: Check[]): Check {
-  return (value, up, key) => {
-    const path = join(up, key);
-    const entries = array(value, path);
-    if (entries.length !== items.length) fail(path, `expected ${items.length} entries`);
-    items.forEach((item, i) => item(entries[i], path, i));
-  };
-}
-
-function object(fields: Record<string, Check>, then?: (o: Record<string, unknown>, path: Path) => void): Check {
-  const count = Object.keys(fields).length;
-  return (value, up, key) => {
-    const path = join(up, key);
-    const o = record(value, path || "payload");
-    spend(count, path);
-    for (const name in fields) {
-      const check = fields[name]!;
-      if (!passes(check, o[name])) check(o[name], path, name);
-    }
-    then?.(o, path);
-  };
-}
-
-const TEXT = list(STR);
-const VARIANTS = list(TEXT);
-const INTENT = index("intents.ids");
-const TAG = index("vocab.tags");
-
-const QUOTE_CONTEXT = leaf((v) => (QUOTE_CONTEXTS as readonly unknown[]).includes(v), () => "expected a quote context");
-/** A shell template: segments alternate text and tags, one place per tag. */
-const SHELL = object(
-  { segments: TEXT, places: list(object({ context: QUOTE_CONTEXT, inBackticks: BOOL })), unsafe: nullable(object({ tag: STR, reason: STR })) },
-  (o, path) => {
-    if ((o.segments as unknown[]).length !== 2 * (o.places as unknown[]).length + 1) fail(path, "segments and places do not fit");
-  },
-);
-
-/** Nesting of arrays and objects in a tool beyond which a bundle is refused. */
-const MAX_TOOL_DEPTH = 64;
-
-const toolTree = (depth: number): Check => (value, up, key) => {
-  const path = join(up, key);
-  if (depth > MAX_TOOL_DEPTH) fail(path, "tool nesting too deep");
-  if (Array.isArray(value)) return TEXT(value, path);
-  const o = record(value, path);
-  spend(1, path);
-  if (Object.hasOwn(o, "a")) list(toolTree(depth + 1))(o.a, path, "a");
-  else if (Object.hasOwn(o, "o")) toolObject(depth)(o, up, key);
-  else if (Object.hasOwn(o, "sh")) SHELL(o.sh, path, "sh");
-  else if (Object.hasOwn(o, "j")) toolTree(depth + 1)(o.j, path, "j");
-  else if (Object.hasOwn(o, "v")) {
-    if (o.v !== null && typeof o.v !== "number" && typeof o.v !== "boolean") fail(join(path, "v"), "expected a scalar");
-  } else fail(path, "unknown tool value");
-};
-
-/** An object of a tool tree: its entries, [key, value]. */
-const toolObject = (depth: number): Check => (value, up, key) => {
-  const path = join(up, key);
-  if (!isRecord(value) || !Object.hasOwn(value, "o")) fail(path, "expected a tool object ({o: [[key, value], …]}): a tool call is an object (name, arguments, …)");
-  list(tuple(STR, toolTree(depth + 1)))(value.o, path, "o");
-};
-
-const EXACT_TABLE = { keys: STRINGS, targets: section(Uint32Array, undefined, INTENT) };
-const sameKeysAndTargets = (t: Record<string, unknown>, path: Path) => {
-  if ((t.keys as StringTable).length !== (t.targets as Uint32Array).length) fail(path, "keys and targets differ in length");
-};
-
-/** A type's Pike VM program: operands of each opcode [op, a, b] index classes or instructions. */
-function typeProgram(t: Record<string, unknown>, path: Path): void {
-  const classes = (t.classes as unknown[]).length;
-  const ops = array(t.ops, join(path, "ops"));
-  if (ops.length % 3 !== 0) fail(join(path, "ops"), "expected opcode triples");
-  const n = ops.length / 3;
-  // Operand limits per opcode: CHAR [class, next], SPLIT [x, y], JMP, BOL, EOL, ANY [next], MATCH none.
-  const operands = [[classes, n], [n, n], [n], [], [n], [n], [n]];
-  // Checked in place, no check built per operand: TERMy's types hold thousands of instructions.
-  for (let k = 0; k < ops.length; k += 3) {
-    const op = ops[k];
-    const limits = typeof op === "number" && Number.isInteger(op) ? operands[op] : undefined;
-    if (!limits) fail(join(join(path, "ops"), k), "unknown opcode");
-    for (let i = 0; i < limits.length; i++) {
-      if (!isIndex(ops[k + 1 + i], limits[i]!)) fail(join(join(path, "ops"), k), indexBelow(limits[i]!));
+function check(shape: Shape, value: unknown): void {
+  if (typeof shape === "number") {
+    if (shape === STRINGS) return strings(value);
+    if (!isLeaf(shape, value)) fail(LEAF_WHAT[shape]!);
+  } else if (typeof shape === "function") shape(value);
+  else if (!Array.isArray(shape)) fields(shape as Fields, value);
+  else {
+    const node = shape as Exclude<Shape, number | Custom | Fields>;
+    switch (node[0]) {
+      case LIST: {
+        const items = array(value);
+        const item = node[1];
+        // Leaves, most of what lists hold, are tested inline.
+        if (typeof item === "number" && item !== STRINGS) {
+          for (let i = 0; i < items.length; i++) if (!isLeaf(item, items[i])) failAt(i, LEAF_WHAT[item]!);
+        } else for (let i = 0; i < items.length; i++) checkAt(item, items[i], i);
+        return;
+      }
+      case OPTIONAL:
+        if (value !== null) check(node[1], value);
+        return;
+      case TUPLE: {
+        const entries = array(value);
+        if (entries.length !== node.length - 1) fail(`expected ${node.length - 1} entries`);
+        for (let i = 1; i < node.length; i++) checkAt(node[i]!, entries[i - 1], i - 1);
+        return;
+      }
+      case INDEX: {
+        const limit = limitOf(node);
+        if (!isIndex(value, limit)) fail(`expected an index below ${limit}`);
+        return;
+      }
+      case SECTION:
+        section(value, node[1], node[2], node[3]);
+        return;
+      case ROWS: {
+        const o = record(value);
+        spend(2);
+        at.push("starts");
+        const starts = section(o.starts, Uint32Array) as Uint32Array;
+        at[at.length - 1] = "items";
+        const items = section(o.items, node[3] ?? Uint32Array, undefined, node[2]).length;
+        at[at.length - 1] = "starts";
+        const rowsOf = node[1];
+        if (rowsOf !== undefined && starts.length !== bounds[rowsOf]! + 1) fail(`not one per ${rowsOf} and one more`);
+        if (starts[0] !== 0 || starts[starts.length - 1] !== items) fail("not from 0 to the number of items");
+        const descent = firstDescent(starts);
+        if (descent !== -1) fail(`not ascending at ${descent}`);
+        at.pop();
+        return;
+      }
+      case OBJECT:
+        return node[2](fields(node[1], value));
     }
   }
 }
 
-const BYTES = leaf((v) => v instanceof Uint8Array, () => "expected bytes");
+/** Checks an object's fields; returns the object. */
+function fields(shape: Fields, value: unknown): Record<string, unknown> {
+  const o = record(value);
+  spend(Object.keys(shape).length);
+  for (const name in shape) checkAt(shape[name]!, o[name], name);
+  return o;
+}
+
+/** A section of `kind`, as long as the array at `sameAs` (when given), its values below `index`'s limit (when given); returns it. */
+function section(value: unknown, kind: Kind, sameAs?: string, index?: Index): ArrayLike<number> {
+  if (!(value instanceof kind)) fail(`expected a ${kind.name} section`);
+  if (sameAs !== undefined && value.length !== bounds[sameAs]) fail(`length differs from ${sameAs}`);
+  if (index !== undefined) {
+    const limit = limitOf(index);
+    const bad = firstAtLeast(value as Uint8Array | Uint32Array, limit);
+    if (bad !== -1) failAt(bad, `expected an index below ${limit}`);
+  } else if (kind === Float64Array) {
+    const bad = firstNotFinite(value as Float64Array);
+    if (bad !== -1) failAt(bad, LEAF_WHAT[NUM]!);
+  }
+  return value;
+}
+
+/** A string table (string-table.ts): its offsets and bytes checked by its own typed pass. */
+function strings(value: unknown): void {
+  if (!(value instanceof StringTable)) fail("expected a string table");
+  const problem = value.problem();
+  if (problem !== null) fail(problem);
+}
+
+const TEXT: Shape = [LIST, STR];
+const VARIANTS: Shape = [LIST, TEXT];
+const INTENT: Index = [INDEX, IDS, 0];
+const TAG: Index = [INDEX, TAGS, 0];
+const INPUT: Index = [INDEX, INPUTS, 0];
+const STEM: Index = [INDEX, STEMS, 0];
+const WORD: Index = [INDEX, WORDS, 0];
+const U32: Shape = [SECTION, Uint32Array];
+
+const QUOTE_CONTEXT: Custom = (v) => void ((QUOTE_CONTEXTS as readonly unknown[]).includes(v) || fail("expected a quote context"));
+/** A shell template: segments alternate text and tags, one place per tag. */
+const SHELL: Shape = [
+  OBJECT,
+  { segments: TEXT, places: [LIST, { context: QUOTE_CONTEXT, inBackticks: BOOL }], unsafe: [OPTIONAL, { tag: STR, reason: STR }] },
+  (o: Record<string, unknown>) => void ((o.segments as unknown[]).length === 2 * (o.places as unknown[]).length + 1 || fail("segments and places do not fit")),
+];
+
+/** Nesting of arrays and objects in a tool beyond which a bundle is refused. */
+const MAX_TOOL_DEPTH = 64;
+let toolDepth = 0;
+
+/** A tool value: an array of text, or one of {a: list}, {o: entries}, {sh: shell}, {j: value}, {v: scalar}. */
+function toolTree(value: unknown): void {
+  if (Array.isArray(value)) return check(TEXT, value);
+  const o = record(value);
+  spend(1);
+  if (Object.hasOwn(o, "o")) return toolObject(o);
+  if (Object.hasOwn(o, "sh")) return checkAt(SHELL, o.sh, "sh");
+  if (Object.hasOwn(o, "v")) {
+    if (o.v !== null && typeof o.v !== "number" && typeof o.v !== "boolean") failAt("v", "expected a scalar");
+    return;
+  }
+  const key = Object.hasOwn(o, "a") ? "a" : Object.hasOwn(o, "j") ? "j" : fail("unknown tool value");
+  if (++toolDepth > MAX_TOOL_DEPTH) failAt(key, "tool nesting too deep");
+  checkAt(key === "a" ? TOOL_LIST : toolTree, o[key], key);
+  toolDepth--;
+}
+
+/** An object of a tool tree: its entries, [key, value]. */
+function toolObject(value: unknown): void {
+  if (!isRecord(value) || !Object.hasOwn(value, "o")) fail("expected a tool object ({o: [[key, value], …]}): a tool call is an object (name, arguments, …)");
+  if (++toolDepth > MAX_TOOL_DEPTH) failAt("o", "tool nesting too deep");
+  checkAt(TOOL_ENTRIES, value.o, "o");
+  toolDepth--;
+}
+const TOOL_LIST: Shape = [LIST, toolTree];
+const TOOL_ENTRIES: Shape = [LIST, [TUPLE, STR, toolTree]];
+
+const EXACT_TABLE: Fields = { keys: STRINGS, targets: [SECTION, Uint32Array, undefined, INTENT] };
+const sameKeysAndTargets = (t: Record<string, unknown>) => {
+  if ((t.keys as StringTable).length !== (t.targets as Uint32Array).length) fail("keys and targets differ in length");
+};
+
+// Operand limits per opcode, by classes and instructions: CHAR [class, next], SPLIT [x, y], JMP, BOL, EOL, ANY [next], MATCH none.
+const OPERANDS = [[0, 1], [1, 1], [1], [], [1], [1], [1]];
+
+/** A type's Pike VM program (a section of opcode triples [op, a, b]): operands index classes or instructions. */
+function typeProgram(t: Record<string, unknown>): void {
+  const ops = t.ops as Uint32Array;
+  at.push("ops");
+  if (ops.length % 3 !== 0) fail("expected opcode triples");
+  const limits = [(t.classes as { starts: Uint32Array }).starts.length - 1, ops.length / 3];
+  for (let k = 0; k < ops.length; k += 3) {
+    const operands = OPERANDS[ops[k]!];
+    if (!operands) failAt(k, "unknown opcode");
+    for (let i = 0; i < operands.length; i++) {
+      const limit = limits[operands[i]!]!;
+      if (ops[k + 1 + i]! >= limit) failAt(k, `expected an index below ${limit}`);
+    }
+  }
+  at.pop();
+}
+
+const BYTES: Shape = [SECTION, Uint8Array];
 // How the arrays fit together is checked with the learned stage's chunk (validate-learned.ts), and
 // the concept table's structure where it is read (ConceptTable, in that chunk too).
-const LEARNED = { intents: list(INTENT), hashes: U32, idf: BYTES, offsets: U32, classes: U16, weights: BYTES, scale: list(NUM), bias: list(NUM), conceptKeys: U32, conceptOffsets: U32, conceptFeatures: U32 };
-
-/** Intent indices inside a record: the limit is its bundle's intent count, set for each record (validateIntentRecord). */
-const RECORD_INTENT = index(0);
+const LEARNED: Fields = { intents: [LIST, INTENT], hashes: U32, idf: BYTES, offsets: U32, classes: [SECTION, Uint16Array], weights: BYTES, scale: [LIST, NUM], bias: [LIST, NUM], conceptKeys: U32, conceptOffsets: U32, conceptFeatures: U32 };
 
 /** An intent's record (IntentRecord), checked when it is first read (intent-records.ts). */
-const RECORD = object({
-  category: nullable(STR),
+const RECORD: Fields = {
+  category: [OPTIONAL, STR],
   outputs: VARIANTS,
   thinking: VARIANTS,
-  description: nullable(TEXT),
-  tools: list(toolObject(0)),
-  context: nullable(list(RECORD_INTENT)),
-  extra: list(tuple(STR, VARIANTS)),
-  example: nullable(STR),
-  slots: list(tuple(STR, STR)),
-});
+  description: [OPTIONAL, TEXT],
+  tools: [LIST, toolObject],
+  context: [OPTIONAL, [LIST, INTENT]],
+  extra: [LIST, [TUPLE, STR, VARIANTS]],
+  example: [OPTIONAL, STR],
+  slots: [LIST, [TUPLE, STR, STR]],
+};
 
-const PAYLOAD = object({
+const PAYLOAD: Fields = {
   name: STR,
   compilerVersion: STR,
   sourceHash: STR,
-  counts: (value, up, key) => {
-    const path = join(up, key);
-    const entries = Object.entries(record(value, path));
-    spend(entries.length, path);
-    entries.forEach(([name, n]) => NUM(n, path, name));
+  counts: (value: unknown) => {
+    const entries = Object.entries(record(value));
+    spend(entries.length);
+    for (const [name, n] of entries) checkAt(NUM, n, name);
   },
-  config: object({
+  config: {
     npcName: STR,
-    creator: nullable(STR),
+    creator: [OPTIONAL, STR],
     sentenceThreshold: NUM,
     wordThreshold: NUM,
     margin: NUM,
     synonymContribution: NUM,
     suggestions: NUM,
     maxMessageChars: NUM,
-    connectives: list(TEXT),
+    connectives: [LIST, TEXT],
     learnedThreshold: NUM,
     learnedNote: STR,
-  }),
-  intents: object({
-    ids: TEXT,
-    permission: section(Uint8Array, "intents.ids", index(PERMISSIONS.length)),
-    destructive: section(Uint8Array, "intents.ids", index(2)),
+  },
+  intents: {
+    ids: STRINGS,
+    permission: [SECTION, Uint8Array, IDS, [INDEX, PERMISSIONS.length, 0]],
+    destructive: [SECTION, Uint8Array, IDS, [INDEX, 2, 0]],
     // the number of intents: no parent
-    parent: section(Uint32Array, "intents.ids", index("intents.ids", 1)),
-    records: rows("intents.ids", undefined, Uint8Array),
-  }),
-  exact: object(EXACT_TABLE, sameKeysAndTargets),
-  contextExact: list(object({ ...EXACT_TABLE, parent: INTENT }, sameKeysAndTargets)),
-  inputs: object({ intent: section(Uint32Array, undefined, INTENT) }),
-  lexicon: object({ words: STRINGS, tags: rows("lexicon.words", TAG) }),
-  matching: object({
+    parent: [SECTION, Uint32Array, IDS, [INDEX, IDS, 1]],
+    records: [ROWS, IDS, undefined, Uint8Array],
+  },
+  exact: [OBJECT, EXACT_TABLE, sameKeysAndTargets],
+  contextExact: [LIST, [OBJECT, { ...EXACT_TABLE, parent: INTENT }, sameKeysAndTargets]],
+  inputs: { intent: [SECTION, Uint32Array, undefined, INTENT] },
+  lexicon: { words: STRINGS, tags: [ROWS, WORDS, TAG] },
+  matching: {
     stems: STRINGS,
-    wordStem: section(Uint32Array, "lexicon.words", index("matching.stems")),
-    weight: section(Float64Array, "matching.stems"),
-    postings: rows("matching.stems", index("inputs.intent")),
-    concepts: rows("matching.stems", index("matching.conceptWeight")),
-    inputStems: rows("inputs.intent", index("matching.stems")),
-    inputWords: rows("inputs.intent", index("lexicon.words")),
-    inputWeight: section(Float64Array, "inputs.intent"),
-    conceptWeight: section(Float64Array, undefined),
+    wordStem: [SECTION, Uint32Array, WORDS, STEM],
+    weight: [SECTION, Float64Array, STEMS],
+    postings: [ROWS, STEMS, INPUT],
+    concepts: [ROWS, STEMS, [INDEX, "matching.conceptWeight", 0]],
+    inputStems: [ROWS, INPUTS, STEM],
+    inputWords: [ROWS, INPUTS, WORD],
+    inputWeight: [SECTION, Float64Array, INPUTS],
+    conceptWeight: [SECTION, Float64Array],
     unknownWeight: NUM,
-    firstDescription: index("inputs.intent", 1),
-  }),
-  vocab: object({ tags: TEXT, phrases: list(tuple(TAG, TEXT)) }),
-  fuzzy: object({ hashes: section(Uint32Array, undefined), words: section(Uint32Array, undefined, index("lexicon.words")) }, (f) => {
-    if ((f.hashes as Uint32Array).length !== (f.words as Uint32Array).length) fail("fuzzy", "hashes and words differ in length");
-  }),
-  learned: nullable(object(LEARNED)),
-  types: list(object({ name: STR, unusable: nullable(STR), classes: list(list(NUM)), ops: leaf(Array.isArray, () => "expected an array") }, typeProgram)),
-  automaton: object({ names: TEXT, edges: rows(undefined, undefined), vocabTags: rows(undefined, TAG) }),
+    firstDescription: [INDEX, INPUTS, 1],
+  },
+  vocab: { tags: TEXT, phrases: [LIST, [TUPLE, TAG, TEXT]] },
+  fuzzy: [
+    OBJECT,
+    { hashes: U32, words: [SECTION, Uint32Array, undefined, WORD] },
+    (f: Record<string, unknown>) => void ((f.hashes as Uint32Array).length === (f.words as Uint32Array).length || fail("hashes and words differ in length")),
+  ],
+  learned: [OPTIONAL, LEARNED],
+  types: [LIST, [OBJECT, { name: STR, unusable: [OPTIONAL, STR], classes: [ROWS], ops: U32 }, typeProgram]],
+  automaton: { names: TEXT, edges: [ROWS], vocabTags: [ROWS, undefined, TAG] },
   // a phrase's value index is checked where the trie is built (runtime/bundle/model.ts)
-  lists: list(object({ name: STR, phrases: list(tuple(TEXT, NUM)), values: TEXT })),
-  ranges: list(object({ min: NUM, max: NUM, unit: STR })),
-  numberWords: list(tuple(STR, NUM)),
-  sanitizer: object({ phrases: list(tuple(TEXT, index(5))), stopWords: TEXT, nameless: TEXT }),
-  wordLists: list(tuple(STR, VARIANTS)),
-  messageTables: object({ actionWords: STRINGS, intentInputs: rows("intents.ids", index("inputs.intent")) }),
-});
+  lists: [LIST, { name: STR, phrases: [LIST, [TUPLE, TEXT, NUM]], values: TEXT }],
+  ranges: [LIST, { min: NUM, max: NUM, unit: STR }],
+  numberWords: [LIST, [TUPLE, STR, NUM]],
+  sanitizer: { phrases: [LIST, [TUPLE, TEXT, [INDEX, 5, 0]]], stopWords: TEXT, nameless: TEXT },
+  wordLists: [LIST, [TUPLE, STR, VARIANTS]],
+  messageTables: { actionWords: STRINGS, intentInputs: [ROWS, IDS, INPUT] },
+};
 
+/** Reads the lengths of the BOUNDS arrays, then walks the payload. */
 function validate(payload: unknown): void {
   bounds = {};
   for (const path of BOUNDS) {
     let value: unknown = payload;
-    let at = "";
     for (const key of path.split(".")) {
-      value = record(value, at || "payload")[key];
-      at = at ? `${at}.${key}` : key;
+      value = record(value)[key];
+      at.push(key);
     }
-    if (!Array.isArray(value) && !(value instanceof Float64Array) && !(value instanceof Uint32Array) && !(value instanceof StringTable)) fail(at, "expected an array");
+    if (!Array.isArray(value) && !(value instanceof Float64Array) && !(value instanceof Uint32Array) && !(value instanceof StringTable)) fail("expected an array");
     bounds[path] = (value as ArrayLike<unknown>).length;
+    at.length = 0;
   }
-  for (const cell of indexCells) cell.limit = bounds[cell.bound]! + cell.extra;
-  PAYLOAD(payload, "");
+  check(PAYLOAD, payload);
 }
 
-/** Runs `check` within a budget of `budget` values: the first problem, or null. */
-function problemOf(budget: number, check: () => void): string | null {
+/** Runs `walk` on `value` within a budget of `budget` values: the first problem, or null. */
+function problemOf(budget: number, walk: (value: unknown) => void, value: unknown): string | null {
+  at.length = 0;
+  toolDepth = 0;
+  budgetLeft = budget;
   try {
-    budgetLeft = budget;
-    check();
+    walk(value);
     return null;
   } catch (error) {
     if (error instanceof ShapeError) return error.message;
@@ -371,9 +420,9 @@ function problemOf(budget: number, check: () => void): string | null {
 }
 
 /** The first shape problem of an intent's record (a bundle of `intents` intents), within `budget` values, or null. */
-export function validateIntentRecord(record: unknown, budget: number, intents: number): string | null {
-  RECORD_INTENT.cell!.limit = intents;
-  return problemOf(budget, () => RECORD(record, ""));
+export function validateIntentRecord(value: unknown, budget: number, intents: number): string | null {
+  bounds = { [IDS]: intents };
+  return problemOf(budget, (v) => check(RECORD, v), value);
 }
 
 /**
@@ -381,5 +430,5 @@ export function validateIntentRecord(record: unknown, budget: number, intents: n
  * visits at most `budget` values: the payload's byte count for a decoded plain msgpack value.
  */
 export function validatePayload(payload: unknown, budget: number): string | null {
-  return problemOf(budget, () => validate(payload));
+  return problemOf(budget, validate, payload);
 }
