@@ -1,8 +1,8 @@
 // The optional stages: code that only some bundles use, each a chunk of its own that loadNpc
 // imports while the bundle's hash is checked, and only for a bundle that uses it (decided from
 // what the load reads), so a host answering with bundles without templates never loads the
-// template matcher, and one without context children or sentiment phrases never loads the code
-// for those.
+// template matcher, one without inputs (templates only) never loads the probabilistic matcher, and
+// one without context children or sentiment phrases never loads the code for those.
 // The session calls a stage through the forwarders below, which have the real ones' signatures: no
 // call site knows whether its stage is a chunk, and `process` stays synchronous. A stage's module
 // is registered once per process (modules are singletons), and an Npc refuses a payload whose
@@ -10,9 +10,9 @@
 // of a stage not registered answers as the stage does for a bundle that does not use it.
 
 import type { BundlePayload } from "./bundle/bundle-types.js";
-import type { NpcModel } from "./bundle/model.js";
+import { hasInputs, useMatchIndex, type NpcModel } from "./bundle/model.js";
 import type { ContextGuess } from "./conversation/context.js";
-import type { RankedIntent } from "./match/match-probabilistic.js";
+import type { ProbabilisticResult, RankedIntent } from "./match/match-probabilistic.js";
 import type { AtEnd, TemplateHit } from "./match/match-template.js";
 import type { Sentiment } from "./response.js";
 import type { Token } from "./text/normalize.js";
@@ -21,6 +21,7 @@ import type { SentimentHit } from "./text/sentiment.js";
 import type { WordResolver } from "./text/word-resolver.js";
 
 interface Modules {
+  probabilistic: typeof import("./match/probabilistic-stage.js");
   templates: typeof import("./match/match-template.js");
   context: typeof import("./conversation/context.js");
   sentiment: typeof import("./text/sentiment.js");
@@ -35,6 +36,8 @@ interface StageChunk<S extends Stage> {
 }
 
 const STAGES: { [S in Stage]: StageChunk<S> } = {
+  // Inputs (phrasings and entries' describing text): without them no intent is ever found, and the ranking is empty.
+  probabilistic: { what: "inputs", uses: hasInputs, load: () => import("./match/probabilistic-stage.js").then((stage) => (useMatchIndex(stage.MatchIndex), stage)) },
   // Template paths: the automaton is more than a root without paths (edges only lead to later states).
   templates: {
     what: "templates",
@@ -70,6 +73,11 @@ export async function loadStages(payload: BundlePayload): Promise<void> {
 export function requireStages(payload: BundlePayload): void {
   const missing = usedStages(payload).find((stage) => registry[stage] === undefined);
   if (missing) throw new Error(`this bundle has ${STAGES[missing].what}, whose code is loaded apart: load it with loadNpc, or await loadStages(payload) first`);
+}
+
+/** match-probabilistic.ts matchProbabilistic; no hit and an empty ranking for a bundle without inputs (no intent could be found). */
+export function matchProbabilistic(model: NpcModel, tokens: readonly Token[], limit: number, words: WordResolver, activeContext: number | null): ProbabilisticResult {
+  return hasInputs(model.payload) ? registry.probabilistic!.matchProbabilistic(model, tokens, limit, words, activeContext) : { hit: null, ranking: [] };
 }
 
 /** The template stage (match-template.ts); null for a bundle without templates, whose automaton matches nothing. */

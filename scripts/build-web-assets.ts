@@ -31,8 +31,8 @@ export async function buildWebAssets(sourceRoot: string, outDir: string): Promis
   // ndfc-runtime.js is one module with no static import of its own: the page's modulepreload of it
   // is the whole runtime, not the head of a waterfall (a shared chunk fetched only once
   // ndfc-runtime.js is parsed cost 20–40 ms before the first answer). The optional stages
-  // (runtime/stages.ts: the template matcher) join it too: a page serves one NPC, which nearly
-  // always has templates, and a chunk imported after the bundle decodes would be that waterfall.
+  // (runtime/stages.ts: the probabilistic and template matchers) join it too: a page serves one NPC,
+  // which nearly always has inputs and templates, and a chunk imported after the bundle decodes would be that waterfall.
   // What else loads on demand (the learned stage, sha256.js) keeps a chunk of its own.
   const group = staticClosureGroup("ndfc-runtime", runtimeEntry, join(sourceRoot, "runtime/stages.ts"));
   // Fixed names (no content hashes): pages name these files, and the same sources give the same bytes.

@@ -4,7 +4,7 @@
 
 import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex } from "../text/fuzzy.js";
-import { MatchIndex } from "../match/match-index.js";
+import type { MatchIndex } from "../match/match-index.js";
 import type { LearnedIndex } from "../match/match-learned.js";
 import type { Token } from "../text/normalize.js";
 import { SortedTable } from "../match/sorted.js";
@@ -70,6 +70,17 @@ function byFirstWord(entries: Iterable<[string[], number]>): Map<string, Phrase[
   return map;
 }
 
+/** Whether a payload has inputs (phrasings, entries' describing text): only then can the probabilistic stage find an intent. */
+export const hasInputs = ({ inputs }: BundlePayload): boolean => inputs.intent.length > 0;
+
+/** The probabilistic stage's index, a class of its chunk: set when stages.ts registers that chunk. */
+let matchIndexClass: typeof MatchIndex | null = null;
+
+/** Lets models built from now on index their inputs (stages.ts, on registering the probabilistic chunk). */
+export function useMatchIndex(index: typeof MatchIndex): void {
+  matchIndexClass = index;
+}
+
 export class NpcModel {
   readonly exact: SortedTable;
   readonly contextExact: Map<number, SortedTable>;
@@ -90,8 +101,7 @@ export class NpcModel {
   readonly valueWords: Set<string>;
   /** Words that may start a clause (runtime/conversation/clauses.ts; computed by the compiler). */
   readonly actionWords: StringTable;
-  /** The probabilistic stage's index. */
-  readonly matching: MatchIndex;
+  readonly #matching: MatchIndex | null;
   /** The learned stage's model (learnedIndexFor), or null: the bundle has none, or the caller gave none. */
   readonly learned: LearnedIndex | null;
 
@@ -124,8 +134,15 @@ export class NpcModel {
     this.numberWords = new Map(payload.numberWords);
     this.valueWords = new Set([...this.numberWords.keys(), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
     this.actionWords = payload.messageTables.actionWords;
-    this.matching = new MatchIndex(payload.matching, payload.messageTables);
+    // None for a bundle without inputs, or before the stage is registered (a model built only to render, as the compiler's escalator does).
+    this.#matching = matchIndexClass && hasInputs(payload) ? new matchIndexClass(payload.matching, payload.messageTables) : null;
     this.learned = learned;
+  }
+
+  /** The probabilistic stage's index, a chunk's (stages.ts): only a bundle with inputs has one, and only that stage reads it. */
+  get matching(): MatchIndex {
+    if (this.#matching === null) throw new Error("this model has no probabilistic index: its bundle has no inputs, or the stage was not loaded (loadStages)");
+    return this.#matching;
   }
 }
 
