@@ -44,8 +44,12 @@ export function shuffled<T>(items: readonly T[], seed: number): T[] {
   return out;
 }
 
+/**
+ * Nearest rank: the smallest value with at least p·n values at or below it, sorted[ceil(p·n) − 1].
+ * (sorted[floor(p·n)] is one rank too high: for n = 100 its "p99" is the maximum.)
+ */
 function quantile(sorted: readonly number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] ?? 0;
+  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
 }
 
 const summary = (values: number[]) => {
