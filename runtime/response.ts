@@ -1,4 +1,5 @@
 // What `session.process(message)` returns.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { Permission } from "./bundle/bundle-types.js";
 
@@ -20,9 +21,9 @@ export type MatchStatus = "exact match" | "context match" | "template match" | "
 export type CompositeStatus = `${MatchStatus}, ${string}`;
 
 /** Scores and confidences in a response carry 4 decimals. */
-export function round4(x: number): number {
+export const round4 = (function round4(x: number): number {
   return Math.round(x * 10000) / 10000;
-}
+});
 
 export interface Sentiment {
   expletives: number;

@@ -8,6 +8,7 @@
 // is registered once per process (modules are singletons), and an Npc refuses a payload whose
 // stages are not registered (requireStages), so a bundle never answers without one. A forwarder
 // of a stage not registered answers as the stage does for a bundle that does not use it.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { BundlePayload } from "./bundle/bundle-types.js";
 import { hasInputs, useMatchIndex, type NpcModel } from "./bundle/model.js";
@@ -81,9 +82,9 @@ export function matchProbabilistic(model: NpcModel, tokens: readonly Token[], li
 }
 
 /** The template stage (match-template.ts); null for a bundle without templates, whose automaton matches nothing. */
-export function matchTemplate(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null = null, atEnd?: AtEnd): TemplateHit | null {
+export const matchTemplate = (function matchTemplate(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null = null, atEnd?: AtEnd): TemplateHit | null {
   return registry.templates?.matchTemplate(model, tokens, clean, words, activeContext, atEnd) ?? null;
-}
+});
 
 /** context.ts mayMatchChild; false without context children (no child could answer). */
 export function mayMatchChild(model: NpcModel, activeContext: number, query: readonly Token[], words: WordResolver): boolean {
@@ -91,11 +92,11 @@ export function mayMatchChild(model: NpcModel, activeContext: number, query: rea
 }
 
 /** context.ts pickContextChild; null without context children. */
-export function pickContextChild(model: NpcModel, ranking: readonly RankedIntent[], activeContext: number | null, query: readonly Token[]): ContextGuess | null {
+export const pickContextChild = (function pickContextChild(model: NpcModel, ranking: readonly RankedIntent[], activeContext: number | null, query: readonly Token[]): ContextGuess | null {
   return registry.context?.pickContextChild(model, ranking, activeContext, query) ?? null;
-}
+});
 
 /** sentiment.ts sentimentMatch; null without sentiment phrases. */
-export function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
+export const sentimentMatch = (function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
   return registry.sentiment?.sentimentMatch(model, counts, phrases, content) ?? null;
-}
+});

@@ -8,6 +8,7 @@
 // found when it is first read, and reading it throws InvalidBundleError naming the intent (the
 // session answers that with a rejection saying so: conversation/session.ts). `verify: "full"`
 // reads every record at load instead (verifyIntents).
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { BundleIntent, BundleIntents, IntentRecord, Permission } from "./bundle-types.js";
 import { PERMISSIONS, RECORD_FIELDS } from "./bundle-types.js";
@@ -62,11 +63,11 @@ for (const field of RECORD_FIELDS) {
   });
 }
 
-function readRecord({ records: { starts, items }, ids }: BundleIntents, index: number, id: string): IntentRecord {
+const readRecord = (function readRecord({ records: { starts, items }, ids }: BundleIntents, index: number, id: string): IntentRecord {
   const bytes = items.subarray(starts[index], starts[index + 1]);
   const shapeProblem = (record: unknown, budget: number) => validateIntentRecord(record, budget, ids.length);
   return decodeChecked(bytes, NO_SECTIONS, shapeProblem, (why) => new InvalidBundleError(`intent ${JSON.stringify(id)} (${index}): its record ${why}`)) as IntentRecord;
-}
+});
 
 /** The intents of stored ones (validated by validatePayload): heads read from their sections, records on first read. */
 export function readIntents(stored: BundleIntents): BundleIntent[] {

@@ -1,6 +1,7 @@
 // A loaded bundle in the shape the matchers use, built once at load so answering a message
 // allocates little; the sorted string tables (exact keys, words, stems, action words) are read
 // by binary search (string-table.ts) rather than turned into Maps or Sets.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
 import { FuzzyIndex } from "../text/fuzzy.js";
@@ -50,12 +51,12 @@ function listTrie({ phrases, values }: BundleList): ListTrie {
 }
 
 /** Whether `phrase` is written at `at` in the tokens (words only: quoted text never takes part in a phrase). */
-export function phraseAt(phrase: Phrase, tokens: readonly Token[], at: number): boolean {
+export const phraseAt = (function phraseAt(phrase: Phrase, tokens: readonly Token[], at: number): boolean {
   return phrase.words.every((word, k) => {
     const token = tokens[at + k];
     return token !== undefined && token.kind !== "quoted" && token.norm === word;
   });
-}
+});
 
 function byFirstWord(entries: Iterable<[string[], number]>): Map<string, Phrase[]> {
   const map = new Map<string, Phrase[]>();

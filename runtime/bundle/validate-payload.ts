@@ -15,6 +15,7 @@
 // The walk has a budget: it may visit at most as many values as the caller allows (decodeBundle
 // allows the payload's byte count, which bounds the values of a plain msgpack value). A tree that
 // shares a child under many parents, or a cycle, runs out of budget instead of taking forever.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { PERMISSIONS, QUOTE_CONTEXTS } from "./bundle-types.js";
 import { StringTable } from "./string-table.js";
@@ -255,7 +256,7 @@ const MAX_TOOL_DEPTH = 64;
 let toolDepth = 0;
 
 /** A tool value: an array of text, or one of {a: list}, {o: entries}, {sh: shell}, {j: value}, {v: scalar}. */
-function toolTree(value: unknown): void {
+const toolTree = (function toolTree(value: unknown): void {
   if (Array.isArray(value)) return check(TEXT, value);
   const o = record(value);
   spend(1);
@@ -269,15 +270,15 @@ function toolTree(value: unknown): void {
   if (++toolDepth > MAX_TOOL_DEPTH) failAt(key, "tool nesting too deep");
   checkAt(key === "a" ? TOOL_LIST : toolTree, o[key], key);
   toolDepth--;
-}
+});
 
 /** An object of a tool tree: its entries, [key, value]. */
-function toolObject(value: unknown): void {
+const toolObject = (function toolObject(value: unknown): void {
   if (!isRecord(value) || !Object.hasOwn(value, "o")) fail("expected a tool object ({o: [[key, value], …]}): a tool call is an object (name, arguments, …)");
   if (++toolDepth > MAX_TOOL_DEPTH) failAt("o", "tool nesting too deep");
   checkAt(TOOL_ENTRIES, value.o, "o");
   toolDepth--;
-}
+});
 const TOOL_LIST: Shape = [LIST, toolTree];
 const TOOL_ENTRIES: Shape = [LIST, [TUPLE, STR, toolTree]];
 
@@ -420,10 +421,10 @@ function problemOf(budget: number, walk: (value: unknown) => void, value: unknow
 }
 
 /** The first shape problem of an intent's record (a bundle of `intents` intents), within `budget` values, or null. */
-export function validateIntentRecord(value: unknown, budget: number, intents: number): string | null {
+export const validateIntentRecord = (function validateIntentRecord(value: unknown, budget: number, intents: number): string | null {
   bounds = { [IDS]: intents };
   return problemOf(budget, (v) => check(RECORD, v), value);
-}
+});
 
 /**
  * The first shape problem of `payload`, or null when it is a well-formed StoredPayload. The walk

@@ -10,6 +10,7 @@
 //     of the NPC, or an unknown word within typo distance of one ("lst"). So "copy a and b to c"
 //     and "echo this then that" stay whole.
 // A piece made only of stop words ("please") joins the piece before it.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { NpcModel } from "../bundle/model.js";
 import type { Token } from "../text/normalize.js";
@@ -29,7 +30,7 @@ export interface Clause {
 
 const connectiveCache = new WeakMap<NpcModel, string[][]>();
 
-function connectives(model: NpcModel): string[][] {
+const connectives = (function connectives(model: NpcModel): string[][] {
   let list = connectiveCache.get(model);
   if (!list) {
     const all = [...DEFAULT_CONNECTIVES, ...model.payload.config.connectives].filter((c) => c.length > 0);
@@ -38,25 +39,25 @@ function connectives(model: NpcModel): string[][] {
     connectiveCache.set(model, list);
   }
   return list;
-}
+});
 
-function outerStart(t: Token): number {
+const outerStart = (function outerStart(t: Token): number {
   return t.kind === "quoted" ? t.start - 1 : t.start;
-}
+});
 
-function outerEnd(t: Token): number {
+const outerEnd = (function outerEnd(t: Token): number {
   return t.kind === "quoted" ? t.end + 1 : t.end;
-}
+});
 
 /**
  * Whether the text between two consecutive tokens (none for the words of one expanded
  * contraction) has a character `test` accepts: read in place, no slice per pair of words.
  */
-function gapHas(clean: string, prev: Token, next: Token, test: (code: number) => boolean): boolean {
+const gapHas = (function gapHas(clean: string, prev: Token, next: Token, test: (code: number) => boolean): boolean {
   if (prev.start === next.start) return false;
   for (let i = outerEnd(prev); i < outerStart(next); i++) if (test(clean.charCodeAt(i))) return true;
   return false;
-}
+});
 
 /** `.`, `!`, `?`, `;` or a line break. */
 const isSentenceEnd = (code: number) => code === 46 || code === 33 || code === 63 || code === 59 || code === 10;
@@ -64,40 +65,40 @@ const isComma = (code: number) => code === 44;
 /** Anything but whitespace (what String.prototype.trim removes, in the ASCII range and U+00A0). */
 const isVisible = (code: number) => !(code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x1680 || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000);
 
-function isWord(t: Token | undefined, norm?: string): boolean {
+const isWord = (function isWord(t: Token | undefined, norm?: string): boolean {
   return t !== undefined && t.kind === "word" && (norm === undefined || t.norm === norm);
-}
+});
 
 /** A stop word ("please"): skipped before an action word, and a piece of only these is no clause. */
-function isFiller(model: NpcModel, t: Token | undefined): boolean {
+const isFiller = (function isFiller(model: NpcModel, t: Token | undefined): boolean {
   return isWord(t) && model.stopWords.has(t!.norm);
-}
+});
 
 /**
  * The tokens without the stop words that end them ("npm install please" → "npm install"), so a
  * slot never captures a politeness word. Literals and quoted text are never dropped.
  */
-export function withoutTrailingFiller(model: NpcModel, tokens: readonly Token[]): readonly Token[] {
+export const withoutTrailingFiller = (function withoutTrailingFiller(model: NpcModel, tokens: readonly Token[]): readonly Token[] {
   let end = tokens.length;
   while (end > 1 && isFiller(model, tokens[end - 1])) end--;
   // The usual message ends without one: no copy.
   return end < tokens.length ? tokens.slice(0, end) : tokens;
-}
+});
 
 /** Length of the connective starting at `i`, or 0. */
-function connectiveAt(model: NpcModel, tokens: readonly Token[], clean: string, i: number): number {
+const connectiveAt = (function connectiveAt(model: NpcModel, tokens: readonly Token[], clean: string, i: number): number {
   for (const words of connectives(model)) if (connectiveIs(words, tokens, clean, i)) return words.length;
   if (isWord(tokens[i], "and") && i > 0 && gapHas(clean, tokens[i - 1]!, tokens[i]!, isComma)) return 1;
   return 0;
-}
+});
 
 /** Whether the words of a connective are written from `i`, separated by whitespace only. */
-function connectiveIs(words: readonly string[], tokens: readonly Token[], clean: string, i: number): boolean {
+const connectiveIs = (function connectiveIs(words: readonly string[], tokens: readonly Token[], clean: string, i: number): boolean {
   for (let k = 0; k < words.length; k++) {
     if (!isWord(tokens[i + k], words[k]) || (k > 0 && gapHas(clean, tokens[i + k - 1]!, tokens[i + k]!, isVisible))) return false;
   }
   return true;
-}
+});
 
 function startsWithAction(model: NpcModel, tokens: readonly Token[], from: number, words: WordResolver): boolean {
   let j = from;
@@ -115,7 +116,7 @@ function startsWithAction(model: NpcModel, tokens: readonly Token[], from: numbe
 const bounds: number[] = [];
 
 /** Splits the tokens of a message into clauses (at least one when there is any token). */
-export function splitClauses(model: NpcModel, tokens: Token[], clean: string, words: WordResolver): Clause[] {
+export const splitClauses = (function splitClauses(model: NpcModel, tokens: Token[], clean: string, words: WordResolver): Clause[] {
   // A piece is a run of consecutive tokens [from, to): bounds first, each piece sliced once at the
   // end (most messages are one piece: one array of its size, not one grown token by token).
   let count = 0;
@@ -156,9 +157,9 @@ export function splitClauses(model: NpcModel, tokens: Token[], clean: string, wo
     else merged.push(piece);
   }
   return merged.map(clauseOf);
-}
+});
 
 /** The clause of tokens (at least one): its span from the first token's chunk to the last one's. */
-function clauseOf(tokens: Token[]): Clause {
+const clauseOf = (function clauseOf(tokens: Token[]): Clause {
   return { tokens, start: outerStart(tokens[0]!), end: outerEnd(tokens[tokens.length - 1]!) };
-}
+});

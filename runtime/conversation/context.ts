@@ -6,6 +6,7 @@
 // margin, even if a top-level intent scored higher ("delet it" after "create folder x"), and
 // before a top-level template that needed a typo correction. A top-level template matched word
 // for word still wins ("delete old.log" deletes old.log, not the folder just created).
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { RankedIntent } from "../match/match-probabilistic.js";
 import type { NpcModel } from "../bundle/model.js";
@@ -44,7 +45,7 @@ export interface ContextGuess extends RankedIntent {
   items: WitnessItem[];
 }
 
-export function pickContextChild(model: NpcModel, ranking: readonly RankedIntent[], activeContext: number | null, query: readonly Token[]): ContextGuess | null {
+export const pickContextChild = (function pickContextChild(model: NpcModel, ranking: readonly RankedIntent[], activeContext: number | null, query: readonly Token[]): ContextGuess | null {
   if (activeContext === null) return null;
   const children = ranking.filter((r) => model.payload.intents[r.intent]!.parent === activeContext);
   const [top, second] = children;
@@ -58,4 +59,4 @@ export function pickContextChild(model: NpcModel, ranking: readonly RankedIntent
       : { word: token.text, kind: "unknown", matched: "" };
   });
   return { ...top, items };
-}
+});

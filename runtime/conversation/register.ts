@@ -3,6 +3,7 @@
 // what?" → "old.log"). One buffer behind pronouns, ellipsis, corrections and slot elicitation.
 // It is plain data (strings and records only) so session.snapshot() carries it as it is; it
 // reads empty once `expiry` turns have passed without an answer writing it.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 /** A question the NPC asked for a required slot, and how to read the answer. */
 export interface PendingSlot {
@@ -37,14 +38,14 @@ export interface ContextRegister {
 /** Turns the register is kept without being written (issue 17: the last 2–3 turns). */
 export const REGISTER_TURNS = 3;
 
-export function emptyRegister(): ContextRegister {
+export const emptyRegister = (function emptyRegister(): ContextRegister {
   return { last_action: null, last_args: {}, last_result: null, last_path: null, pending_slot: null, last_text: null, last_slot: null, runner_up: null, suggestions: [], age: 0 };
-}
+});
 
 /**
  * Ages the register by one turn; past `expiry` turns it is emptied. In place: only its session
  * holds it (the session hands out copies), and a copy per message was most of a turn's bookkeeping.
  */
-export function ageRegister(register: ContextRegister, expiry: number): ContextRegister {
+export const ageRegister = (function ageRegister(register: ContextRegister, expiry: number): ContextRegister {
   return register.age++ >= expiry ? emptyRegister() : register;
-}
+});

@@ -4,6 +4,7 @@
 // which renders the answer or the rejection. `process` never throws. With a
 // Conversation (ndfc/runtime/conversation) it also keeps the context register: each answer is
 // written into it, and before a match stands the conversation may answer from it instead.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { SENTIMENT_KINDS, type BundleConfig, type BundleIntent } from "../bundle/bundle-types.js";
 import { MAX_CLAUSES, splitClauses, withoutTrailingFiller, type Clause } from "./clauses.js";
@@ -88,9 +89,9 @@ const NO_SLOTS: Readonly<Record<string, string>> = Object.freeze({});
 export const MAX_MESSAGE_CHARS = 1000;
 
 /** The bundle's limit, never past MAX_MESSAGE_CHARS (a value that is not a number reads as it). */
-export function messageLimit(configured: number): number {
+export const messageLimit = (function messageLimit(configured: number): number {
   return configured <= MAX_MESSAGE_CHARS ? configured : MAX_MESSAGE_CHARS;
-}
+});
 
 const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
 const NO_REFERENT_NOTICE = "This asks for something destructive without saying what it is about, so nothing will run: name what you mean.";
@@ -419,7 +420,7 @@ export class NpcSession {
 }
 
 /** The values of system tags: the host's metadata, then defaults for the user, host and NPC names. */
-export function systemValues(config: BundleConfig, metadata: SessionMetadata = {}): Record<string, string> {
+export const systemValues = (function systemValues(config: BundleConfig, metadata: SessionMetadata = {}): Record<string, string> {
   const system: Record<string, string> = {};
   for (const [key, value] of Object.entries(metadata)) if (typeof value === "string") system[key] = value;
   system.username ??= DEFAULT_USERNAME;
@@ -427,7 +428,7 @@ export function systemValues(config: BundleConfig, metadata: SessionMetadata = {
   system.npc_name ??= config.npcName;
   system.creator ??= config.creator ?? "";
   return system;
-}
+});
 
 /**
  * A message's token pool and word resolver. One per model is shared by its sessions (their buffers
@@ -448,9 +449,9 @@ const sharedBuffers = new WeakMap<NpcModel, MessageBuffers>();
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
-function addSentiment(total: Sentiment, add: Readonly<Sentiment>): void {
+const addSentiment = (function addSentiment(total: Sentiment, add: Readonly<Sentiment>): void {
   for (const kind of SENTIMENT_KINDS) total[kind] += add[kind];
-}
+});
 
 /**
  * What the stages read and write while one clause is matched (matchClause): one object per
@@ -483,15 +484,15 @@ class MatchState {
 }
 
 /** The stages in order (docs/architecture.md, Runtime stages): the first that answers decides. */
-function matchClause(state: MatchState): Matched {
+const matchClause = (function matchClause(state: MatchState): Matched {
   return exactStage(state) ?? sentimentStage(state) ?? templateStage(state) ?? learnedStage(state) ?? probabilisticStage(state);
-}
+});
 
 /**
  * exact: the message as typed first, so a dataset phrase containing a noise word ("clear") still
  * matches; with a noise word dropped, the key without it too. The context table first.
  */
-function exactStage(state: MatchState): Matched | null {
+const exactStage = (function exactStage(state: MatchState): Matched | null {
   const { tokens, context, typedKey, sanitized } = state;
   const noisy = sanitized.kept.length !== tokens.length;
   const keys = noisy ? state.twoKeys : state.oneKey;
@@ -500,22 +501,22 @@ function exactStage(state: MatchState): Matched | null {
   const hit = typedKey !== undefined && !noisy ? state.typedHit : matchExact(state.model, keys, context);
   state.trace?.exact(keys, hit, context);
   return hit && found(state, hit.status === "context match" ? "context" : "exact", typedItems(tokens), hit.key, hit.status, hit.intent);
-}
+});
 
 /** sentiment: a message made only of thanks, encouragement or discouragement. */
-function sentimentStage(state: MatchState): Matched | null {
+const sentimentStage = (function sentimentStage(state: MatchState): Matched | null {
   const { sanitized } = state;
   const felt = sentimentMatch(state.model, sanitized.counts, sanitized.phrases, sanitized.content);
   state.trace?.sentiment(felt);
   return felt && found(state, "exact", typedItems(state.tokens), felt.key, "exact match", felt.intent);
-}
+});
 
 /**
  * template: the automaton over the kept tokens, then over the tokens as typed (trailing filler
  * left out of both). A template read through a typo correction yields to the training input the
  * corrections spell. One of the active context answers now; another waits for the later stages.
  */
-function templateStage(state: MatchState): Matched | null {
+const templateStage = (function templateStage(state: MatchState): Matched | null {
   const { tokens, model } = state;
   const { kept } = state.sanitized;
   let template = readTemplate(state, withoutTrailingFiller(model, kept));
@@ -529,27 +530,27 @@ function templateStage(state: MatchState): Matched | null {
     return found(state, stage, corrected.items, typoExact.key, "probabilistic match", typoExact.intent, corrected.similarity);
   }
   return template.inContext ? templateAnswer(state, template) : null;
-}
+});
 
-function readTemplate(state: MatchState, tokens: readonly Token[]): TemplateHit | null {
+const readTemplate = (function readTemplate(state: MatchState, tokens: readonly Token[]): TemplateHit | null {
   const { words, context } = state;
   const hit = matchTemplate(state.model, tokens, state.clean, words, context);
   state.trace?.template(tokens, hit, words, context);
   return hit;
-}
+});
 
 /**
  * learned: ranks what no template reads (its words corrected first: the model has only seen the
  * dataset's spellings). With no context active, an answer it accepts needs nothing else (the
  * probabilistic stage is not run).
  */
-function learnedStage(state: MatchState): Matched | null {
+const learnedStage = (function learnedStage(state: MatchState): Matched | null {
   const { model, query } = state;
   const learned = state.template === null && model.learned !== null && query.length > 0 ? model.learned.scoreAsSpelled(query, state.words, model.payload.config.wordThreshold) : null;
   state.learned = learned;
   if (learned) state.trace?.learned(learned);
   return learned?.accepted && state.context === null ? learnedGuess(state, learned) : null;
-}
+});
 
 /**
  * probabilistic: IDF-weighted, typo-tolerant scoring. While a context is active its children are
@@ -558,7 +559,7 @@ function learnedStage(state: MatchState): Matched | null {
  * ("delete old.log") and skips this stage; only one that needed a typo correction ("delet it")
  * yields to a follow-up that fits. Then the decision.
  */
-function probabilisticStage(state: MatchState): Matched {
+const probabilisticStage = (function probabilisticStage(state: MatchState): Matched {
   const { model, template, query, words, context } = state;
   if (template !== null && (!template.items.some(isFuzzy) || context === null || !mayMatchChild(model, context, query, words))) return templateAnswer(state, template);
   const ranked = matchProbabilistic(model, query, Math.max(model.payload.config.suggestions, 2), words, context);
@@ -566,7 +567,7 @@ function probabilisticStage(state: MatchState): Matched {
   if (template && !child) return templateAnswer(state, template);
   state.trace?.probabilistic(ranked.ranking, ranked.hit !== null);
   return decisionStage(state, ranked, child);
-}
+});
 
 /**
  * decision, over the probabilistic stage's ranking when neither a template nor the learned
@@ -583,7 +584,7 @@ function probabilisticStage(state: MatchState): Matched {
  * moves (83.3 % at 95.1 % with agreement at a 97 % calibration target); any lexical answer
  * is below it at every threshold.
  */
-function decisionStage(state: MatchState, ranked: ProbabilisticResult, child: ContextGuess | null): Matched {
+const decisionStage = (function decisionStage(state: MatchState, ranked: ProbabilisticResult, child: ContextGuess | null): Matched {
   const { learned, query } = state;
   const { suggestions, sentenceThreshold } = state.model.payload.config;
   // Sorted by score, so what is read of it (the first suggestions, a runner-up) is read from its head: no copy.
@@ -602,26 +603,26 @@ function decisionStage(state: MatchState, ranked: ProbabilisticResult, child: Co
     return guessed;
   }
   return rejected(ranking.slice(0, reaching(ranking, floor, suggestions)));
-}
+});
 
 /** How many of the head of a ranking (sorted by score) reach `floor`, at most `count`: its suggestions are that slice. */
-function reaching(ranking: readonly RankedIntent[], floor: number, count: number): number {
+const reaching = (function reaching(ranking: readonly RankedIntent[], floor: number, count: number): number {
   let n = 0;
   while (n < count && n < ranking.length && ranking[n]!.score >= floor) n++;
   return n;
-}
+});
 
 /** A match, with its evidence added to the witness. */
-function found(state: MatchState, stage: Witness["stage"], items: WitnessItem[], note: string, status: MatchStatus, intent: number, confidence = 1, hit?: TemplateHit): { kind: "match"; match: Match } {
+const found = (function found(state: MatchState, stage: Witness["stage"], items: WitnessItem[], note: string, status: MatchStatus, intent: number, confidence = 1, hit?: TemplateHit): { kind: "match"; match: Match } {
   state.witness.push({ stage, items, note });
   const match: Match = { status, intent, confidence, slots: hit?.slots ?? {} };
   if (hit) match.captures = hit.captures;
   return { kind: "match", match };
-}
+});
 
-function templateAnswer(state: MatchState, hit: TemplateHit): Matched {
+const templateAnswer = (function templateAnswer(state: MatchState, hit: TemplateHit): Matched {
   return found(state, hit.inContext ? "context" : "template", hit.items, `path ${hit.path}`, hit.inContext ? "context match" : "template match", hit.intent, 1, hit);
-}
+});
 
 /** The learned stage's winner as a guess, unless it is one that must not stand (refusesGuess). */
 function learnedGuess(state: MatchState, learned: LearnedScores): Matched {
@@ -641,11 +642,11 @@ function learnedGuess(state: MatchState, learned: LearnedScores): Matched {
  * it"). The guard's reading of negation (guards.ts) is on the request without its sentiment
  * phrases (the query): "don't worry, …" is encouragement, not a "don't".
  */
-function refusesGuess(state: MatchState, intent: number): string | null {
+const refusesGuess = (function refusesGuess(state: MatchState, intent: number): string | null {
   const { model, query } = state;
   if (!model.payload.intents[intent]!.destructive) return null;
   return isNegated(textOf(query)) ? NEGATED_NOTICE : state.context === null && lacksReferent(query, model.nameless) ? NO_REFERENT_NOTICE : null;
-}
+});
 
 /** A rejection with its related suggestions, and why when a guard refused the guess. */
 const rejected = (related: RankedIntent[], notice?: string): Matched => ({ kind: "rejected", related, notice });

@@ -8,6 +8,7 @@
 //     session): see lacksReferent.
 // Negation is detected on the message's words, wherever they sit: a false alarm only makes the
 // NPC ask first, while a missed "don't" could delete what the user wanted kept.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 import { isAsciiIn, type Token } from "../text/normalize.js";
 import type { Permission } from "../bundle/bundle-types.js";
 import type { MatchStatus } from "../response.js";
@@ -38,13 +39,13 @@ export const NEGATION = negation("\\p{L}", "'\u2018\u2019\u02bc", "u");
 const ASCII_NEGATION = negation("a-z", "'", "");
 
 /** Whether the message negates what it asks ("don't delete x"). */
-export function isNegated(message: string): boolean {
+export const isNegated = (function isNegated(message: string): boolean {
   const lower = message.toLowerCase();
   return (isAsciiIn(lower, 0, 0x7f) ? ASCII_NEGATION : NEGATION).test(lower);
-}
+});
 
 /** Applies the guards to `answer` in place. */
-export function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, message: string): void {
+export const applyGuards = (function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, message: string): void {
   let permission: Permission = PERMISSIONS.includes(intent.permission) ? intent.permission! : "ask";
   if (intent.destructive && answer.status === "probabilistic match") permission = "ask";
   if (intent.destructive && isNegated(message)) {
@@ -52,7 +53,7 @@ export function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, messag
     answer.negated = true;
   }
   answer.permission = permission;
-}
+});
 
 /**
  * Whether the request has no object a destructive command could be about: at most one word
@@ -60,11 +61,11 @@ export function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, messag
  * sanitizer.nameless: pronouns, determiners, courtesy) — "delete it", "remove that please".
  * A literal (a file name, a path) is an object.
  */
-export function lacksReferent(tokens: readonly Token[], nameless: ReadonlySet<string>): boolean {
+export const lacksReferent = (function lacksReferent(tokens: readonly Token[], nameless: ReadonlySet<string>): boolean {
   let words = 0;
   for (const token of tokens) {
     if (token.kind !== "word") return false;
     if (!nameless.has(token.norm)) words++;
   }
   return words <= 1;
-}
+});

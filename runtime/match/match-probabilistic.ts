@@ -20,6 +20,7 @@
 // `margin` (scaled down for a near-complete match, see requiredLead), and half the threshold
 // without the message's WordNet relatives (ownEvidence); otherwise the stage abstains and the
 // ranking becomes `related`.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { BundleRows } from "../bundle/bundle-types.js";
 import type { NpcModel } from "../bundle/model.js";
@@ -57,7 +58,7 @@ export interface ProbabilisticResult {
 }
 
 /** Adds a candidate to the current term's run (from `from`), or raises the similarity of the one of that stem. */
-function addCandidate(scratch: ProbabilisticScratch, from: number, stem: number, sim: number, kind: number, word: number): void {
+const addCandidate = (function addCandidate(scratch: ProbabilisticScratch, from: number, stem: number, sim: number, kind: number, word: number): void {
   for (let k = from; k < scratch.candidates; k++) {
     if (scratch.candidateStem[k] !== stem) continue;
     if (sim > scratch.candidateSim[k]!) {
@@ -68,21 +69,21 @@ function addCandidate(scratch: ProbabilisticScratch, from: number, stem: number,
     return;
   }
   scratch.pushCandidate(stem, sim, kind, word);
-}
+});
 
 /** Whether a token before `at` has the same normalized form (a message has few words: a scan, no set). */
-function seenBefore(tokens: readonly Token[], at: number): boolean {
+const seenBefore = (function seenBefore(tokens: readonly Token[], at: number): boolean {
   const norm = tokens[at]!.norm;
   for (let k = 0; k < at; k++) if (tokens[k]!.norm === norm) return true;
   return false;
-}
+});
 
 /**
  * The message's terms (one per distinct word) into the scratch: each term's token, candidate stems
  * with their similarity (its own stem, else its typo corrections; then every stem sharing a concept
  * with those), and weight. Returns the number of terms.
  */
-function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordResolver): number {
+const collectTerms = (function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordResolver): number {
   const index = model.matching;
   const { scratch } = index;
   const { weight, wordStem, concepts, conceptWeight, unknownWeight } = index.tables;
@@ -130,17 +131,17 @@ function collectTerms(model: NpcModel, tokens: readonly Token[], words: WordReso
     count++;
   }
   return count;
-}
+});
 
 /** Sorts `order[0 … count)` by what each term can add, largest first, then by term (insertion sort: a message has few words). */
-function sortByMost(order: Int32Array, count: number, most: Float64Array): void {
+const sortByMost = (function sortByMost(order: Int32Array, count: number, most: Float64Array): void {
   for (let i = 1; i < count; i++) {
     const t = order[i]!;
     let at = i;
     for (; at > 0 && (most[order[at - 1]!]! < most[t]! || (most[order[at - 1]!] === most[t] && order[at - 1]! > t)); at--) order[at] = order[at - 1]!;
     order[at] = t;
   }
-}
+});
 
 /**
  * The message's candidates in one chain, in the order the words find an input: every candidate of
@@ -148,7 +149,7 @@ function sortByMost(order: Int32Array, count: number, most: Float64Array): void 
  * chained per stem (`stemLast`, `chainPrevious`) so an input's few stems find their hits without
  * a search.
  */
-function chainCandidates(scratch: ProbabilisticScratch, terms: number, weak: number): number {
+const chainCandidates = (function chainCandidates(scratch: ProbabilisticScratch, terms: number, weak: number): number {
   scratch.reserveChain();
   const { termWeight, termFrom, termTo, candidateStem, stemLast, chainPrevious, chainTerm, chainCandidate } = scratch;
   let weakFrom = 0;
@@ -167,18 +168,18 @@ function chainCandidates(scratch: ProbabilisticScratch, terms: number, weak: num
     }
   }
   return weakFrom;
-}
+});
 
 /** Inserts a score into a descending list of the `size` best (`count` of them so far); returns the new count. */
-function keepBest(best: Float64Array, count: number, score: number, size: number): number {
+const keepBest = (function keepBest(best: Float64Array, count: number, score: number, size: number): number {
   if (count === size && score <= best[size - 1]!) return count;
   let at = Math.min(count, size - 1);
   for (; at > 0 && best[at - 1]! < score; at--) best[at] = best[at - 1]!;
   best[at] = score;
   return Math.min(count + 1, size);
-}
+});
 
-export function matchProbabilistic(
+export const matchProbabilistic = (function matchProbabilistic(
   model: NpcModel,
   tokens: readonly Token[],
   limit: number,
@@ -264,7 +265,7 @@ export function matchProbabilistic(
     ownEvidence(model, terms, weakFrom, top.intent) >= sentenceThreshold / 2;
   scratch.clearMarks();
   return { hit: accepted ? { ...top, items: witness(model, tokens, terms, top.input) } : null, ranking };
-}
+});
 
 /**
  * An intent's score without the message's WordNet relatives (ndfc build --wordnet): from its own
@@ -274,17 +275,17 @@ export function matchProbabilistic(
  * sense of a common word ("revolution" for "subversive", "holds" for "check"). Without relatives
  * it is the score itself. Recorded after the ranking was read, in the scored list's spare entry.
  */
-function ownEvidence(model: NpcModel, terms: number, weakFrom: number, intent: number): number {
+const ownEvidence = (function ownEvidence(model: NpcModel, terms: number, weakFrom: number, intent: number): number {
   const at = scoreIntent(model, terms, weakFrom, intent, true);
   return at < 0 ? 0 : model.matching.scratch.scoredScore[at]!;
-}
+});
 
 /**
  * The ranking, best first (score, then intent): of the scored intents, those that can make the
  * first `keep` (or are children of the active context), at most `size` of them. Only these become
  * objects.
  */
-function rankingOf(model: NpcModel, keep: number, size: number, activeContext: number | null): RankedIntent[] {
+const rankingOf = (function rankingOf(model: NpcModel, keep: number, size: number, activeContext: number | null): RankedIntent[] {
   const { scratch } = model.matching;
   const { scoredIntent, scoredScore, rankingOrder: sorted } = scratch;
   const { intents } = model.payload;
@@ -306,14 +307,14 @@ function rankingOf(model: NpcModel, keep: number, size: number, activeContext: n
     ranking[k] = { intent: scoredIntent[i]!, score: scoredScore[i]!, input: scratch.scoredInput[i]! };
   }
   return ranking;
-}
+});
 
 /** Whether scored entry `a` ranks before `b`: higher score, then lower intent. */
-function ranksBefore(scratch: ProbabilisticScratch, a: number, b: number): boolean {
+const ranksBefore = (function ranksBefore(scratch: ProbabilisticScratch, a: number, b: number): boolean {
   const sa = scratch.scoredScore[a]!;
   const sb = scratch.scoredScore[b]!;
   return sa > sb || (sa === sb && scratch.scoredIntent[a]! < scratch.scoredIntent[b]!);
-}
+});
 
 /**
  * An intent's score: its best input's recall, and the precision of all its inputs and its
@@ -322,7 +323,7 @@ function ranksBefore(scratch: ProbabilisticScratch, a: number, b: number): boole
  * scored list; returns its place there, -1 (not recorded) when either is 0. Only integers and booleans
  * cross the call: a double argument or result is boxed, one heap number per scored intent.
  */
-function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: number, withoutRelatives: boolean): number {
+const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: number, withoutRelatives: boolean): number {
   const index = model.matching;
   const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
@@ -390,7 +391,7 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: n
   scratch.scoredInput[at] = bestInput;
   scratch.scoredScore[at] = score;
   return at;
-}
+});
 
 /**
  * The lead the winner needs over the runner-up: the full `margin` at the threshold, shrinking
@@ -398,12 +399,12 @@ function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: n
  * coin flip; a near-complete match whose runner-up is a close paraphrase (another entry using a
  * synonym of one word) is not.
  */
-function requiredLead(score: number, threshold: number, margin: number): number {
+const requiredLead = (function requiredLead(score: number, threshold: number, margin: number): number {
   return threshold >= 1 ? margin : margin * Math.min(1, Math.max(0, (1 - score) / (1 - threshold)));
-}
+});
 
 /** For the winning input: which stem each message word matched (or that it matched nothing). Read from the scratch, which still holds the message's terms. */
-function witness(model: NpcModel, tokens: readonly Token[], terms: number, input: number): WitnessItem[] {
+const witness = (function witness(model: NpcModel, tokens: readonly Token[], terms: number, input: number): WitnessItem[] {
   const { inputStems, stems, unknownWeight } = model.matching.tables;
   const { termToken, termFrom, termTo, termWeight, candidateStem, candidateSim, candidateKind } = model.matching.scratch;
   const weak = WEAK_SHARE * unknownWeight;
@@ -418,9 +419,9 @@ function witness(model: NpcModel, tokens: readonly Token[], terms: number, input
     else items.push({ word, kind: termWeight[t]! < weak ? "stop word" : "unknown", matched: "" });
   }
   return items;
-}
+});
 
 /** Whether row `row` of `rows` (each row ascending) holds `value`. */
-function rowIncludes({ starts, items }: BundleRows, row: number, value: number): boolean {
+const rowIncludes = (function rowIncludes({ starts, items }: BundleRows, row: number, value: number): boolean {
   return includesSorted(items, value, starts[row]!, starts[row + 1]!);
-}
+});

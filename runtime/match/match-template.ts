@@ -14,6 +14,7 @@
 //   2. fewer free-string slots,
 //   3. source order (intent index, then path index).
 // A path matches only when it consumes every word; stop words may be skipped between nodes.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { osaDistance, wordEditBudget } from "../text/fuzzy.js";
 import { phraseAt, type ListTrie, type NpcModel, type RuntimeState } from "../bundle/model.js";
@@ -42,11 +43,11 @@ export interface TemplateHit {
 export type AtEnd = (key: number, literals: number, slots: () => Record<string, string>) => void;
 
 /** The witness item of a tag hit: the words, and the tag they matched (and the word a typo was read as). */
-function tagItem(model: NpcModel, tokens: readonly Token[], hit: TagHit): WitnessItem {
+const tagItem = (function tagItem(model: NpcModel, tokens: readonly Token[], hit: TagHit): WitnessItem {
   const tag = `<||${model.payload.vocab.tags[hit.tag]}||>`;
   const word = hit.length === 1 ? tokens[hit.at]!.text : textOf(tokens.slice(hit.at, hit.at + hit.length));
   return hit.corrected === -1 ? { word, kind: "vocab", matched: tag } : { word, kind: "fuzzy", matched: `${tag} (as "${model.payload.lexicon.words.at(hit.corrected)}")` };
-}
+});
 
 /** Whether evidence (literals, strings) a beats b: more literals, then fewer free-string slots. */
 function better(aLiterals: number, aStrings: number, bLiterals: number, bStrings: number): boolean {
@@ -315,9 +316,9 @@ type ReadingKind = typeof TYPED | typeof LIST | typeof RANGE;
 const STRING = 3;
 
 /** A typed slot's reading: the token, when the type accepts it (the same reading for every type at `p`, made once). */
-function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: number): [number, number][] {
+const typedAt = (function typedAt(model: NpcModel, tokens: readonly Token[], p: number, typeId: number): [number, number][] {
   return typeMatchers(model)[typeId]!.test(tokens[p]!.text) ? (TOKEN_READINGS[p] ??= [[0, p + 1]]) : NO_READINGS;
-}
+});
 
 /** Per position p, the reading of the token at p (shared: a caller never changes what a reader returns). */
 const TOKEN_READINGS: [number, number][][] = [];
@@ -337,7 +338,7 @@ export function tagHitsAt(model: NpcModel, tokens: readonly Token[], p: number, 
   return list.hits;
 }
 
-function addTagHits(model: NpcModel, tokens: readonly Token[], p: number, words: WordResolver, sink: TagHitSink): void {
+const addTagHits = (function addTagHits(model: NpcModel, tokens: readonly Token[], p: number, words: WordResolver, sink: TagHitSink): void {
   const token = tokens[p]!;
   if (token.kind === "quoted") return;
   const { starts, items } = model.payload.lexicon.tags;
@@ -353,7 +354,7 @@ function addTagHits(model: NpcModel, tokens: readonly Token[], p: number, words:
   }
   const phrases = model.vocabPhrases.get(token.norm);
   if (phrases !== undefined) for (const phrase of phrases) if (phraseAt(phrase, tokens, p)) sink.addHit(phrase.value, p, phrase.words.length, -1);
-}
+});
 
 /**
  * Spoken forms of list `listId` written from `p`, as [value index, end position]: one walk down
@@ -457,15 +458,15 @@ function outranks(inContext: boolean, intent: number, path: number, literals: nu
  * Inserts thread `thread` into the scratch's pending threads, ascending by key, after index `from`
  * (a move without a word always goes to a later key; -1: anywhere).
  */
-function insertSorted(s: TemplateScratch, thread: number, from: number): void {
+const insertSorted = (function insertSorted(s: TemplateScratch, thread: number, from: number): void {
   const { pending, key: keys } = s;
   const key = keys[thread]!;
   let i = s.pendingCount++;
   for (; i > from + 1 && keys[pending[i - 1]!]! > key; i--) pending[i] = pending[i - 1]!;
   pending[i] = thread;
-}
+});
 
-export function matchTemplate(
+export const matchTemplate = (function matchTemplate(
   model: NpcModel,
   tokens: readonly Token[],
   clean: string,
@@ -482,7 +483,7 @@ export function matchTemplate(
   } finally {
     scratch.end();
   }
-}
+});
 
 /** The run of each scratch (a scratch made for a nested call gets its own). */
 const runs = new WeakMap<TemplateScratch, TemplateRun>();

@@ -3,14 +3,15 @@
 // the whole p99). A message leaves them as it found them (the per-stem and per-intent marks are
 // reset after each message), so no state passes from one message to the next. Arrays grow to the
 // largest message seen and stay that size.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 /** `array` if it holds `size` entries, else a copy with room for at least `size` (doubling). */
-function grown<T extends Int32Array | Float64Array>(array: T, size: number, make: (length: number) => T): T {
+const grown = (function grown<T extends Int32Array | Float64Array>(array: T, size: number, make: (length: number) => T): T {
   if (size <= array.length) return array;
   const bigger = make(Math.max(size, array.length * 2));
   bigger.set(array);
   return bigger;
-}
+});
 
 const ints = (length: number) => new Int32Array(length);
 const floats = (length: number) => new Float64Array(length);

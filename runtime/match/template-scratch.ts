@@ -4,6 +4,7 @@
 // with the call's generation so that nothing is ever cleared. A call owns the scratch until it
 // returns (sessions are synchronous); a call made while another runs (from an atEnd callback)
 // gets a scratch of its own.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { WitnessItem } from "../response.js";
 import type { NpcModel } from "../bundle/model.js";
@@ -22,11 +23,11 @@ export interface TagHitSink {
   addHit(tag: number, at: number, length: number, corrected: number): void;
 }
 
-function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
+const grown = (function grown(array: Int32Array<ArrayBuffer>, size: number): Int32Array<ArrayBuffer> {
   const next = new Int32Array(Math.max(size, array.length * 2));
   next.set(array);
   return next;
-}
+});
 
 interface ReadingTable {
   generation: number;
@@ -241,10 +242,10 @@ export class TemplateScratch implements TagHitSink {
 const scratches = new WeakMap<NpcModel, TemplateScratch>();
 
 /** The scratch of `model` for a call, marked busy (a new one while another call holds it); release it with end(). */
-export function scratchFor(model: NpcModel): TemplateScratch {
+export const scratchFor = (function scratchFor(model: NpcModel): TemplateScratch {
   let scratch = scratches.get(model);
   if (scratch === undefined) scratches.set(model, (scratch = new TemplateScratch(framesOf(model.payload.automaton).count)));
   if (scratch.busy) scratch = new TemplateScratch(scratch.keyCount);
   scratch.busy = true;
   return scratch;
-}
+});

@@ -5,6 +5,7 @@
 // turn's seeded generator. A tool's `arguments.command` (a ShellTemplate in the bundle) is
 // rendered by shell-render.ts, which quotes slot values for where they land, so no slot value can
 // inject shell code. Every answer renders within RENDER_LIMITS, whatever its word lists hold.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { BundleIntent, Segments, ToolTree } from "../bundle/bundle-types.js";
 import type { NpcModel } from "../bundle/model.js";
@@ -70,15 +71,15 @@ export interface RenderContext {
   budget: RenderBudget;
 }
 
-export function renderSegments(segments: Segments, ctx: RenderContext, depth = 0): string {
+export const renderSegments = (function renderSegments(segments: Segments, ctx: RenderContext, depth = 0): string {
   let out = "";
   for (let i = 0; i < segments.length && ctx.budget.takePiece(); i++) {
     out += i % 2 === 0 ? ctx.budget.takeText(segments[i]!) : resolveTag(segments[i]!, ctx, depth);
   }
   return out;
-}
+});
 
-function resolveTag(tag: string, ctx: RenderContext, depth: number): string {
+const resolveTag = (function resolveTag(tag: string, ctx: RenderContext, depth: number): string {
   if (Object.hasOwn(ctx.slots, tag)) return ctx.budget.takeText(ctx.slots[tag]!);
   if (depth >= MAX_RENDER_DEPTH) return "";
   const list = ctx.model.wordLists.get(tag);
@@ -87,25 +88,25 @@ function resolveTag(tag: string, ctx: RenderContext, depth: number): string {
   const extra = ctx.intent?.extra.find(([key]) => key === tag);
   if (extra) return renderVariant(extra[1], ctx, depth);
   return "";
-}
+});
 
 /** A placeholder of a shell command: one piece, like a tag in a text, but never cut (a cut command would run something else). */
-function resolveCommandTag(tag: string, ctx: RenderContext): string {
+const resolveCommandTag = (function resolveCommandTag(tag: string, ctx: RenderContext): string {
   const value = ctx.budget.takePiece() ? resolveTag(tag, ctx, 0) : "";
   if (ctx.budget.cut) {
     throw new UnsafeSlotValueError(tag, `the answer went past the render limit (${RENDER_LIMITS.pieces} pieces, ${RENDER_LIMITS.chars} characters), so the value would be cut; lint the dataset (RND001)`);
   }
   return value;
-}
+});
 
 /** Picks one variant (seeded) and renders it; "" when there is none. */
-export function renderVariant(variants: readonly Segments[], ctx: RenderContext, depth = 0): string {
+export const renderVariant = (function renderVariant(variants: readonly Segments[], ctx: RenderContext, depth = 0): string {
   const chosen = pick(variants, ctx.random);
   return chosen ? renderSegments(chosen, ctx, depth + 1) : "";
-}
+});
 
 /** A tool object with every string rendered; only `arguments.command` (a shell template) escapes slot values. */
-export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
+export const renderTool = (function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
   if (Array.isArray(tree)) return tree.length === 1 ? tree[0] : renderSegments(tree, ctx);
   if ("sh" in tree) return renderShellTemplate(tree.sh, (tag) => resolveCommandTag(tag, ctx));
   if ("a" in tree) return tree.a.map((item) => renderTool(item, ctx));
@@ -121,14 +122,14 @@ export function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
     return out;
   }
   return tree.v;
-}
+});
 
 /** An intent's answer rendered: one output and thinking variant, its tools, its description. */
-export function renderIntent(intent: BundleIntent, ctx: RenderContext) {
+export const renderIntent = (function renderIntent(intent: BundleIntent, ctx: RenderContext) {
   return {
     response: renderVariant(intent.outputs, ctx),
     thinking: renderVariant(intent.thinking, ctx),
     tools: intent.tools.map((tool) => renderTool(tool, ctx) as Record<string, unknown>),
     description: intent.description ? renderSegments(intent.description, ctx) : null,
   };
-}
+});

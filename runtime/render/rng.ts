@@ -1,4 +1,5 @@
 // Seeded choices: the same session seed and the same message sequence give the same text.
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 /**
  * mulberry32: a tiny 32-bit generator with good enough distribution for picking variants. Its
@@ -32,16 +33,16 @@ export function mulberry32(seed: number): () => number {
 }
 
 /** The seed of one turn of a session: keyed on the session seed and the turn number. */
-export function turnSeed(seed: number, turn: number): number {
+export const turnSeed = (function turnSeed(seed: number, turn: number): number {
   return Math.imul(seed >>> 0, 0x9e3779b1) ^ Math.imul(turn + 1, 0x85ebca6b);
-}
+});
 
 /** The generator for one turn of a session. */
 export function turnRandom(seed: number, turn: number): () => number {
   return mulberry32(turnSeed(seed, turn));
 }
 
-export function pick<T>(items: readonly T[], random: () => number): T | undefined {
+export const pick = (function pick<T>(items: readonly T[], random: () => number): T | undefined {
   if (items.length === 0) return undefined;
   return items[Math.min(items.length - 1, Math.floor(random() * items.length))];
-}
+});

@@ -13,6 +13,7 @@
 //                         in backticks within "…" is undefined in POSIX: bash reads "…>({ as a
 //                         process substitution there)
 // NUL is refused everywhere (a C string cannot carry it).
+// `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 import type { ShellPlace, ShellTemplate } from "../bundle/bundle-types.js";
 import { escapeForSingleQuotes, UnsafeSlotValueError } from "./shell-escape.js";
 
@@ -25,20 +26,20 @@ const NUMERIC = /^[0-9.+\- ]*$/;
 const SUBSTITUTION_LIVE = /[$`\\"]/;
 
 /** Renders a command with each placeholder's value escaped for where it sits; throws UnsafeSlotValueError when it cannot be. */
-export function renderShellTemplate(template: ShellTemplate, valueOf: TagValues): string {
+export const renderShellTemplate = (function renderShellTemplate(template: ShellTemplate, valueOf: TagValues): string {
   if (template.unsafe) throw new UnsafeSlotValueError(template.unsafe.tag, template.unsafe.reason);
   const { segments, places } = template;
   let out = segments[0]!;
   for (let i = 1; i < segments.length; i += 2) out += escapeForPlace(segments[i]!, valueOf(segments[i]!), places[(i - 1) / 2]!) + segments[i + 1]!;
   return out;
-}
+});
 
 /** Refuses a value that `$ \` \\ "` would make the shell interpret where it sits. */
 function refuseLive(tag: string, value: string, where: string): void {
   if (SUBSTITUTION_LIVE.test(value)) throw new UnsafeSlotValueError(tag, `it sits inside ${where} and contains $ \` \\ or "`);
 }
 
-function escapeForPlace(tag: string, value: string, { context, inBackticks }: ShellPlace): string {
+const escapeForPlace = (function escapeForPlace(tag: string, value: string, { context, inBackticks }: ShellPlace): string {
   if (value.includes("\u0000")) throw new UnsafeSlotValueError(tag, "it contains a NUL byte");
   if (inBackticks) refuseLive(tag, value, "backticks");
   switch (context) {
@@ -61,4 +62,4 @@ function escapeForPlace(tag: string, value: string, { context, inBackticks }: Sh
       if (!PLAIN.test(value)) throw new UnsafeSlotValueError(tag, `it sits in a ${context} position where only letters, digits and _ . , : / @ % + = - are safe`);
       return value;
   }
-}
+});

@@ -19,18 +19,18 @@ export const MAX_TYPO_WORD_LENGTH = 24;
  * probabilistic stage, and what the index is built for): 0 up to 3, 1 at 4, 2 from 5, and 0
  * again past MAX_TYPO_WORD_LENGTH (not corrected, and not indexed).
  */
-export function editBudget(length: number): number {
+export const editBudget = (function editBudget(length: number): number {
   if (length > MAX_TYPO_WORD_LENGTH) return 0;
   return length <= 3 ? 0 : length <= 4 ? 1 : 2;
-}
+});
 
 /**
  * Edits allowed when one word alone decides (a template's vocab node, a clause's verb): 0 up to
  * 3, 1 from 4 to 7, 2 from 8. Stricter, since nothing else in the message can outvote it.
  */
-export function wordEditBudget(length: number): number {
+export const wordEditBudget = (function wordEditBudget(length: number): number {
   return length <= 3 ? 0 : length <= 7 ? 1 : 2;
-}
+});
 
 export const FNV_OFFSET = 0x811c9dc5;
 export const FNV_PRIME = 0x01000193;
@@ -79,7 +79,7 @@ let pointsB = NONE;
 let rows = NONE;
 
 /** Writes the code points of `text` into `into` (as Array.from splits it: a lone surrogate is one); returns their number. */
-function fillCodePoints(text: string, into: Int32Array): number {
+const fillCodePoints = (function fillCodePoints(text: string, into: Int32Array): number {
   let n = 0;
   for (let i = 0; i < text.length; n++) {
     const point = text.codePointAt(i)!;
@@ -87,15 +87,15 @@ function fillCodePoints(text: string, into: Int32Array): number {
     i += point > 0xffff ? 2 : 1;
   }
   return n;
-}
+});
 
 /** Characters (code points) of `text`: its length unless it has surrogates. */
-export function characters(text: string): number {
+export const characters = (function characters(text: string): number {
   if (!SURROGATE.test(text)) return text.length;
   let n = 0;
   for (let i = 0; i < text.length; n++) i += text.codePointAt(i)! > 0xffff ? 2 : 1;
   return n;
-}
+});
 
 /** Optimal string alignment distance (on characters), giving up (returning limit + 1) once it exceeds `limit`. */
 export const osaDistance = (function osaDistance(a: string, b: string, limit: number): number {

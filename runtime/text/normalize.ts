@@ -1,10 +1,11 @@
 // The ONE normalization of ndfc: the compiler builds table keys and vocabulary with it, the
 // runtime normalizes messages with it, so a phrase written in a dataset and the same phrase typed
 // by a user always meet. Tokens keep their literal text (case included) for slot capture.
-// The functions written `const f = (function f(…) {…});` (here and in the other text and exact-stage
-// modules) are the ones a message's first answer spent most time compiling: V8 compiles a
-// parenthesized function when the module loads (a "PIFE" hint), so a fresh process's first message
-// does not (issue 15; rolldown's minifier keeps the parentheses).
+// The functions written `const f = (function f(…) {…});` (here and in every runtime module on a
+// message's path) are the top-level ones a fresh process compiled lazily during its first 100
+// messages (V8's --log-function-events): V8 compiles a parenthesized function when its module
+// loads (a "PIFE" hint), so the first message and each stage's first use do not (issue 15;
+// rolldown's minifier keeps the parentheses). Class methods cannot take the hint and stay lazy.
 
 export type TokenKind = "word" | "literal" | "quoted";
 
@@ -88,15 +89,15 @@ function cleaned(message: string): string {
 }
 
 /** Lowercase (Unicode-aware, locale-independent). */
-export function lower(text: string): string {
+export const lower = (function lower(text: string): string {
   return text.toLowerCase();
-}
+});
 
 /**
  * The two words of an English contraction (`what's` → what, is; `don't` → do, not; `we'll` → we,
  * will), or null for any other word (no array for the usual word, which stays whole).
  */
-function contraction(word: string): [string, string] | null {
+const contraction = (function contraction(word: string): [string, string] | null {
   const apostrophe = word.indexOf("'");
   if (apostrophe <= 0 || apostrophe === word.length - 1) return null;
   if (word.endsWith("n't")) {
@@ -111,47 +112,47 @@ function contraction(word: string): [string, string] | null {
   }
   const expanded = SHORT_SUFFIXES[suffix];
   return expanded ? [stem, expanded] : null;
-}
+});
 
 /** The shape of a token's text, or null for a word. */
-export function literalShape(text: string): LiteralShape | null {
+export const literalShape = (function literalShape(text: string): LiteralShape | null {
   if (!LITERAL_HINT.test(text)) return null;
   const ascii = isAsciiIn(text, 0, 0x7f);
   for (const [shape, pattern, asciiTwin] of LITERAL_SHAPES) if ((ascii && asciiTwin ? asciiTwin : pattern).test(text)) return shape;
   return null;
-}
+});
 
 /** Whether every UTF-16 unit of `text` is in [low, high] (ASCII ranges). */
-export function isAsciiIn(text: string, low: number, high: number): boolean {
+export const isAsciiIn = (function isAsciiIn(text: string, low: number, high: number): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code < low || code > high) return false;
   }
   return true;
-}
+});
 
 // Character tests by code: the tokenizer runs on every message, and most characters are ASCII
 // letters, which these answer without a lookup or a regex.
-export function isAsciiAlnum(code: number): boolean {
+export const isAsciiAlnum = (function isAsciiAlnum(code: number): boolean {
   const letter = code | 32; // A-Z read as a-z
   return (letter >= 97 && letter <= 122) || (code >= 48 && code <= 57);
-}
+});
 
 /** ALNUM.test(text): by char code while the text is ASCII. */
-export function hasLetterOrDigit(text: string): boolean {
+export const hasLetterOrDigit = (function hasLetterOrDigit(text: string): boolean {
   for (let i = 0; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code > 0x7f) return ALNUM.test(text);
     if (isAsciiAlnum(code)) return true;
   }
   return false;
-}
+});
 
-function isSpaceAt(text: string, at: number): boolean {
+const isSpaceAt = (function isSpaceAt(text: string, at: number): boolean {
   const code = text.charCodeAt(at);
   if (code < 128) return code === 32 || (code >= 9 && code <= 13);
   return /\s/.test(text[at]!);
-}
+});
 
 /**
  * Token objects reused from one message to the next (the session's tokenize): a message then
@@ -231,7 +232,7 @@ export const tokenize = (function tokenize(message: string, pool = new TokenPool
 });
 
 /** Where the chunk starting at `from` ends: at the next whitespace (in `plain` text, the next space) or the end. */
-function chunkEnd(text: string, from: number, plain: boolean): number {
+const chunkEnd = (function chunkEnd(text: string, from: number, plain: boolean): number {
   if (plain) {
     const space = text.indexOf(" ", from);
     return space < 0 ? text.length : space;
@@ -239,7 +240,7 @@ function chunkEnd(text: string, from: number, plain: boolean): number {
   let end = from;
   while (end < text.length && !isSpaceAt(text, end)) end++;
   return end;
-}
+});
 
 /** A quote closes at the same quote char followed by whitespace, punctuation or the end. */
 function findClosingQuote(text: string, open: number): number {
@@ -289,12 +290,12 @@ function pushSymbol(clean: string, from: number, to: number, tokens: TokenPool):
 }
 
 /** The typed text of consecutive tokens, each span once ("don't" is two tokens of one span). */
-export function textOf(tokens: readonly Token[]): string {
+export const textOf = (function textOf(tokens: readonly Token[]): string {
   return tokens
     .filter((t, i) => i === 0 || t.start !== tokens[i - 1]!.start)
     .map((t) => t.text)
     .join(" ");
-}
+});
 
 /**
  * The key of tokens in the exact tables: their norms joined by single spaces. Given the clean
@@ -311,14 +312,14 @@ export const keyOf = (function keyOf(tokens: readonly Token[], clean?: string): 
 });
 
 /** Whether `clean` spells the tokens' norms one space apart from the first token's start to the last one's end. */
-function readsAsKey(tokens: readonly Token[], clean: string): boolean {
+const readsAsKey = (function readsAsKey(tokens: readonly Token[], clean: string): boolean {
   for (let i = 0; i < tokens.length; i++) {
     const { norm, start, end } = tokens[i]!;
     if (norm.length !== end - start || !clean.startsWith(norm, start)) return false;
     if (i > 0 && (start !== tokens[i - 1]!.end + 1 || clean.charCodeAt(start - 1) !== 32)) return false;
   }
   return true;
-}
+});
 
 /** The normalized key of a text: its token norms joined by single spaces. */
 export function normalizeKey(text: string): string {

@@ -41,11 +41,11 @@ const inNamedSets = (function inNamedSets(bits: number, code: number): boolean {
   return (bits & sets) !== 0;
 });
 
-function inClass(cls: readonly number[], code: number): boolean {
+const inClass = (function inClass(cls: readonly number[], code: number): boolean {
   let hit = inNamedSets(cls[1]!, code);
   for (let i = 2; !hit && i < cls.length; i += 2) hit = code >= cls[i]! && code <= cls[i + 1]!;
   return cls[0] === 1 ? !hit : hit;
-}
+});
 
 /** A type ready to test tokens: `test` says whether the regex finds a match anywhere in `text`. */
 export class TypeMatcher {

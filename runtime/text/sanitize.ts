@@ -63,8 +63,8 @@ export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sa
   return { kept, content, counts, items, phrases };
 });
 
-function longestPhraseAt(model: NpcModel, tokens: readonly Token[], at: number) {
+const longestPhraseAt = (function longestPhraseAt(model: NpcModel, tokens: readonly Token[], at: number) {
   const candidates = model.sanitizerPhrases.get(tokens[at]!.norm);
   if (!candidates) return undefined;
   return candidates.find((phrase) => phraseAt(phrase, tokens, at));
-}
+});

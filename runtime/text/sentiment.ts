@@ -18,12 +18,12 @@ import type { Sentiment } from "../response.js";
 import { NOISE_KINDS, sanitize } from "./sanitize.js";
 
 /** Kinds of the sentiment phrases removed, as a signature ("encouraging"; "thanking+encouraging"). */
-function signature(counts: Readonly<Sentiment>): string {
+const signature = (function signature(counts: Readonly<Sentiment>): string {
   // A loop, not filter + join: it runs on every clause, and the usual one has no such phrase (counts are whole numbers).
   let sig = "";
   for (let i = NOISE_KINDS; i < SENTIMENT_KINDS.length; i++) if (counts[SENTIMENT_KINDS[i]!]) sig += (sig && "+") + SENTIMENT_KINDS[i];
   return sig;
-}
+});
 
 /** Words of lowercase letters, digits, `_` and `-`, one space apart: tokenize reads each word as one token of that norm (or drops it). */
 const PLAIN_KEY = /^[a-z\d_-]+(?: [a-z\d_-]+)*$/;

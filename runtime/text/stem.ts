@@ -7,14 +7,14 @@
 
 import { isAsciiIn } from "./normalize.js";
 
-function isConsonant(w: string, i: number): boolean {
+const isConsonant = (function isConsonant(w: string, i: number): boolean {
   const c = w[i]!;
   if ("aeiou".includes(c)) return false;
   return c !== "y" || i === 0 || !isConsonant(w, i - 1);
-}
+});
 
 /** m in [C](VC)^m[V]: the number of vowel-consonant sequences of `w[0..end)`. */
-function measure(w: string, end: number): number {
+const measure = (function measure(w: string, end: number): number {
   let m = 0;
   let i = 0;
   while (i < end && isConsonant(w, i)) i++;
@@ -25,22 +25,22 @@ function measure(w: string, end: number): number {
     while (i < end && isConsonant(w, i)) i++;
   }
   return m;
-}
+});
 
-function hasVowel(w: string, end: number): boolean {
+const hasVowel = (function hasVowel(w: string, end: number): boolean {
   for (let i = 0; i < end; i++) if (!isConsonant(w, i)) return true;
   return false;
-}
+});
 
-function endsDoubleConsonant(w: string, end: number): boolean {
+const endsDoubleConsonant = (function endsDoubleConsonant(w: string, end: number): boolean {
   return end >= 2 && w[end - 1] === w[end - 2] && isConsonant(w, end - 1);
-}
+});
 
 /** consonant-vowel-consonant ending, the last consonant not w, x or y. */
-function endsCvc(w: string, end: number): boolean {
+const endsCvc = (function endsCvc(w: string, end: number): boolean {
   if (end < 3 || !isConsonant(w, end - 1) || isConsonant(w, end - 2) || !isConsonant(w, end - 3)) return false;
   return !"wxy".includes(w[end - 1]!);
-}
+});
 
 /** Replaces the first matching suffix when the remaining stem's measure exceeds `minMeasure`. */
 const replaceSuffix = (function replaceSuffix(w: string, rules: readonly (readonly [string, string])[], minMeasure: number): string {
@@ -76,7 +76,7 @@ const step1ab = (function step1ab(word: string): string {
   return w;
 });
 
-function step4(w: string): string {
+const step4 = (function step4(w: string): string {
   for (const suffix of STEP4) {
     if (!w.endsWith(suffix)) continue;
     const stem = w.length - suffix.length;
@@ -84,9 +84,9 @@ function step4(w: string): string {
     return measure(w, stem) > 1 ? w.slice(0, stem) : w;
   }
   return w;
-}
+});
 
-function step5(word: string): string {
+const step5 = (function step5(word: string): string {
   let w = word;
   if (w.endsWith("e")) {
     const m = measure(w, w.length - 1);
@@ -94,7 +94,7 @@ function step5(word: string): string {
   }
   if (w.endsWith("ll") && measure(w, w.length) > 1) w = w.slice(0, -1);
   return w;
-}
+});
 
 /** The Porter stem of a normalized word (lowercase); other tokens are returned unchanged. */
 export const stem = (function stem(word: string): string {
