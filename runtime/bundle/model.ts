@@ -124,7 +124,7 @@ export class NpcModel {
     this.numberWords = new Map(payload.numberWords);
     this.valueWords = new Set([...this.numberWords.keys(), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
     this.actionWords = payload.messageTables.actionWords;
-    this.matching = new MatchIndex(payload.matching, payload.messageTables);
+    this.matching = new MatchIndex(payload.matching, payload.intents.length);
     this.learned = learned;
   }
 }

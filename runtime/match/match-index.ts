@@ -2,7 +2,7 @@
 // walks, built once at load. Apart from the matcher so that model.ts, which builds it, and the
 // matcher, which reads the model, do not import each other.
 
-import type { BundleMessageTables, BundlePayload } from "../bundle/bundle-types.js";
+import type { BundlePayload } from "../bundle/bundle-types.js";
 import { ProbabilisticScratch } from "./probabilistic-scratch.js";
 import type { StringTable } from "../bundle/string-table.js";
 
@@ -17,7 +17,7 @@ export class MatchIndex {
 
   constructor(
     readonly tables: BundlePayload["matching"],
-    { intentInputs }: BundleMessageTables,
+    intentCount: number,
   ) {
     this.stemId = tables.stems;
     this.conceptMembers = Array.from(tables.conceptWeight, () => []);
@@ -25,6 +25,6 @@ export class MatchIndex {
     for (const s of tables.wordStem) this.stemForms[s]!++;
     const { starts, items } = tables.concepts;
     for (let s = 0; s + 1 < starts.length; s++) for (let k = starts[s]!; k < starts[s + 1]!; k++) this.conceptMembers[items[k]!]!.push(s);
-    this.scratch = new ProbabilisticScratch(intentInputs.starts.length - 1, tables.stems.length, tables.inputStems.starts.length - 1);
+    this.scratch = new ProbabilisticScratch(intentCount, tables.stems.length, tables.inputStems.starts.length - 1);
   }
 }
