@@ -144,7 +144,7 @@ export function compileNpc(checked: NpcIR, options: CompileOptions = {}): Compil
   const hash = sourceHash(ir.sources);
   const fuzzy = computeFuzzyIndex(lexicon.words);
   const numberWords = computeNumberWords(automaton.ranges.length);
-  const messageTables = computeMessageTables({ exact, contextExact, automaton: automaton.states, lexicon, vocab }, inputIntent, intents.length);
+  const messageTables = computeMessageTables({ exact, contextExact, automaton: automaton.states, lexicon, vocab });
   const learned = learning.finish();
   const config = bundleConfig(ir.config, learned);
 

@@ -1,24 +1,15 @@
 // Compute pass: the tables the runtime would otherwise derive on the first message it answers,
-// so that first message costs what every other does (issue #15): per intent, the inputs the
-// probabilistic stage scores (its phrasings, then its describing text, as BundleRows), and the
-// action words that may start a clause (runtime/conversation/clauses.ts). Deterministic (ids ascending, words
-// sorted with compareStrings).
+// so that first message costs what every other does (issue #15): the action words that may start a
+// clause (runtime/conversation/clauses.ts). Deterministic (words sorted with compareStrings).
 
 import type { BundleMessageTables, BundlePayload } from "../../runtime/bundle/bundle-types.js";
 import { compareStrings } from "../order.js";
-import { rowsOf, stringTableOf } from "../../runtime/bundle/encode.js";
+import { stringTableOf } from "../../runtime/bundle/encode.js";
 import { stringsOf } from "../../runtime/bundle/string-table.js";
 import { emptyMoves, framesOf } from "../../runtime/bundle/automaton-frames.js";
 import type { Lexicon } from "./compute-lexicon.js";
 
 type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "vocab"> & { lexicon: Pick<Lexicon, "words" | "tags"> };
-
-/** Per intent its inputs, ascending (a row per intent). */
-function inputsByIntent(inputIntent: readonly number[], intentCount: number): BundleMessageTables["intentInputs"] {
-  const lists = Array.from({ length: intentCount }, (): number[] => []);
-  inputIntent.forEach((intent, input) => lists[intent]!.push(input));
-  return rowsOf(lists);
-}
 
 /** Words that start an exact input (any context) or a template path of the NPC. */
 function actionWords({ exact, contextExact, automaton, lexicon, vocab }: Parts): string[] {
@@ -39,6 +30,6 @@ function actionWords({ exact, contextExact, automaton, lexicon, vocab }: Parts):
   return [...words].sort(compareStrings);
 }
 
-export function computeMessageTables(parts: Parts, inputIntent: readonly number[], intentCount: number): BundleMessageTables {
-  return { actionWords: stringTableOf(actionWords(parts)), intentInputs: inputsByIntent(inputIntent, intentCount) };
+export function computeMessageTables(parts: Parts): BundleMessageTables {
+  return { actionWords: stringTableOf(actionWords(parts)) };
 }

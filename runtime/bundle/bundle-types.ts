@@ -333,8 +333,6 @@ export interface BundleSanitizer {
 export interface BundleMessageTables {
   /** Words that start an exact input (any context) or a template path, sorted: runtime/conversation/clauses.ts. */
   actionWords: StringTable;
-  /** Per intent: its input ids, ascending (its phrasings, then its describing text). */
-  intentInputs: BundleRows;
 }
 
 export interface BundleCounts {

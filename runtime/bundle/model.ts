@@ -136,7 +136,7 @@ export class NpcModel {
     this.valueWords = new Set([...this.numberWords.keys(), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
     this.actionWords = payload.messageTables.actionWords;
     // None for a bundle without inputs, or before the stage is registered (a model built only to render, as the compiler's escalator does).
-    this.#matching = matchIndexClass && hasInputs(payload) ? new matchIndexClass(payload.matching, payload.messageTables) : null;
+    this.#matching = matchIndexClass && hasInputs(payload) ? new matchIndexClass(payload.matching, payload.intents.length) : null;
     this.learned = learned;
   }
 

@@ -387,7 +387,7 @@ const PAYLOAD: Fields = {
   numberWords: [LIST, [TUPLE, STR, NUM]],
   sanitizer: { phrases: [LIST, [TUPLE, TEXT, [INDEX, 5, 0]]], stopWords: TEXT, nameless: TEXT },
   wordLists: [LIST, [TUPLE, STR, VARIANTS]],
-  messageTables: { actionWords: STRINGS, intentInputs: [ROWS, IDS, INPUT] },
+  messageTables: { actionWords: STRINGS },
 };
 
 /** Reads the lengths of the BOUNDS arrays, then walks the payload. */

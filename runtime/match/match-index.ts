@@ -2,7 +2,7 @@
 // walks, built once at load. Apart from the matcher so that model.ts, which builds it, and the
 // matcher, which reads the model, do not import each other.
 
-import type { BundleMessageTables, BundlePayload, BundleRows } from "../bundle/bundle-types.js";
+import type { BundlePayload } from "../bundle/bundle-types.js";
 import { ProbabilisticScratch } from "./probabilistic-scratch.js";
 import type { StringTable } from "../bundle/string-table.js";
 
@@ -13,13 +13,11 @@ export class MatchIndex {
   readonly conceptMembers: number[][];
   /** Per stem: how many lexicon words have it. */
   readonly stemForms: Uint16Array;
-  /** Per intent, its inputs (phrasings, then describing text). */
-  readonly intentInputs: BundleRows;
   readonly scratch: ProbabilisticScratch;
 
   constructor(
     readonly tables: BundlePayload["matching"],
-    { intentInputs }: BundleMessageTables,
+    intentCount: number,
   ) {
     this.stemId = tables.stems;
     this.conceptMembers = Array.from(tables.conceptWeight, () => []);
@@ -27,7 +25,6 @@ export class MatchIndex {
     for (const s of tables.wordStem) this.stemForms[s]!++;
     const { starts, items } = tables.concepts;
     for (let s = 0; s + 1 < starts.length; s++) for (let k = starts[s]!; k < starts[s + 1]!; k++) this.conceptMembers[items[k]!]!.push(s);
-    this.intentInputs = intentInputs;
-    this.scratch = new ProbabilisticScratch(intentInputs.starts.length - 1, tables.stems.length);
+    this.scratch = new ProbabilisticScratch(intentCount, tables.stems.length, tables.inputStems.starts.length - 1);
   }
 }

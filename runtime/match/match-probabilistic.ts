@@ -8,6 +8,8 @@
 // them (MaxScore): words are tried by the most they can add, and once the words left could not
 // lift an intent not yet found over the `limit`-th best score, no more intents are looked for.
 // Common words thus only add to intents rarer words found; the ranking is the same as scoring all.
+// The message's hits are read off the postings once (collectHits): an intent's score walks only
+// its inputs a real word hit, and their hits.
 //
 // Scoring is IDF-weighted and asymmetric. For an input I and the message M:
 //   recall    R = Σ_{s ∈ I} w(s)·best sim of a message word to s  / Σ_{s ∈ I} w(s)
@@ -144,30 +146,50 @@ const sortByMost = (function sortByMost(order: Int32Array, count: number, most: 
 });
 
 /**
- * The message's candidates in one chain, in the order the words find an input: every candidate of
- * every real word (message order), then those of function words (from the returned position);
- * chained per stem (`stemLast`, `chainPrevious`) so an input's few stems find their hits without
- * a search.
+ * The hits of the message's real words, once per message (message order): each input their
+ * postings hold gets its hits, newest first, and its intent a list of such inputs. An intent's
+ * score then walks those alone, not every stem of every input. Function words' candidates are
+ * listed, not posted: their postings are the longest, and a function word only adds to an input a
+ * real word found, so the score looks each up in that input's sorted stems (MaxScore's bound: no
+ * posting list is walked that the old per-stem chain would not have needed).
  */
-const chainCandidates = (function chainCandidates(scratch: ProbabilisticScratch, terms: number, weak: number): number {
-  scratch.reserveChain();
-  const { termWeight, termFrom, termTo, candidateStem, stemLast, chainPrevious, chainTerm, chainCandidate } = scratch;
-  let weakFrom = 0;
-  for (let pass = 0; pass < 2; pass++) {
-    if (pass === 1) weakFrom = scratch.chainLength;
-    for (let t = 0; t < terms; t++) {
-      if ((termWeight[t]! < weak) !== (pass === 1)) continue;
+const collectHits = (function collectHits(model: NpcModel, terms: number, weak: number): void {
+  const { scratch } = model.matching;
+  const { starts, items } = model.matching.tables.postings;
+  const inputIntent = model.payload.inputs.intent;
+  const { termWeight, termFrom, termTo, candidateStem } = scratch;
+  let count = 0;
+  for (let t = 0; t < terms; t++) {
+    if (termWeight[t]! < weak) continue;
+    for (let c = termFrom[t]!; c < termTo[t]!; c++) count += starts[candidateStem[c]! + 1]! - starts[candidateStem[c]!]!;
+  }
+  scratch.reserveHits(count);
+  const { inputHit, inputNext, intentInput, hitTerm, hitCandidate, hitPrevious, hitInputs, weakTerm, weakCandidate } = scratch;
+  let at = 0;
+  for (let t = 0; t < terms; t++) {
+    if (termWeight[t]! < weak) {
       for (let c = termFrom[t]!; c < termTo[t]!; c++) {
-        const j = scratch.chainLength++;
-        const s = candidateStem[c]!;
-        chainPrevious[j] = stemLast[s]!;
-        stemLast[s] = j;
-        chainTerm[j] = t;
-        chainCandidate[j] = c;
+        weakTerm[scratch.weakCount] = t;
+        weakCandidate[scratch.weakCount++] = c;
+      }
+      continue;
+    }
+    for (let c = termFrom[t]!; c < termTo[t]!; c++) {
+      const s = candidateStem[c]!;
+      for (let p = starts[s]!; p < starts[s + 1]!; p++) {
+        const input = items[p]!;
+        if (inputHit[input] === -1) {
+          hitInputs[scratch.hitInputCount++] = input;
+          inputNext[input] = intentInput[inputIntent[input]!]!;
+          intentInput[inputIntent[input]!] = input;
+        }
+        hitTerm[at] = t;
+        hitCandidate[at] = c;
+        hitPrevious[at] = inputHit[input]!;
+        inputHit[input] = at++;
       }
     }
   }
-  return weakFrom;
 });
 
 /** Inserts a score into a descending list of the `size` best (`count` of them so far); returns the new count. */
@@ -198,6 +220,7 @@ export const matchProbabilistic = (function matchProbabilistic(
   const { termWeight, termMost, termFrom, termTo, candidateStem, candidateSim, order, left } = scratch;
   let messageWeight = 0;
   for (let t = 0; t < terms; t++) messageWeight += termWeight[t]!;
+  scratch.messageWeight = messageWeight;
 
   // Function words ("the", "to") have the longest posting lists and weigh almost nothing: they
   // never find an intent, only add to inputs a real word found.
@@ -231,7 +254,7 @@ export const matchProbabilistic = (function matchProbabilistic(
   const prune = keep < intents.length;
 
   const { found, best, bestChildren } = scratch;
-  const weakFrom = chainCandidates(scratch, terms, weak);
+  collectHits(model, terms, weak);
   for (let k = 0; k < realWords; k++) {
     // Above any score an intent found only by the words left can reach.
     const weightLeft = left[k]!;
@@ -244,10 +267,9 @@ export const matchProbabilistic = (function matchProbabilistic(
         const intent = inputIntent[postings.items[p]!]!;
         if (found[intent] !== 0) continue;
         found[intent] = 1;
-        scratch.foundIntents[scratch.foundCount++] = intent;
         const parent = intents[intent]!.parent;
         if (parent !== null && parent !== activeContext) continue;
-        const at = scoreIntent(model, terms, weakFrom, intent, false);
+        const at = scoreIntent(model, terms, intent, false);
         if (at < 0) continue;
         const score = scratch.scoredScore[at]!;
         if (prune) scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
@@ -262,8 +284,8 @@ export const matchProbabilistic = (function matchProbabilistic(
     top !== undefined &&
     top.score >= sentenceThreshold &&
     (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin)) &&
-    ownEvidence(model, terms, weakFrom, top.intent) >= sentenceThreshold / 2;
-  scratch.clearMarks();
+    ownEvidence(model, terms, top.intent) >= sentenceThreshold / 2;
+  scratch.clearMarks(inputIntent);
   return { hit: accepted ? { ...top, items: witness(model, tokens, terms, top.input) } : null, ranking };
 });
 
@@ -275,8 +297,8 @@ export const matchProbabilistic = (function matchProbabilistic(
  * sense of a common word ("revolution" for "subversive", "holds" for "check"). Without relatives
  * it is the score itself. Recorded after the ranking was read, in the scored list's spare entry.
  */
-const ownEvidence = (function ownEvidence(model: NpcModel, terms: number, weakFrom: number, intent: number): number {
-  const at = scoreIntent(model, terms, weakFrom, intent, true);
+const ownEvidence = (function ownEvidence(model: NpcModel, terms: number, intent: number): number {
+  const at = scoreIntent(model, terms, intent, true);
   return at < 0 ? 0 : model.matching.scratch.scoredScore[at]!;
 });
 
@@ -323,38 +345,37 @@ const ranksBefore = (function ranksBefore(scratch: ProbabilisticScratch, a: numb
  * scored list; returns its place there, -1 (not recorded) when either is 0. Only integers and booleans
  * cross the call: a double argument or result is boxed, one heap number per scored intent.
  */
-const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, weakFrom: number, intent: number, withoutRelatives: boolean): number {
+const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, intent: number, withoutRelatives: boolean): number {
   const index = model.matching;
-  const { weight, inputStems, inputWords, inputWeight, firstDescription } = index.tables;
+  const { weight, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
-  const { starts: intentInputStart, items: intentInputs } = index.intentInputs;
-  const { stemLast, stemBest, hits, stemsHit, termWeight, termBest, chainPrevious, chainCandidate, chainTerm, candidateStem, candidateSim, candidateWord, candidateKind } = scratch;
+  const { stemBest, stemsHit, termWeight, termBest, candidateStem, candidateSim, candidateWord, candidateKind, inputHit, inputNext, hitTerm, hitCandidate, hitPrevious, weakTerm, weakCandidate } = scratch;
+  const { starts: stemStart, items: stemItems } = index.tables.inputStems;
   termBest.fill(0, 0, terms);
   let bestRecall = 0;
   let bestInput = -1;
-  for (let k = intentInputStart[intent]!; k < intentInputStart[intent + 1]!; k++) {
-    const input = intentInputs[k]!;
-    // The input's hits, kept in the reverse of the chain's order (the order they were always
-    // folded in: the sums, and so the scores to the last bit, do not depend on how it was reached).
-    let count = 0;
-    let real = false;
-    for (let k = inputStems.starts[input]!; k < inputStems.starts[input + 1]!; k++) {
-      for (let j = stemLast[inputStems.items[k]!]!; j !== -1; j = chainPrevious[j]!) {
-        let at = count++;
-        for (; at > 0 && hits[at - 1]! < j; at--) hits[at] = hits[at - 1]!;
-        hits[at] = j;
-        if (j < weakFrom) real = true;
-      }
-    }
-    // Function words only add to an input a real word found.
-    if (!real) continue;
+  // Only inputs a real word hit (function words only add to an input a real word found); the
+  // order of inputs does not matter (maxima, and ties go to the lower input).
+  for (let input = scratch.intentInput[intent]!; input !== -1; input = inputNext[input]!) {
     const scale = input < firstDescription ? 1 : DESCRIPTION_WEIGHT;
     let stemCount = 0;
-    for (let h = 0; h < count; h++) {
-      const j = hits[h]!;
-      const c = chainCandidate[j]!;
+    // The input's hits newest first, the function words' (last found) before the real words'
+    // (the order they were always folded in: the sums, and so the scores to the last bit, do not
+    // depend on how it was reached).
+    let w = scratch.weakCount;
+    for (let h = inputHit[input]!; ; ) {
+      let c: number;
+      let t: number;
+      if (w > 0) {
+        c = weakCandidate[--w]!;
+        t = weakTerm[w]!;
+        if (!includesSorted(stemItems, candidateStem[c]!, stemStart[input]!, stemStart[input + 1]!)) continue;
+      } else if (h !== -1) {
+        c = hitCandidate[h]!;
+        t = hitTerm[h]!;
+        h = hitPrevious[h]!;
+      } else break;
       if (withoutRelatives && candidateKind[c] === KIND_RELATIVE) continue;
-      const t = chainTerm[j]!;
       const s = candidateStem[c]!;
       const word = candidateWord[c]!;
       // "user" meets "users" through their stem, a little below the very word the input uses.
@@ -376,14 +397,10 @@ const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, weakFr
       bestInput = input;
     }
   }
-  // The message's weight summed again here, in the same order: cheaper than a double argument.
   let matchedMessage = 0;
-  let messageWeight = 0;
-  for (let t = 0; t < terms; t++) {
-    matchedMessage += termWeight[t]! * termBest[t]!;
-    messageWeight += termWeight[t]!;
-  }
-  const precision = messageWeight > 0 ? matchedMessage / messageWeight : 0;
+  for (let t = 0; t < terms; t++) matchedMessage += termWeight[t]! * termBest[t]!;
+  // The message's weight from the scratch: a double argument would be boxed.
+  const precision = scratch.messageWeight > 0 ? matchedMessage / scratch.messageWeight : 0;
   if (bestRecall === 0 || precision === 0) return -1;
   const score = 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision);
   const at = scratch.scored++;

@@ -25,12 +25,27 @@ export const KIND_RELATIVE = 3;
 export class ProbabilisticScratch {
   /** Per intent: whether the current message found it. */
   readonly found: Uint8Array;
-  /** Per stem: its last entry in the candidate chain (-1: none), and the best similarity of a hit. */
-  readonly stemLast: Int32Array;
+  /** Per stem: the best similarity of a hit. */
   readonly stemBest: Float64Array;
-  /** The chain entries that hit the input being scored, and the stems they hit. */
-  hits = ints(16);
+  /** The stems the input being scored hit. */
   stemsHit = ints(16);
+  /**
+   * The message's hits, found once per message from the postings: per input its last hit (-1:
+   * none); per hit its term, its candidate and the input's previous hit; per intent its first
+   * input with a hit (-1: none) and per such input the intent's next; the inputs hit (to reset them).
+   */
+  readonly inputHit: Int32Array;
+  readonly inputNext: Int32Array;
+  readonly intentInput: Int32Array;
+  hitTerm = ints(64);
+  hitCandidate = ints(64);
+  hitPrevious = ints(64);
+  readonly hitInputs: Int32Array;
+  hitInputCount = 0;
+  /** The function words' candidates (looked up in an input's stems, not posted) and their terms, in message order. */
+  weakCandidate = ints(16);
+  weakTerm = ints(16);
+  weakCount = 0;
 
   /** Candidates, per term a contiguous run [termFrom[t], termTo[t]): stem, similarity, kind, lexicon word (-1: none). */
   candidateStem = ints(64);
@@ -46,24 +61,17 @@ export class ProbabilisticScratch {
   termTo = ints(16);
   termMost = floats(16);
   termBest = floats(16);
+  /** The terms' weights summed. */
+  messageWeight = 0;
   /** Real words (not function words) by what they can add, and what the words from the k-th on can add together. */
   order = ints(16);
   left = floats(16);
-
-  /** The chain of candidates in the order words find an input: its term, its candidate, the previous entry of the same stem. */
-  chainTerm = ints(64);
-  chainCandidate = ints(64);
-  chainPrevious = ints(64);
-  chainLength = 0;
 
   /** Intents scored for this message: intent, best input, score (an intent is scored once, the winner twice: one entry per intent and one more). */
   readonly scoredIntent: Int32Array;
   readonly scoredInput: Int32Array;
   readonly scoredScore: Float64Array;
   scored = 0;
-  /** Intents found for this message (to reset `found`). */
-  readonly foundIntents: Int32Array;
-  foundCount = 0;
   /** The `keep` best scores (kept only when keep < the number of intents), and the two best of the context's children, descending. */
   readonly best: Float64Array;
   bestCount = 0;
@@ -72,16 +80,18 @@ export class ProbabilisticScratch {
   /** Indices into the scored arrays of the ranking, sorted. */
   readonly rankingOrder: Int32Array;
 
-  constructor(intentCount: number, stemCount: number) {
+  constructor(intentCount: number, stemCount: number, inputCount: number) {
     this.found = new Uint8Array(intentCount);
+    this.inputHit = ints(inputCount).fill(-1);
+    this.inputNext = ints(inputCount);
+    this.hitInputs = ints(inputCount);
+    this.intentInput = ints(intentCount).fill(-1);
     this.scoredIntent = ints(intentCount + 1);
     this.scoredInput = ints(intentCount + 1);
     this.scoredScore = floats(intentCount + 1);
-    this.foundIntents = ints(intentCount);
     this.best = floats(intentCount);
     this.rankingOrder = ints(intentCount);
     this.stemBest = floats(stemCount);
-    this.stemLast = ints(stemCount).fill(-1);
   }
 
   /** Room for `terms` terms (and as many ranked real words). */
@@ -96,8 +106,8 @@ export class ProbabilisticScratch {
     this.left = grown(this.left, terms, floats);
   }
 
-  /** Appends a candidate; returns its position. */
-  pushCandidate(stem: number, sim: number, kind: number, word: number): number {
+  /** Appends a candidate. */
+  pushCandidate(stem: number, sim: number, kind: number, word: number): void {
     const at = this.candidates++;
     if (at >= this.candidateStem.length) {
       this.candidateStem = grown(this.candidateStem, at + 1, ints);
@@ -109,31 +119,36 @@ export class ProbabilisticScratch {
     this.candidateSim[at] = sim;
     this.candidateKind[at] = kind;
     this.candidateWord[at] = word;
-    return at;
   }
 
-  /** Room for the chain of all candidates. */
-  reserveChain(): void {
-    this.chainTerm = grown(this.chainTerm, this.candidates, ints);
-    this.chainCandidate = grown(this.chainCandidate, this.candidates, ints);
-    this.chainPrevious = grown(this.chainPrevious, this.candidates, ints);
-    this.hits = grown(this.hits, this.candidates, ints);
+  /** Room for `count` hits. */
+  reserveHits(count: number): void {
+    this.hitTerm = grown(this.hitTerm, count, ints);
+    this.hitCandidate = grown(this.hitCandidate, count, ints);
+    this.hitPrevious = grown(this.hitPrevious, count, ints);
+    this.weakCandidate = grown(this.weakCandidate, this.candidates, ints);
+    this.weakTerm = grown(this.weakTerm, this.candidates, ints);
     this.stemsHit = grown(this.stemsHit, this.candidates, ints);
   }
 
   /** Starts a message. */
   reset(): void {
     this.candidates = 0;
-    this.chainLength = 0;
+    this.hitInputCount = 0;
+    this.weakCount = 0;
     this.scored = 0;
-    this.foundCount = 0;
     this.bestCount = 0;
     this.bestChildrenCount = 0;
   }
 
   /** Leaves the per-intent and per-stem marks as the message found them. */
-  clearMarks(): void {
-    for (let i = 0; i < this.foundCount; i++) this.found[this.foundIntents[i]!] = 0;
-    for (let j = 0; j < this.chainLength; j++) this.stemLast[this.candidateStem[this.chainCandidate[j]!]!] = -1;
+  clearMarks(inputIntent: ArrayLike<number>): void {
+    // An intent found has an input hit.
+    for (let i = 0; i < this.hitInputCount; i++) {
+      const input = this.hitInputs[i]!;
+      this.inputHit[input] = -1;
+      this.intentInput[inputIntent[input]!] = -1;
+      this.found[inputIntent[input]!] = 0;
+    }
   }
 }
