@@ -18,6 +18,7 @@
 
 import { readFileSync } from "node:fs";
 import { constants, PerformanceObserver, type PerformanceEntry } from "node:perf_hooks";
+import { quantileOfSorted } from "./stats.js";
 
 type Mode = "first" | "steady" | "alloc" | "gc";
 type Answer = { status: string; witness: { stage: string }[] };
@@ -45,17 +46,9 @@ export function shuffled<T>(items: readonly T[], seed: number): T[] {
   return out;
 }
 
-/**
- * Nearest rank: the smallest value with at least p·n values at or below it, sorted[ceil(p·n) − 1].
- * (sorted[floor(p·n)] is one rank too high: for n = 100 its "p99" is the maximum.)
- */
-function quantile(sorted: readonly number[], p: number): number {
-  return sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
-}
-
 const summary = (values: number[]) => {
   const sorted = values.slice().sort((a, b) => a - b);
-  return { calls: sorted.length, medianUs: quantile(sorted, 0.5), p99Us: quantile(sorted, 0.99), maxUs: sorted.at(-1) ?? 0 };
+  return { calls: sorted.length, medianUs: quantileOfSorted(sorted, 0.5), p99Us: quantileOfSorted(sorted, 0.99), maxUs: sorted.at(-1) ?? 0 };
 };
 
 /** The stage that answered: the status, except that an answer of the learned stage is "learned". */
@@ -117,10 +110,10 @@ function alloc(npc: Npc, messages: readonly string[], seed: number) {
     sessions[i]!.process(texts[i]!);
     bytes[i] = process.memoryUsage().heapUsed - before;
   }
-  const overhead = quantile(Array.from(probe).filter((b) => b >= 0).sort((a, b) => a - b), 0.5);
+  const overhead = quantileOfSorted(Array.from(probe).filter((b) => b >= 0).sort((a, b) => a - b), 0.5);
   // A negative difference: a GC ran during the call, so the call's allocation is unknown.
   const kept = Array.from(bytes).filter((b) => b >= 0).map((b) => Math.max(0, b - overhead)).sort((a, b) => a - b);
-  return { calls: CALLS, measured: kept.length, probeBytes: overhead, medianBytes: quantile(kept, 0.5), p90Bytes: quantile(kept, 0.9), maxBytes: kept.at(-1) ?? 0 };
+  return { calls: CALLS, measured: kept.length, probeBytes: overhead, medianBytes: quantileOfSorted(kept, 0.5), p90Bytes: quantileOfSorted(kept, 0.9), maxBytes: kept.at(-1) ?? 0 };
 }
 
 async function gc(npc: Npc, messages: readonly string[], seed: number) {

@@ -1,9 +1,17 @@
 // Statistics shared by the benchmarks: percentiles, medians, rounding, and batched latency.
 
-/** The value at percentile `p` (0..100): the element at floor(p% of n) of the sorted values (0 when empty). */
+/**
+ * Nearest rank: of values sorted ascending, the smallest with at least q·n values at or below it,
+ * sorted[ceil(q·n) − 1], q in 0..1 (0 when empty). (sorted[floor(q·n)] is one rank too high: for
+ * n = 100 its "p99" is the maximum.) The epsilon keeps 0.07·100 = 7.000000000000001 at rank 7.
+ */
+export function quantileOfSorted(sorted: readonly number[], q: number): number {
+  return sorted[Math.max(0, Math.ceil(q * sorted.length - 1e-9) - 1)] ?? 0;
+}
+
+/** The value at percentile `p` (0..100) by nearest rank (quantileOfSorted). */
 export function percentile(values: readonly number[], p: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] ?? 0;
+  return quantileOfSorted([...values].sort((a, b) => a - b), p / 100);
 }
 
 /** The median; the mean of the two middle values when their number is even. */
