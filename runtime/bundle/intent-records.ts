@@ -70,8 +70,9 @@ function readRecord({ records: { starts, items }, ids }: BundleIntents, index: n
 
 /** The intents of stored ones (validated by validatePayload): heads read from their sections, records on first read. */
 export function readIntents(stored: BundleIntents): BundleIntent[] {
-  // (made at its length: at 100k inputs, 20,000 pushes would copy the list as it grows)
-  return Array.from({ length: stored.ids.length }, (_, i) => new LazyIntent(stored, i));
+  const intents: BundleIntent[] = [];
+  for (let i = 0; i < stored.ids.length; i++) intents.push(new LazyIntent(stored, i));
+  return intents;
 }
 
 /** Reads every record now (`verify: "full"`): throws InvalidBundleError at the first malformed one. */
