@@ -53,8 +53,18 @@ const STAGES: { [S in Stage]: StageChunk<S> } = {
 
 const registry: { [S in Stage]?: Modules[S] } = {};
 
-/** The optional stages `payload` uses, by name (bench/runtime-size.ts reports what a host of it loads). */
-export const usedStages = (payload: BundlePayload): Stage[] => (Object.keys(STAGES) as Stage[]).filter((stage) => STAGES[stage].uses(payload));
+const used = new WeakMap<BundlePayload, Stage[]>();
+
+/**
+ * The optional stages `payload` uses, by name (bench/runtime-size.ts reports what a host of it
+ * loads); found once per payload (loadStages and requireStages both ask, and at 100k inputs the
+ * scan of the intents' parents takes ms).
+ */
+export function usedStages(payload: BundlePayload): Stage[] {
+  let stages = used.get(payload);
+  if (!stages) used.set(payload, (stages = (Object.keys(STAGES) as Stage[]).filter((stage) => STAGES[stage].uses(payload))));
+  return stages;
+}
 
 async function register<S extends Stage>(stage: S): Promise<void> {
   registry[stage] ??= await STAGES[stage].load();

@@ -30,6 +30,9 @@ function fail(where: string, what: string): never {
   throw new InvalidBundleError(`payload has the wrong shape: ${where}: ${what}`);
 }
 
+/** Every state's empty edge lists; frozen, so that a write to a decoded state throws (BundleState's lists are mutable for the compiler). */
+const NO_EDGES = Object.freeze([]) as unknown as never[];
+
 const edgeAt = (from: number, kind: string, j: number) => `automaton[${from}].${kind}[${j}]`;
 
 /**
@@ -48,37 +51,42 @@ export function readAutomaton({ names, edges: { starts, items }, vocabTags }: St
   const states: BundleState[] = [];
   let vocabEdges = 0;
   for (let from = 0; from < count; from++) {
-    const state: BundleState = { vocab: [], typed: [], strings: [], lists: [], ranges: [], skip: [], accept: [], calls: [], returns: [] };
+    // The empty lists, most of them, are one frozen list (a decoded payload is read-only). The
+    // others are pushed to, not made at their length: a list made so is holey, which made the
+    // matcher's first answer cost more than the load saved.
+    const state: BundleState = { vocab: NO_EDGES, typed: NO_EDGES, strings: NO_EDGES, lists: NO_EDGES, ranges: NO_EDGES, skip: NO_EDGES, accept: NO_EDGES, calls: NO_EDGES, returns: NO_EDGES };
     for (let k = 0; k < rows; k++) {
       const kind = EDGE_KINDS[k]!;
       const width = EDGE_WIDTHS[k]!;
       const start = starts[from * rows + k]!;
       const end = starts[from * rows + k + 1]!;
       if ((end - start) % width !== 0) fail(`automaton[${from}].${kind}`, `not whole edges of ${width} numbers`);
+      if (end === start) continue;
       const limit = limits[k]!;
+      const edges: unknown[] = (state[kind] = []);
       // Plain index reads, no array or closure per edge: a cold load runs this loop in the interpreter.
       for (let at = start, j = 0; at < end; at += width, j++) {
         for (let c = 0; c < limit.length; c++) {
           if (items[at + c]! >= limit[c]!) fail(edgeAt(from, kind, j), `expected an index below ${limit[c]}`);
         }
         if (kind === "accept") {
-          state.accept.push([items[at]!, items[at + 1]!]);
+          edges.push([items[at]!, items[at + 1]!]);
           continue;
         }
         // A rule's start may come before its caller and its end (automaton-frames.ts checks them).
         if (kind === "returns") {
-          state.returns.push(items[at]!);
+          edges.push(items[at]!);
           continue;
         }
         const child = items[at + width - 1]!;
         if (child <= from || child >= count) fail(edgeAt(from, kind, j), `${kind} edges must point to a later state`);
         // (more vocab edges than rows of tags are refused after the loop)
         // The slot name is the number before the child: its index becomes the name.
-        if (kind === "skip") state.skip.push(child);
-        else if (kind === "calls") state.calls.push([items[at]!, child]);
-        else if (kind === "vocab") state.vocab.push([Array.from(vocabTags.items.subarray(vocabTags.starts[vocabEdges], vocabTags.starts[++vocabEdges])), child]);
-        else if (kind === "strings") state.strings.push([names[items[at]!]!, child]);
-        else state[kind].push([items[at]!, names[items[at + 1]!]!, child]);
+        if (kind === "skip") edges.push(child);
+        else if (kind === "calls") edges.push([items[at]!, child]);
+        else if (kind === "vocab") edges.push([Array.from(vocabTags.items.subarray(vocabTags.starts[vocabEdges], vocabTags.starts[++vocabEdges])), child]);
+        else if (kind === "strings") edges.push([names[items[at]!]!, child]);
+        else edges.push([items[at]!, names[items[at + 1]!]!, child]);
       }
     }
     states.push(state);

@@ -23,6 +23,8 @@ export interface RuntimeState {
   accept: BundleState["accept"];
 }
 
+const NO_VOCAB = new Map<number, number[]>();
+
 export interface Phrase {
   words: string[];
   value: number;
@@ -58,16 +60,19 @@ export const phraseAt = (function phraseAt(phrase: Phrase, tokens: readonly Toke
   });
 });
 
-function byFirstWord(entries: Iterable<[string[], number]>): Map<string, Phrase[]> {
+/** Phrases by first word, longest first, from entries holding their words at index `w` and their value at the other. */
+function byFirstWord(entries: readonly (readonly unknown[])[], w: 0 | 1): Map<string, Phrase[]> {
   const map = new Map<string, Phrase[]>();
-  for (const [words, value] of entries) {
+  for (let i = 0; i < entries.length; i++) {
+    const words = entries[i]![w] as string[];
     if (words.length === 0) continue;
-    const list = map.get(words[0]!) ?? [];
-    list.push({ words, value });
-    map.set(words[0]!, list);
+    const phrase = { words, value: entries[i]![1 - w] as number };
+    const list = map.get(words[0]!);
+    if (list) list.push(phrase);
+    else map.set(words[0]!, [phrase]);
   }
   // Longest phrase first: "thank you so much" wins over "thank you".
-  for (const list of map.values()) list.sort((a, b) => b.words.length - a.words.length);
+  map.forEach((list) => list.sort((a, b) => b.words.length - a.words.length));
   return map;
 }
 
@@ -115,11 +120,16 @@ export class NpcModel {
     const { lexicon } = payload;
     this.wordId = lexicon.words;
     this.fuzzy = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, lexicon.words);
-    this.vocabPhrases = byFirstWord(payload.vocab.phrases.map(([tag, words]) => [words, tag]));
+    this.vocabPhrases = byFirstWord(payload.vocab.phrases, 1);
+    // Indexed loops over the long lists, no destructuring: a cold load runs them in the interpreter,
+    // where every `of` step allocates (iterator results), and young collections during a load cost ms.
     this.states = payload.automaton.map((s) => {
-      const vocab = new Map<number, number[]>();
-      for (const [tags, child] of s.vocab) {
-        for (const tag of tags) {
+      const edges = s.vocab;
+      // Most states have no vocab edge: they share one empty map, never written.
+      const vocab = edges.length ? new Map<number, number[]>() : NO_VOCAB;
+      for (let e = 0; e < edges.length; e++) {
+        const child = edges[e]![1];
+        for (const tag of edges[e]![0]) {
           const children = vocab.get(tag);
           if (children) children.push(child);
           else vocab.set(tag, [child]);
@@ -127,7 +137,7 @@ export class NpcModel {
       }
       return { ...s, vocab };
     });
-    this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases);
+    this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases, 0);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.nameless = new Set(payload.sanitizer.nameless);
     this.wordLists = new Map(payload.wordLists);

@@ -22,7 +22,9 @@ export class MatchIndex {
     this.stemId = tables.stems;
     this.conceptMembers = Array.from(tables.conceptWeight, () => []);
     this.stemForms = new Uint16Array(tables.stems.length);
-    for (const s of tables.wordStem) this.stemForms[s]!++;
+    const { wordStem } = tables;
+    // (indexed: a typed array's `of` allocates a result per step in the cold interpreter)
+    for (let w = 0; w < wordStem.length; w++) this.stemForms[wordStem[w]!]!++;
     const { starts, items } = tables.concepts;
     for (let s = 0; s + 1 < starts.length; s++) for (let k = starts[s]!; k < starts[s + 1]!; k++) this.conceptMembers[items[k]!]!.push(s);
     this.scratch = new ProbabilisticScratch(intentCount, tables.stems.length, tables.inputStems.starts.length - 1);

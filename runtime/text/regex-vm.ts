@@ -26,7 +26,11 @@ export const SET_NOT_SPACE = 32;
 /** Longest text a type regex ever sees; longer tokens do not match any type. */
 export const MAX_TYPED_TOKEN = 256;
 
-const WORD_CHAR = /[\p{L}\p{N}\p{M}_]/u;
+/**
+ * Word characters beyond ASCII, made on first use: a Unicode-property class costs V8 about 0.5 ms
+ * to build (and a literal is checked when the chunk is parsed), which a load with templates paid.
+ */
+let wordChar: RegExp | undefined;
 const SPACE_CHAR = /\s/u;
 
 const inNamedSets = (function inNamedSets(bits: number, code: number): boolean {
@@ -34,7 +38,7 @@ const inNamedSets = (function inNamedSets(bits: number, code: number): boolean {
   const isDigit = code >= 48 && code <= 57;
   // A string only for a character beyond ASCII (rare in a token), for the Unicode regexes.
   const ch = code < 128 ? "" : String.fromCodePoint(code);
-  const isWord = code < 128 ? isAsciiAlnum(code) || code === 95 : WORD_CHAR.test(ch);
+  const isWord = code < 128 ? isAsciiAlnum(code) || code === 95 : (wordChar ??= new RegExp("[\\p{L}\\p{N}\\p{M}_]", "u")).test(ch);
   const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(ch));
   // The sets the character is in, each named or negated: the class holds it if it names one of them.
   const sets = (isWord ? SET_WORD : SET_NOT_WORD) | (isDigit ? SET_DIGIT : SET_NOT_DIGIT) | (isSpace ? SET_SPACE : SET_NOT_SPACE);

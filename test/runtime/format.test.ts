@@ -121,6 +121,29 @@ describe("bundle header and payload", () => {
     expect(await refusalOf(pack(unknownQuoting), { verify: "full" })).toMatch(/places\[0\]\.context: expected a quote context/);
   });
 
+  it("refuses the first bad value of a section, wherever it is: not finite, an index past its table, rows going down (property)", async () => {
+    const pack = (payload: BundlePayload) => bundleOf(storedPayload(payload));
+    const { weight, postings } = built.payload.matching;
+    await fc.assert(
+      fc.asyncProperty(fc.nat(), fc.constantFrom(NaN, Infinity, -Infinity), fc.nat(), async (at, bad, row) => {
+        const notFinite = clonePayload(built.payload);
+        const i = at % weight.length;
+        notFinite.matching.weight[i] = bad;
+        expect(await refusalOf(pack(notFinite))).toContain(`matching.weight[${i}]: expected a finite number`);
+        const pastTable = clonePayload(built.payload);
+        const j = at % postings.items.length;
+        pastTable.matching.postings.items[j] = built.payload.inputs.intent.length;
+        expect(await refusalOf(pack(pastTable))).toContain(`matching.postings.items[${j}]: expected an index below ${built.payload.inputs.intent.length}`);
+        const descending = clonePayload(built.payload);
+        const starts = descending.matching.postings.starts;
+        const k = 1 + (row % (starts.length - 2));
+        starts[k] = starts[k + 1]! + 1;
+        expect(await refusalOf(pack(descending))).toContain(`matching.postings.starts: not ascending at ${k + 1}`);
+      }),
+      { numRuns: 30 },
+    );
+  });
+
   it("throws only InvalidBundleError on flipped, truncated or random bytes", async () => {
     await fc.assert(
       fc.asyncProperty(

@@ -28,6 +28,14 @@ describe("type regexes as Pike VM programs", () => {
     }
   });
 
+  it("reads \\w as a word character of any script (letters, digits, marks, _), not only ASCII", () => {
+    expect(matcher("^\\w+$").test("héllo_日本٣")).toBe(true);
+    expect(matcher("^\\w+$").test("e\u0301")).toBe(true);
+    expect(matcher("^\\w+$").test("a€")).toBe(false);
+    expect(matcher("^\\W$").test("é")).toBe(false);
+    expect(matcher("^\\W$").test("€")).toBe(true);
+  });
+
   it("translates Python inline flags and named groups", () => {
     expect(matcher("^\\d+\\s*(?i:[kmg]?b)$").test("10 KB")).toBe(true);
     expect(matcher("^(?P<n>\\d+)$").test("42")).toBe(true);
