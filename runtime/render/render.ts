@@ -108,9 +108,8 @@ export const renderVariant = (function renderVariant(variants: readonly Segments
 /** A tool object with every string rendered; only `arguments.command` (a shell template) escapes slot values. */
 export const renderTool = (function renderTool(tree: ToolTree, ctx: RenderContext): unknown {
   if (Array.isArray(tree)) return tree.length === 1 ? tree[0] : renderSegments(tree, ctx);
-  if ("sh" in tree) return renderShellTemplate(tree.sh, (tag) => resolveCommandTag(tag, ctx));
-  if ("a" in tree) return tree.a.map((item) => renderTool(item, ctx));
-  if ("j" in tree) return JSON.stringify(renderTool(tree.j, ctx));
+  // The keys in the order the loader's check reads them (validate-payload toolTree): a value with
+  // two kinds of key renders as the one that was checked, never by an unchecked key.
   if ("o" in tree) {
     const out: Record<string, unknown> = {};
     for (const [name, value] of tree.o) {
@@ -121,7 +120,10 @@ export const renderTool = (function renderTool(tree: ToolTree, ctx: RenderContex
     }
     return out;
   }
-  return tree.v;
+  if ("sh" in tree) return renderShellTemplate(tree.sh, (tag) => resolveCommandTag(tag, ctx));
+  if ("v" in tree) return tree.v;
+  if ("a" in tree) return tree.a.map((item) => renderTool(item, ctx));
+  return JSON.stringify(renderTool(tree.j, ctx));
 });
 
 /** An intent's answer rendered: one output and thinking variant, its tools, its description. */

@@ -99,6 +99,16 @@ describe("bundles that loaded and then broke (item 3)", () => {
     expect(answer.notice).toMatch(why);
   });
 
+  it("renders a tool value with two kinds of key as the loader checked it, not by a key it never checked", async () => {
+    // The validator reads {o} before {sh}: a renderer that looked at "sh" first would run an
+    // unchecked shell template (here not even one) from a bundle that loaded.
+    const tool = { o: [["name", ["run"]]], sh: { segments: 5 } };
+    const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [tool as never])));
+    const answer = (await firstIntentAnswer(bytes)) as { status: string; tools?: unknown[] };
+    expect(answer.status).toBe("exact match");
+    expect(answer.tools).toEqual([{ name: "run" }]);
+  });
+
   const withState = base.automaton.findIndex((s) => s.vocab.length > 0);
 
   it("refuses two self-loop edges in the automaton (--explain never finished)", async () => {
