@@ -10,7 +10,7 @@
 // NPC ask first, while a missed "don't" could delete what the user wanted kept.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 import { isAsciiIn, type Token } from "../text/normalize.js";
-import type { Permission } from "../bundle/bundle-types.js";
+import { PERMISSIONS, type Permission } from "../bundle/bundle-types.js";
 import type { MatchStatus } from "../response.js";
 
 export interface GuardedAnswer {
@@ -24,15 +24,14 @@ export interface GuardedIntent {
   destructive: boolean;
 }
 
-const PERMISSIONS: readonly (Permission | undefined)[] = ["ask", "yolo", "auto"];
-
 /**
  * don't / dont, doesn't, can't, won't, shouldn't, mustn't; do not, does not; never, not, no,
  * cannot, avoid — as whole words: not after or before a letter or apostrophe (of `letters`,
- * `apostrophes`: character class contents).
+ * `apostrophes`: character class contents). A lookbehind, not a consumed `(?:^|[^…])`: the same
+ * matches, and V8 compiles less than half the regex code (a fresh process's first test ~60 µs faster).
  */
 const negation = (letters: string, apostrophes: string, flags: string) =>
-  new RegExp(`(?:^|[^${letters}${apostrophes}])(?:(?:do|does|ca|wo|should|must)n[${apostrophes}]?t|(?:do|does)\\s+not|never|not|no|cannot|avoid)(?![${letters}${apostrophes}])`, flags);
+  new RegExp(`(?<![${letters}${apostrophes}])(?:(?:do|does|ca|wo|should|must)n[${apostrophes}]?t|(?:do|does)\\s+not|never|not|no|cannot|avoid)(?![${letters}${apostrophes}])`, flags);
 /** Apostrophes as typed: ' ‘ ’ ʼ. Matched in place, not rewritten first: every answer of a destructive entry asks. */
 export const NEGATION = negation("\\p{L}", "'\u2018\u2019\u02bc", "u");
 /** The same on ASCII text (the usual message), where a Unicode pattern would cost its compilation (up to 1 ms) in a fresh process. */
@@ -46,7 +45,7 @@ export const isNegated = (function isNegated(message: string): boolean {
 
 /** Applies the guards to `answer` in place. */
 export const applyGuards = (function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, message: string): void {
-  let permission: Permission = PERMISSIONS.includes(intent.permission) ? intent.permission! : "ask";
+  let permission: Permission = intent.permission !== undefined && PERMISSIONS.includes(intent.permission) ? intent.permission : "ask";
   if (intent.destructive && answer.status === "probabilistic match") permission = "ask";
   if (intent.destructive && isNegated(message)) {
     permission = "ask";
