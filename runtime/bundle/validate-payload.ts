@@ -266,6 +266,7 @@ const toolTree = (function toolTree(value: unknown): void {
   if (Array.isArray(value)) return check(TEXT, value);
   const o = record(value);
   spend(1);
+  oneKey(o);
   if (Object.hasOwn(o, "o")) return toolObject(o);
   if (Object.hasOwn(o, "sh")) return checkAt(SHELL, o.sh, "sh");
   if (Object.hasOwn(o, "v")) {
@@ -278,9 +279,16 @@ const toolTree = (function toolTree(value: unknown): void {
   toolDepth--;
 });
 
+/** One key: no compiler writes two, and a renderer must never meet a key the check skipped. */
+function oneKey(o: Record<string, unknown>): void {
+  let keys = 0;
+  for (const key in o) if (++keys > 1) fail(`a tool value has one key (o, sh, v, a or j), this one has ${key} too`);
+}
+
 /** An object of a tool tree: its entries, [key, value]. */
 const toolObject = (function toolObject(value: unknown): void {
   if (!isRecord(value) || !Object.hasOwn(value, "o")) fail("expected a tool object ({o: [[key, value], …]}): a tool call is an object (name, arguments, …)");
+  oneKey(value);
   if (++toolDepth > MAX_TOOL_DEPTH) failAt("o", "tool nesting too deep");
   checkAt(TOOL_ENTRIES, value.o, "o");
   toolDepth--;

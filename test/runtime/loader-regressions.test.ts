@@ -99,14 +99,23 @@ describe("bundles that loaded and then broke (item 3)", () => {
     expect(answer.notice).toMatch(why);
   });
 
-  it("renders a tool value with two kinds of key as the loader checked it, not by a key it never checked", async () => {
-    // The validator reads {o} before {sh}: a renderer that looked at "sh" first would run an
-    // unchecked shell template (here not even one) from a bundle that loaded.
-    const tool = { o: [["name", ["run"]]], sh: { segments: 5 } };
-    const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [tool as never])));
-    const answer = (await firstIntentAnswer(bytes)) as { status: string; tools?: unknown[] };
-    expect(answer.status).toBe("exact match");
-    expect(answer.tools).toEqual([{ name: "run" }]);
+  it.each([
+    ["o and sh", { o: [["name", ["run"]]], sh: { segments: 5 } }, "sh"],
+    ["v and a", { v: 1, a: [] }, "a"],
+    ["j and o", { j: ["x"], o: [] }, "o"],
+  ])("refuses a tool value with two kinds of key (%s): a renderer must never meet a key the check skipped", async (_, tool, second) => {
+    // A value inside a tool object's entries.
+    const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [{ o: [["args", tool as never]] }])));
+    const why = new RegExp(`tools\\[0\\]\\.o\\[0\\]\\[1\\]: a tool value has one key \\(o, sh, v, a or j\\), this one has ${second} too`);
+    expect(await refusalOf(bytes, { verify: "full" })).toMatch(why);
+    const answer = await firstIntentAnswer(bytes);
+    expect(answer.status).toBe("rejected");
+    expect(answer.notice).toMatch(why);
+  });
+
+  it("refuses a tool call (the top-level object) with a second kind of key", async () => {
+    const bytes = hostileBundle(edited((p) => void (p.intents[0]!.tools = [{ o: [["name", ["run"]]], sh: { segments: 5 } } as never])));
+    expect(await refusalOf(bytes, { verify: "full" })).toMatch(/tools\[0\]: a tool value has one key \(o, sh, v, a or j\), this one has sh too/);
   });
 
   const withState = base.automaton.findIndex((s) => s.vocab.length > 0);
