@@ -80,15 +80,18 @@ export interface BundleIntent {
   slots: [string, string][];
 }
 
-/** What the matchers read of every intent, at load; the rest of an intent is its record (intent-records.ts). */
-type IntentHead = "id" | "permission" | "destructive" | "parent";
+/**
+ * What the matchers read of every intent, and what a rejection's suggestions show of each (its
+ * category and example), read from the stored sections; the rest of an intent is its record (intent-records.ts).
+ */
+type IntentHead = "id" | "permission" | "destructive" | "parent" | "category" | "example";
 
-/** An intent's record: what is read only when it answers, is suggested or is inspected. */
+/** An intent's record: what is read only when it answers or is inspected. */
 export type IntentRecord = Omit<BundleIntent, IntentHead>;
 
 /**
  * The intents as a bundle stores them (format 6.0): their heads as a string table (format 10.0:
- * in intent order, read by index) and three sections, checked at load, and each intent's record as
+ * in intent order, read by index) and sections (format 11.0: their labels too), checked at load, and each intent's record as
  * plain msgpack bytes of its own, decoded and checked when first read (runtime/bundle/intent-records.ts).
  */
 export interface BundleIntents {
@@ -99,12 +102,20 @@ export interface BundleIntents {
   destructive: Uint8Array;
   /** Per intent: the intent whose context lists it, or the number of intents (none). */
   parent: Uint32Array;
+  /**
+   * Format 11.0: the intents' categories and examples, each string once (a suggestion shows both
+   * without decoding the suggested intent's record); per intent, the index of its category and of
+   * its example in it, or its length (none).
+   */
+  labels: StringTable;
+  category: Uint32Array;
+  example: Uint32Array;
   /** Per intent: its IntentRecord's plain msgpack bytes. */
   records: BundleRows<Uint8Array>;
 }
 
 /** An IntentRecord's fields, in the order a bundle stores them. */
-export const RECORD_FIELDS = ["category", "outputs", "thinking", "description", "tools", "context", "extra", "example", "slots"] as const satisfies readonly (keyof IntentRecord)[];
+export const RECORD_FIELDS = ["outputs", "thinking", "description", "tools", "context", "extra", "slots"] as const satisfies readonly (keyof IntentRecord)[];
 
 export const PERMISSIONS: readonly Permission[] = ["ask", "yolo", "auto"];
 

@@ -190,8 +190,19 @@ export function storedIntents(intents: readonly BundleIntent[], packRecord = (re
     permission: Uint8Array.from(intents, (intent) => PERMISSIONS.indexOf(intent.permission)),
     destructive: Uint8Array.from(intents, (intent) => (intent.destructive ? 1 : 0)),
     parent: Uint32Array.from(intents, (intent) => intent.parent ?? intents.length),
+    ...storedLabels(intents),
     records: byteRows(intents.map((intent) => packRecord(recordOf(intent)))),
   };
+}
+
+/** The intents' categories and examples (bundle-types.ts BundleIntents.labels): each string once, in first-use order; none is the labels' length. */
+function storedLabels(intents: readonly BundleIntent[]): Pick<BundleIntents, "labels" | "category" | "example"> {
+  const labels = new Map<string, number>();
+  const indexOf = (label: string | null) => (label === null ? -1 : labels.get(label) ?? labels.set(label, labels.size).size - 1);
+  const category = intents.map((intent) => indexOf(intent.category));
+  const example = intents.map((intent) => indexOf(intent.example));
+  const none = (at: number) => (at === -1 ? labels.size : at);
+  return { labels: stringTableOf([...labels.keys()]), category: Uint32Array.from(category, none), example: Uint32Array.from(example, none) };
 }
 
 /** A string list in the bundle's form (string-table.ts): the strings' UTF-8 bytes and where each starts (sorted, for a table searched by `get`). */

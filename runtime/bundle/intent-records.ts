@@ -1,6 +1,7 @@
 // The intents of a loaded bundle (format 6.0). What the matchers read of every intent on every
-// message (id, permission, destructive, parent) comes from sections checked at load. The rest,
-// most of a bundle's values (outputs, thinking, tools, context, custom keys, example…), is one
+// message (id, permission, destructive, parent) and what a rejection's suggestions show of an
+// intent (category, example: format 11.0) come from sections checked at load. The rest,
+// most of a bundle's values (outputs, thinking, tools, context, custom keys…), is one
 // plain-msgpack record per intent, decoded and checked the first time it is read (an answer, a
 // suggestion, an inspection) and then kept: a load walks none of it.
 //
@@ -49,12 +50,26 @@ class LazyIntent implements BundleIntent {
     return parent === this.stored.ids.length ? null : parent;
   }
 
+  get category(): string | null {
+    return this.label(this.stored.category);
+  }
+
+  get example(): string | null {
+    return this.label(this.stored.example);
+  }
+
+  /** The label `at` gives this intent, or null (the labels' length: none). */
+  private label(at: Uint32Array): string | null {
+    const { labels } = this.stored;
+    return at[this.index] === labels.length ? null : labels.at(at[this.index]!);
+  }
+
   /** The record, decoded and checked once; throws InvalidBundleError naming the intent. */
   record(): IntentRecord {
     return (this.kept ??= readRecord(this.stored, this.index, this.id));
   }
 }
-// One getter per record field, written once rather than nine times.
+// One getter per record field, written once rather than seven times.
 for (const field of RECORD_FIELDS) {
   Object.defineProperty(LazyIntent.prototype, field, {
     get(this: LazyIntent) {

@@ -90,11 +90,12 @@ type Shape =
 /** Lengths of the arrays that indices point into, by path; filled before each walk. */
 let bounds: Record<string, number> = {};
 const IDS = "intents.ids";
+const LABELS = "intents.labels";
 const INPUTS = "inputs.intent";
 const STEMS = "matching.stems";
 const WORDS = "lexicon.words";
 const TAGS = "vocab.tags";
-const BOUNDS = [IDS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS];
+const BOUNDS = [IDS, LABELS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS];
 
 const limitOf = ([, bound, extra]: Index): number => (typeof bound === "number" ? bound : bounds[bound]! + extra);
 
@@ -248,6 +249,8 @@ const INPUT: Index = [INDEX, INPUTS, 0];
 const STEM: Index = [INDEX, STEMS, 0];
 const WORD: Index = [INDEX, WORDS, 0];
 const U32: Shape = [SECTION, Uint32Array];
+/** Per intent, an index into its labels; the number of labels: none. */
+const LABEL: Shape = [SECTION, Uint32Array, IDS, [INDEX, LABELS, 1]];
 
 const QUOTE_CONTEXT: Custom = (v) => void ((QUOTE_CONTEXTS as readonly unknown[]).includes(v) || fail("expected a quote context"));
 /** A shell template: segments alternate text and tags, one place per tag. */
@@ -328,14 +331,12 @@ const LEARNED: Fields = { intents: [LIST, INTENT], hashes: U32, idf: BYTES, offs
 
 /** An intent's record (IntentRecord), checked when it is first read (intent-records.ts). */
 const RECORD: Fields = {
-  category: [OPTIONAL, STR],
   outputs: VARIANTS,
   thinking: VARIANTS,
   description: [OPTIONAL, TEXT],
   tools: [LIST, toolObject],
   context: [OPTIONAL, [LIST, INTENT]],
   extra: [LIST, [TUPLE, STR, VARIANTS]],
-  example: [OPTIONAL, STR],
   slots: [LIST, [TUPLE, STR, STR]],
 };
 
@@ -367,6 +368,9 @@ const PAYLOAD: Fields = {
     destructive: [SECTION, Uint8Array, IDS, [INDEX, 2, 0]],
     // the number of intents: no parent
     parent: [SECTION, Uint32Array, IDS, [INDEX, IDS, 1]],
+    labels: STRINGS,
+    category: LABEL,
+    example: LABEL,
     records: [ROWS, IDS, undefined, Uint8Array],
   },
   exact: [OBJECT, EXACT_TABLE, sameKeysAndTargets],

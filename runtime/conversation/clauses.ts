@@ -19,7 +19,7 @@ import type { WordResolver } from "../text/word-resolver.js";
 /** At most this many clauses per message; more and the message is refused (say to split it). */
 export const MAX_CLAUSES = 10;
 
-const DEFAULT_CONNECTIVES: readonly string[][] = [["and", "then"], ["and", "after", "that"], ["after", "that"], ["then"], ["next"]];
+const DEFAULT_CONNECTIVES: readonly string[][] = "and then,and after that,after that,then,next".split(",").map((c) => c.split(" "));
 
 export interface Clause {
   tokens: Token[];
@@ -62,8 +62,8 @@ const gapHas = (function gapHas(clean: string, prev: Token, next: Token, test: (
 /** `.`, `!`, `?`, `;` or a line break. */
 const isSentenceEnd = (code: number) => code === 46 || code === 33 || code === 63 || code === 59 || code === 10;
 const isComma = (code: number) => code === 44;
-/** Anything but whitespace (what String.prototype.trim removes, in the ASCII range and U+00A0). */
-const isVisible = (code: number) => !(code === 32 || (code >= 9 && code <= 13) || code === 0xa0 || code === 0xfeff || (code >= 0x2000 && code <= 0x200a) || code === 0x1680 || code === 0x2028 || code === 0x2029 || code === 0x202f || code === 0x205f || code === 0x3000);
+/** Anything but whitespace: what String.prototype.trim removes (only gaps inside a connective are read so). */
+const isVisible = (code: number) => String.fromCharCode(code).trim() !== "";
 
 const isWord = (function isWord(t: Token | undefined, norm?: string): boolean {
   return t !== undefined && t.kind === "word" && (norm === undefined || t.norm === norm);

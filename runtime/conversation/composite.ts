@@ -16,8 +16,9 @@ export function combineParts(parts: NpcResponse[], sentiment: Sentiment, emoji: 
   const rejected = parts.find((p) => p.status === "rejected" || p.status === "elicit");
   const notices = parts.map((p) => p.notice).filter((n): n is string => n !== undefined);
   const statuses = [...new Set(parts.map((p) => p.status))];
+  const witness = parts.flatMap((p) => p.witness);
   const common: NpcResponse = rejected
-    ? { ...rejected, witness: parts.flatMap((p) => p.witness) }
+    ? { ...rejected, witness }
     : {
         status: statuses.length === 1 ? statuses[0]! : (statuses.join(", ") as `${MatchStatus}, ${string}`),
         confidence: Math.min(...parts.map((p) => p.confidence)),
@@ -31,7 +32,7 @@ export function combineParts(parts: NpcResponse[], sentiment: Sentiment, emoji: 
         emoji,
         related: [],
         description: joined(parts.map((p) => p.description)) || null,
-        witness: parts.flatMap((p) => p.witness),
+        witness,
       };
   const combined: NpcResponse = { ...common, sentiment: { ...sentiment }, emoji, parts };
   delete combined.notice;

@@ -135,9 +135,9 @@ export class NpcSession {
 
   constructor(model: NpcModel, options: SessionOptions = {}) {
     this.#model = model;
-    this.#seed = Number.isFinite(options.seed) ? Math.trunc(options.seed!) : 0;
+    this.#seed = wholeOr(options.seed, 0);
     this.#system = systemValues(model.payload.config, options.metadata);
-    this.#registerTurns = Number.isFinite(options.registerTurns) ? Math.max(0, Math.trunc(options.registerTurns!)) : REGISTER_TURNS;
+    this.#registerTurns = Math.max(0, wholeOr(options.registerTurns, REGISTER_TURNS));
     this.#conversation = options.conversation;
     this.#state = new MatchState(model);
     let buffers = sharedBuffers.get(model);
@@ -160,10 +160,13 @@ export class NpcSession {
   restore(snapshot: SessionSnapshot): void {
     const { turn, context, sentiment, register } = snapshot ?? ({} as SessionSnapshot);
     const index = context === null ? null : this.#model.payload.intents.findIndex((intent) => intent.id === context);
-    if (!Number.isSafeInteger(turn) || turn < 0) throw new TypeError("snapshot.turn must be a non-negative integer");
-    if (index === -1) throw new TypeError(`snapshot.context names no intent of this NPC: ${String(context)}`);
-    if (typeof register !== "object" || register === null || typeof register.last_args !== "object") throw new TypeError("snapshot.register must be a context register");
-    for (const kind of SENTIMENT_KINDS) if (!Number.isFinite(sentiment?.[kind])) throw new TypeError(`snapshot.sentiment.${kind} must be a number`);
+    const refuse = (what: string) => {
+      throw new TypeError(`snapshot.${what}`);
+    };
+    if (!Number.isSafeInteger(turn) || turn < 0) refuse("turn must be a non-negative integer");
+    if (index === -1) refuse(`context names no intent of this NPC: ${String(context)}`);
+    if (typeof register !== "object" || register === null || typeof register.last_args !== "object") refuse("register must be a context register");
+    for (const kind of SENTIMENT_KINDS) if (!Number.isFinite(sentiment?.[kind])) refuse(`sentiment.${kind} must be a number`);
     this.#turn = turn;
     this.#activeContext = index;
     Object.assign(this.#totals, clone(sentiment));
@@ -233,7 +236,8 @@ export class NpcSession {
     state.clean = clean;
     state.trace = trace;
     state.typedKey = undefined;
-    const clauses = whole ? [{ tokens, start: 0, end: clean.length }] : splitClauses(this.#model, tokens, clean, words);
+    const all: Clause = { tokens, start: 0, end: clean.length };
+    const clauses = whole ? [all] : splitClauses(this.#model, tokens, clean, words);
     if (clauses.length > MAX_CLAUSES) {
       return this.#refuse(turn, `That message asks for ${clauses.length} things; I take at most ${MAX_CLAUSES} at once. Split it into shorter messages.`, trace, {
         unit: "clauses",
@@ -242,7 +246,7 @@ export class NpcSession {
       });
     }
     trace?.clauses(clean, clauses);
-    if (clauses.length > 1 && this.#readsAsOne(tokens, clauses, clean, words)) clauses.splice(0, clauses.length, { tokens, start: 0, end: clean.length });
+    if (clauses.length > 1 && this.#readsAsOne(tokens, clauses, clean, words)) clauses.splice(0, clauses.length, all);
     if (clauses.length <= 1) {
       const clause = clauses[0] ?? { tokens: [], start: 0, end: 0 };
       // The whole message as typed was just looked up: a clause of all its tokens reuses that.
@@ -292,22 +296,13 @@ export class NpcSession {
     const view = talk && this.#turnView(witness, turn, part);
     const conversed = view && talk.converse(view, match, clause, read, state.clean, state.words);
     if (conversed) return conversed;
-    let response: NpcResponse;
-    let refusal: string | undefined;
-    if (match.kind === "rejected") response = this.#reject(match.related, witness, turn, part, this.#totals);
-    else {
-      try {
-        response = this.#respond(match.match, witness, turn, part);
-        applyGuards(response as NpcResponse & { status: MatchStatus }, this.#model.payload.intents[match.match.intent]!, read);
-      } catch (error) {
-        // A slot value that cannot sit where the command puts it (e.g. `$` inside "…"): no tool runs.
-        if (!(error instanceof UnsafeSlotValueError)) throw error;
-        const intent = match.match.intent;
-        response = this.#reject([{ intent, score: match.match.confidence }], witness, turn, part, this.#totals);
-        refusal = `${error.message}; nothing will run.`;
-      }
+    let response = match.kind === "rejected" ? this.#reject(match.related, witness, turn, part, this.#totals) : this.#guarded(match.match, witness, turn, part, read);
+    let notice = match.kind === "rejected" ? match.notice : undefined;
+    if (response instanceof UnsafeSlotValueError) {
+      const { intent, confidence } = (match as { match: Match }).match;
+      notice = `${response.message}; nothing will run.`;
+      response = this.#reject([{ intent, score: confidence }], witness, turn, part, this.#totals);
     }
-    const notice = match.kind === "rejected" ? match.notice : refusal;
     if (notice !== undefined) response.notice = notice;
     if (view && match.kind === "match" && response.status !== "rejected") talk.remember(view, response, read, clause.start);
     return response;
@@ -327,14 +322,8 @@ export class NpcSession {
       activeContext: this.#activeContext,
       witness,
       answerWith: (status, intent, slots, message) => {
-        try {
-          const response = this.#respond({ status, intent, confidence: 1, slots }, witness, turn, part);
-          applyGuards(response as NpcResponse & { status: MatchStatus }, this.#model.payload.intents[intent]!, message);
-          return response;
-        } catch (error) {
-          if (error instanceof UnsafeSlotValueError) return null;
-          throw error;
-        }
+        const response = this.#guarded({ status, intent, confidence: 1, slots }, witness, turn, part, message);
+        return response instanceof UnsafeSlotValueError ? null : response;
       },
       ask: (slot, intent, question) => {
         const response = this.#reject([], witness, turn, part, this.#totals);
@@ -365,6 +354,21 @@ export class NpcSession {
     this.#random.reseed(turnSeed(this.#seed + part * 0x3c6ef372, turn));
     ctx.budget.reset();
     return ctx;
+  }
+
+  /**
+   * The answer of `match`, guarded (guards.ts), or the UnsafeSlotValueError of a slot value that
+   * cannot sit where its command puts it (e.g. `$` inside "…"): then no tool may run.
+   */
+  #guarded(match: Match, witness: Witness[], turn: number, part: number, message: string): NpcResponse | UnsafeSlotValueError {
+    try {
+      const response = this.#respond(match, witness, turn, part);
+      applyGuards(response as NpcResponse & { status: MatchStatus }, this.#model.payload.intents[match.intent]!, message);
+      return response;
+    } catch (error) {
+      if (error instanceof UnsafeSlotValueError) return error;
+      throw error;
+    }
   }
 
   #respond(match: Match, witness: Witness[], turn: number, part: number): NpcResponse {
@@ -400,12 +404,13 @@ export class NpcSession {
     const lists = this.#model.wordLists;
     const intro = related.length > 0 ? lists.get("related") : undefined;
     const variants = intro ?? lists.get("unknown");
-    const response = variants ? renderVariant(variants, ctx) : FALLBACK_UNKNOWN;
+    // No variants, or one that renders empty: the fallback.
+    const response = (variants && renderVariant(variants, ctx)) || FALLBACK_UNKNOWN;
     return {
       status: "rejected",
       confidence: 0,
       intent: null,
-      response: response === "" ? FALLBACK_UNKNOWN : response,
+      response,
       thinking: "",
       tools: [],
       slots: {},
@@ -446,6 +451,9 @@ class MessageBuffers {
 }
 
 const sharedBuffers = new WeakMap<NpcModel, MessageBuffers>();
+
+/** An option's whole number, or `fallback` when it is not a finite number. */
+const wholeOr = (value: number | undefined, fallback: number): number => (Number.isFinite(value) ? Math.trunc(value!) : fallback);
 
 const clone = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;
 
