@@ -149,10 +149,9 @@ const sortByMost = (function sortByMost(order: Int32Array, count: number, most: 
  * The hits of the message's real words, once per message (message order): each input their
  * postings hold gets its hits, newest first, and its intent a list of such inputs and the rank
  * (in `order`) of the first real word that finds it (byRank then lists them by it). An intent's
- * score then walks those alone, not every stem of every input. Function words' candidates are
- * listed, not posted: their postings are the longest, and a function word only adds to an input a
- * real word found, so the score looks each up in that input's sorted stems (MaxScore's bound: no
- * posting list is walked that the old per-stem chain would not have needed).
+ * score then walks those alone, not every stem of every input. A function word finds no intent
+ * (it only adds to an input a real word found): its postings are walked after the real words', and
+ * only the inputs those hit get its hits, in a list of their own (inputWeakHit), newest first.
  */
 const collectHits = (function collectHits(model: NpcModel, terms: number, weak: number): void {
   const { scratch } = model.matching;
@@ -160,12 +159,9 @@ const collectHits = (function collectHits(model: NpcModel, terms: number, weak: 
   const inputIntent = model.payload.inputs.intent;
   const { termWeight, termFrom, termTo, candidateStem } = scratch;
   let count = 0;
-  for (let t = 0; t < terms; t++) {
-    if (termWeight[t]! < weak) continue;
-    for (let c = termFrom[t]!; c < termTo[t]!; c++) count += starts[candidateStem[c]! + 1]! - starts[candidateStem[c]!]!;
-  }
+  for (let c = 0; c < scratch.candidates; c++) count += starts[candidateStem[c]! + 1]! - starts[candidateStem[c]!]!;
   scratch.reserveHits(count);
-  const { inputHit, inputNext, intentInput, intentRank, hitIntents, termRank, hitTerm, hitCandidate, hitPrevious, hitInputs, weakTerm, weakCandidate } = scratch;
+  const { inputHit, inputWeakHit, inputNext, intentInput, intentRank, hitIntents, termRank, hitTerm, hitCandidate, hitPrevious, hitInputs, weakTerm, weakCandidate } = scratch;
   let at = 0;
   for (let t = 0; t < terms; t++) {
     if (termWeight[t]! < weak) {
@@ -193,6 +189,18 @@ const collectHits = (function collectHits(model: NpcModel, terms: number, weak: 
         hitPrevious[at] = inputHit[input]!;
         inputHit[input] = at++;
       }
+    }
+  }
+  for (let w = 0; w < scratch.weakCount; w++) {
+    const c = weakCandidate[w]!;
+    const s = candidateStem[c]!;
+    for (let p = starts[s]!; p < starts[s + 1]!; p++) {
+      const input = items[p]!;
+      if (inputHit[input] === -1) continue;
+      hitTerm[at] = weakTerm[w]!;
+      hitCandidate[at] = c;
+      hitPrevious[at] = inputWeakHit[input]!;
+      inputWeakHit[input] = at++;
     }
   }
 });
@@ -351,8 +359,7 @@ const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, intent
   const index = model.matching;
   const { weight, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
-  const { stemBest, stemsHit, termWeight, termBest, candidateStem, candidateSim, candidateWord, candidateKind, inputHit, inputNext, hitTerm, hitCandidate, hitPrevious, weakTerm, weakCandidate } = scratch;
-  const { starts: stemStart, items: stemItems } = index.tables.inputStems;
+  const { stemBest, stemsHit, termWeight, termBest, candidateStem, candidateSim, candidateWord, candidateKind, inputHit, inputWeakHit, inputNext, hitTerm, hitCandidate, hitPrevious } = scratch;
   termBest.fill(0, 0, terms);
   let bestRecall = 0;
   let bestInput = -1;
@@ -364,24 +371,13 @@ const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, intent
     // The input's hits newest first, the function words' (last found) before the real words'
     // (the order they were always folded in: the sums, and so the scores to the last bit, do not
     // depend on how it was reached).
-    let w = scratch.weakCount;
-    const stemsFrom = stemStart[input]!;
-    const stemsTo = stemStart[input + 1]!;
-    for (let h = inputHit[input]!; ; ) {
+    for (let h = inputHit[input]!, g = inputWeakHit[input]!; ; ) {
       let c: number;
       let t: number;
-      if (w > 0) {
-        c = weakCandidate[--w]!;
-        t = weakTerm[w]!;
-        // sorted.ts includesSorted written out: under the interpreter its two calls cost more than the search.
-        const wanted = candidateStem[c]!;
-        let lo = stemsFrom;
-        for (let hi = stemsTo; lo < hi; ) {
-          const mid = (lo + hi) >>> 1;
-          if (stemItems[mid]! < wanted) lo = mid + 1;
-          else hi = mid;
-        }
-        if (lo === stemsTo || stemItems[lo] !== wanted) continue;
+      if (g !== -1) {
+        c = hitCandidate[g]!;
+        t = hitTerm[g]!;
+        g = hitPrevious[g]!;
       } else if (h !== -1) {
         c = hitCandidate[h]!;
         t = hitTerm[h]!;

@@ -36,6 +36,8 @@ export class ProbabilisticScratch {
    * input with a hit (-1: none) and per such input the intent's next; the inputs hit (to reset them).
    */
   readonly inputHit: Int32Array;
+  /** Per input a real word hit, its last function word's hit (-1: none; in the same hit arrays, after the real words'). */
+  readonly inputWeakHit: Int32Array;
   readonly inputNext: Int32Array;
   readonly intentInput: Int32Array;
   hitTerm = ints(64);
@@ -53,7 +55,7 @@ export class ProbabilisticScratch {
   readonly byRank: Int32Array;
   rankStart = ints(17);
   termRank = ints(16);
-  /** The function words' candidates (looked up in an input's stems, not posted) and their terms, in message order. */
+  /** The function words' candidates (posted after the real words', only to inputs those hit) and their terms, in message order. */
   weakCandidate = ints(16);
   weakTerm = ints(16);
   weakCount = 0;
@@ -96,6 +98,7 @@ export class ProbabilisticScratch {
     this.hitIntents = ints(intentCount);
     this.byRank = ints(intentCount);
     this.inputHit = ints(inputCount).fill(-1);
+    this.inputWeakHit = ints(inputCount).fill(-1);
     this.inputNext = ints(inputCount);
     this.hitInputs = ints(inputCount);
     this.intentInput = ints(intentCount).fill(-1);
@@ -174,6 +177,7 @@ export class ProbabilisticScratch {
     for (let i = 0; i < this.hitInputCount; i++) {
       const input = this.hitInputs[i]!;
       this.inputHit[input] = -1;
+      this.inputWeakHit[input] = -1;
       this.intentInput[inputIntent[input]!] = -1;
       this.intentRank[inputIntent[input]!] = NOT_FOUND;
     }
