@@ -147,11 +147,11 @@ const sortByMost = (function sortByMost(order: Int32Array, count: number, most: 
 
 /**
  * The hits of the message's real words, once per message (message order): each input their
- * postings hold gets its hits, newest first, and its intent a list of such inputs. An intent's
- * score then walks those alone, not every stem of every input. Function words' candidates are
- * listed, not posted: their postings are the longest, and a function word only adds to an input a
- * real word found, so the score looks each up in that input's sorted stems (MaxScore's bound: no
- * posting list is walked that the old per-stem chain would not have needed).
+ * postings hold gets its hits, newest first, and its intent a list of such inputs and the rank
+ * (in `order`) of the first real word that finds it (byRank then lists them by it). An intent's
+ * score then walks those alone, not every stem of every input. A function word finds no intent
+ * (it only adds to an input a real word found): its postings are walked after the real words', and
+ * only the inputs those hit get its hits, in a list of their own (inputWeakHit), newest first.
  */
 const collectHits = (function collectHits(model: NpcModel, terms: number, weak: number): void {
   const { scratch } = model.matching;
@@ -159,12 +159,9 @@ const collectHits = (function collectHits(model: NpcModel, terms: number, weak: 
   const inputIntent = model.payload.inputs.intent;
   const { termWeight, termFrom, termTo, candidateStem } = scratch;
   let count = 0;
-  for (let t = 0; t < terms; t++) {
-    if (termWeight[t]! < weak) continue;
-    for (let c = termFrom[t]!; c < termTo[t]!; c++) count += starts[candidateStem[c]! + 1]! - starts[candidateStem[c]!]!;
-  }
+  for (let c = 0; c < scratch.candidates; c++) count += starts[candidateStem[c]! + 1]! - starts[candidateStem[c]!]!;
   scratch.reserveHits(count);
-  const { inputHit, inputNext, intentInput, hitTerm, hitCandidate, hitPrevious, hitInputs, weakTerm, weakCandidate } = scratch;
+  const { inputHit, inputWeakHit, inputNext, intentInput, intentRank, hitIntents, termRank, hitTerm, hitCandidate, hitPrevious, hitInputs, weakTerm, weakCandidate } = scratch;
   let at = 0;
   for (let t = 0; t < terms; t++) {
     if (termWeight[t]! < weak) {
@@ -174,20 +171,36 @@ const collectHits = (function collectHits(model: NpcModel, terms: number, weak: 
       }
       continue;
     }
+    const rank = termRank[t]!;
     for (let c = termFrom[t]!; c < termTo[t]!; c++) {
       const s = candidateStem[c]!;
       for (let p = starts[s]!; p < starts[s + 1]!; p++) {
         const input = items[p]!;
+        const intent = inputIntent[input]!;
+        if (rank < intentRank[intent]!) intentRank[intent] = rank;
         if (inputHit[input] === -1) {
           hitInputs[scratch.hitInputCount++] = input;
-          inputNext[input] = intentInput[inputIntent[input]!]!;
-          intentInput[inputIntent[input]!] = input;
+          if (intentInput[intent] === -1) hitIntents[scratch.hitIntentCount++] = intent;
+          inputNext[input] = intentInput[intent]!;
+          intentInput[intent] = input;
         }
         hitTerm[at] = t;
         hitCandidate[at] = c;
         hitPrevious[at] = inputHit[input]!;
         inputHit[input] = at++;
       }
+    }
+  }
+  for (let w = 0; w < scratch.weakCount; w++) {
+    const c = weakCandidate[w]!;
+    const s = candidateStem[c]!;
+    for (let p = starts[s]!; p < starts[s + 1]!; p++) {
+      const input = items[p]!;
+      if (inputHit[input] === -1) continue;
+      hitTerm[at] = weakTerm[w]!;
+      hitCandidate[at] = c;
+      hitPrevious[at] = inputWeakHit[input]!;
+      inputWeakHit[input] = at++;
     }
   }
 });
@@ -211,13 +224,13 @@ export const matchProbabilistic = (function matchProbabilistic(
 ): ProbabilisticResult {
   const index = model.matching;
   const { scratch } = index;
-  const { postings, unknownWeight } = index.tables;
+  const { unknownWeight } = index.tables;
   const { sentenceThreshold, margin, suggestions } = model.payload.config;
   const { intents } = model.payload;
   const inputIntent = model.payload.inputs.intent;
   scratch.reset();
   const terms = collectTerms(model, tokens, words);
-  const { termWeight, termMost, termFrom, termTo, candidateStem, candidateSim, order, left } = scratch;
+  const { termWeight, termMost, termFrom, termTo, candidateSim, order, left } = scratch;
   let messageWeight = 0;
   for (let t = 0; t < terms; t++) messageWeight += termWeight[t]!;
   scratch.messageWeight = messageWeight;
@@ -253,28 +266,25 @@ export const matchProbabilistic = (function matchProbabilistic(
   const keep = childMode ? Math.max(suggestions, 5) : limit;
   const prune = keep < intents.length;
 
-  const { found, best, bestChildren } = scratch;
+  const { best, bestChildren, termRank, byRank, rankStart } = scratch;
+  for (let k = 0; k < realWords; k++) termRank[order[k]!] = k;
   collectHits(model, terms, weak);
+  scratch.sortByRank(realWords);
   for (let k = 0; k < realWords; k++) {
     // Above any score an intent found only by the words left can reach.
     const weightLeft = left[k]!;
     const cap = weightLeft > 0 ? 1 / (RECALL_WEIGHT / recallCap + ((1 - RECALL_WEIGHT) * messageWeight) / weightLeft) : 0;
     if (prune && scratch.bestCount === keep && cap < best[keep - 1]! && (!childMode || (scratch.bestChildrenCount === 2 && cap < bestChildren[1]!))) break;
-    const t = order[k]!;
-    for (let c = termFrom[t]!; c < termTo[t]!; c++) {
-      const s = candidateStem[c]!;
-      for (let p = postings.starts[s]!; p < postings.starts[s + 1]!; p++) {
-        const intent = inputIntent[postings.items[p]!]!;
-        if (found[intent] !== 0) continue;
-        found[intent] = 1;
-        const parent = intents[intent]!.parent;
-        if (parent !== null && parent !== activeContext) continue;
-        const at = scoreIntent(model, terms, intent, false);
-        if (at < 0) continue;
-        const score = scratch.scoredScore[at]!;
-        if (prune) scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
-        if (childMode && parent === activeContext) scratch.bestChildrenCount = keepBest(bestChildren, scratch.bestChildrenCount, score, 2);
-      }
+    // The intents this word finds first (their order within a rank changes no score, nor the ranking: maxima and sorted lists).
+    for (let i = rankStart[k]!; i < rankStart[k + 1]!; i++) {
+      const intent = byRank[i]!;
+      const parent = intents[intent]!.parent;
+      if (parent !== null && parent !== activeContext) continue;
+      const at = scoreIntent(model, terms, intent, false);
+      if (at < 0) continue;
+      const score = scratch.scoredScore[at]!;
+      if (prune) scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
+      if (childMode && parent === activeContext) scratch.bestChildrenCount = keepBest(bestChildren, scratch.bestChildrenCount, score, 2);
     }
   }
   const ranking = rankingOf(model, keep, childMode ? scratch.scored : limit, activeContext);
@@ -349,8 +359,7 @@ const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, intent
   const index = model.matching;
   const { weight, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
-  const { stemBest, stemsHit, termWeight, termBest, candidateStem, candidateSim, candidateWord, candidateKind, inputHit, inputNext, hitTerm, hitCandidate, hitPrevious, weakTerm, weakCandidate } = scratch;
-  const { starts: stemStart, items: stemItems } = index.tables.inputStems;
+  const { stemBest, stemsHit, termWeight, termBest, candidateStem, candidateSim, candidateWord, candidateKind, inputHit, inputWeakHit, inputNext, hitTerm, hitCandidate, hitPrevious } = scratch;
   termBest.fill(0, 0, terms);
   let bestRecall = 0;
   let bestInput = -1;
@@ -362,14 +371,13 @@ const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, intent
     // The input's hits newest first, the function words' (last found) before the real words'
     // (the order they were always folded in: the sums, and so the scores to the last bit, do not
     // depend on how it was reached).
-    let w = scratch.weakCount;
-    for (let h = inputHit[input]!; ; ) {
+    for (let h = inputHit[input]!, g = inputWeakHit[input]!; ; ) {
       let c: number;
       let t: number;
-      if (w > 0) {
-        c = weakCandidate[--w]!;
-        t = weakTerm[w]!;
-        if (!includesSorted(stemItems, candidateStem[c]!, stemStart[input]!, stemStart[input + 1]!)) continue;
+      if (g !== -1) {
+        c = hitCandidate[g]!;
+        t = hitTerm[g]!;
+        g = hitPrevious[g]!;
       } else if (h !== -1) {
         c = hitCandidate[h]!;
         t = hitTerm[h]!;
@@ -398,7 +406,8 @@ const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, intent
     }
   }
   let matchedMessage = 0;
-  for (let t = 0; t < terms; t++) matchedMessage += termWeight[t]! * termBest[t]!;
+  // A term that met no stem adds +0, which leaves the sum's bits as they are: skipped.
+  for (let t = 0; t < terms; t++) if (termBest[t]! !== 0) matchedMessage += termWeight[t]! * termBest[t]!;
   // The message's weight from the scratch: a double argument would be boxed.
   const precision = scratch.messageWeight > 0 ? matchedMessage / scratch.messageWeight : 0;
   if (bestRecall === 0 || precision === 0) return -1;

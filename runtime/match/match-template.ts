@@ -24,6 +24,7 @@ import type { WordResolver } from "../text/word-resolver.js";
 import { scratchFor, type TagHit, type TagHitSink, type TemplateScratch } from "./template-scratch.js";
 import { framesOf, type AutomatonFrames } from "../bundle/automaton-frames.js";
 import { typeMatchers } from "./type-matchers.js";
+import { startsOf } from "./template-starts.js";
 
 export type { TagHit };
 export { framesOf };
@@ -466,6 +467,25 @@ const insertSorted = (function insertSorted(s: TemplateScratch, thread: number, 
   pending[i] = thread;
 });
 
+/**
+ * Whether some path may read the first word (template-starts.ts): a stop word (skipped), a tag a
+ * start edge reads, or a reading of a start slot. When not, no thread outlives the first position,
+ * and the walk would answer null (an empty message too) without calling `atEnd`.
+ */
+export const mayStart = (function mayStart(model: NpcModel, tokens: readonly Token[], words: WordResolver): boolean {
+  if (tokens.length === 0) return false;
+  const starts = startsOf(model);
+  const token = tokens[0]!;
+  if (starts.open || (token.kind !== "quoted" && model.stopWords.has(token.norm))) return true;
+  starts.found = false;
+  addTagHits(model, tokens, 0, words, starts);
+  if (starts.found) return true;
+  for (let k = 0; k < starts.lists.length; k++) if (listValuesAt(model, tokens, 0, starts.lists[k]!).length > 0) return true;
+  for (let k = 0; k < starts.ranges.length; k++) if (numbersAt(model, tokens, 0, starts.ranges[k]!).length > 0) return true;
+  for (let k = 0; k < starts.typed.length; k++) if (typeMatchers(model)[starts.typed[k]!]!.test(token.text)) return true;
+  return false;
+});
+
 export const matchTemplate = (function matchTemplate(
   model: NpcModel,
   tokens: readonly Token[],
@@ -475,6 +495,11 @@ export const matchTemplate = (function matchTemplate(
   activeContext: number | null = null,
   atEnd?: AtEnd,
 ): TemplateHit | null {
+  return mayStart(model, tokens, words) ? walkTemplate(model, tokens, clean, words, activeContext, atEnd) : null;
+});
+
+/** The automaton's walk over the message (what matchTemplate answers when mayStart lets the message in). */
+export const walkTemplate = (function walkTemplate(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null, atEnd?: AtEnd): TemplateHit | null {
   const scratch = scratchFor(model);
   let run = runs.get(scratch);
   if (run === undefined) runs.set(scratch, (run = new TemplateRun(model, scratch)));

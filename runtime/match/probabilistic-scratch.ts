@@ -16,6 +16,9 @@ const grown = (function grown<T extends Int32Array | Float64Array>(array: T, siz
 const ints = (length: number) => new Int32Array(length);
 const floats = (length: number) => new Float64Array(length);
 
+/** An intent's rank before a word finds it: above any. */
+const NOT_FOUND = 0x7fffffff;
+
 export const KIND_WORD = 0;
 export const KIND_FUZZY = 1;
 export const KIND_SYNONYM = 2;
@@ -23,8 +26,6 @@ export const KIND_SYNONYM = 2;
 export const KIND_RELATIVE = 3;
 
 export class ProbabilisticScratch {
-  /** Per intent: whether the current message found it. */
-  readonly found: Uint8Array;
   /** Per stem: the best similarity of a hit. */
   readonly stemBest: Float64Array;
   /** The stems the input being scored hit. */
@@ -35,6 +36,8 @@ export class ProbabilisticScratch {
    * input with a hit (-1: none) and per such input the intent's next; the inputs hit (to reset them).
    */
   readonly inputHit: Int32Array;
+  /** Per input a real word hit, its last function word's hit (-1: none; in the same hit arrays, after the real words'). */
+  readonly inputWeakHit: Int32Array;
   readonly inputNext: Int32Array;
   readonly intentInput: Int32Array;
   hitTerm = ints(64);
@@ -42,7 +45,17 @@ export class ProbabilisticScratch {
   hitPrevious = ints(64);
   readonly hitInputs: Int32Array;
   hitInputCount = 0;
-  /** The function words' candidates (looked up in an input's stems, not posted) and their terms, in message order. */
+  /**
+   * Per intent, the rank of the first real word that finds it (NOT_FOUND: none yet); the intents
+   * found, in the order found; those by rank (counting sort), rank k's from rankStart[k]; per term, its rank.
+   */
+  readonly intentRank: Int32Array;
+  readonly hitIntents: Int32Array;
+  hitIntentCount = 0;
+  readonly byRank: Int32Array;
+  rankStart = ints(17);
+  termRank = ints(16);
+  /** The function words' candidates (posted after the real words', only to inputs those hit) and their terms, in message order. */
   weakCandidate = ints(16);
   weakTerm = ints(16);
   weakCount = 0;
@@ -81,8 +94,11 @@ export class ProbabilisticScratch {
   readonly rankingOrder: Int32Array;
 
   constructor(intentCount: number, stemCount: number, inputCount: number) {
-    this.found = new Uint8Array(intentCount);
+    this.intentRank = ints(intentCount).fill(NOT_FOUND);
+    this.hitIntents = ints(intentCount);
+    this.byRank = ints(intentCount);
     this.inputHit = ints(inputCount).fill(-1);
+    this.inputWeakHit = ints(inputCount).fill(-1);
     this.inputNext = ints(inputCount);
     this.hitInputs = ints(inputCount);
     this.intentInput = ints(intentCount).fill(-1);
@@ -104,6 +120,19 @@ export class ProbabilisticScratch {
     this.termBest = grown(this.termBest, terms, floats);
     this.order = grown(this.order, terms, ints);
     this.left = grown(this.left, terms, floats);
+    this.termRank = grown(this.termRank, terms, ints);
+    this.rankStart = grown(this.rankStart, terms + 1, ints);
+  }
+
+  /** Lists the intents found by the rank of the word that found them (`ranks` ranks), each rank in the order found. */
+  sortByRank(ranks: number): void {
+    const { rankStart, intentRank, hitIntents, byRank } = this;
+    rankStart.fill(0, 0, ranks);
+    for (let i = 0; i < this.hitIntentCount; i++) rankStart[intentRank[hitIntents[i]!]!]!++;
+    // Each rank's end, then filled from its end down (the ends become the starts): the list is walked backwards.
+    for (let k = 1; k < ranks; k++) rankStart[k]! += rankStart[k - 1]!;
+    rankStart[ranks] = this.hitIntentCount;
+    for (let i = this.hitIntentCount; i-- > 0; ) byRank[--rankStart[intentRank[hitIntents[i]!]!]!] = hitIntents[i]!;
   }
 
   /** Appends a candidate. */
@@ -135,6 +164,7 @@ export class ProbabilisticScratch {
   reset(): void {
     this.candidates = 0;
     this.hitInputCount = 0;
+    this.hitIntentCount = 0;
     this.weakCount = 0;
     this.scored = 0;
     this.bestCount = 0;
@@ -147,8 +177,9 @@ export class ProbabilisticScratch {
     for (let i = 0; i < this.hitInputCount; i++) {
       const input = this.hitInputs[i]!;
       this.inputHit[input] = -1;
+      this.inputWeakHit[input] = -1;
       this.intentInput[inputIntent[input]!] = -1;
-      this.found[inputIntent[input]!] = 0;
+      this.intentRank[inputIntent[input]!] = NOT_FOUND;
     }
   }
 }

@@ -4,12 +4,16 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { compileNpc } from "../../compiler/compile.js";
 import { NpcModel } from "../../runtime/bundle/model.js";
-import { matchTemplate } from "../../runtime/match/match-template.js";
+import { matchTemplate, mayStart, walkTemplate } from "../../runtime/match/match-template.js";
 import { tokenize, type Token } from "../../runtime/text/normalize.js";
 import { WordResolver } from "../../runtime/text/word-resolver.js";
 import { TypeMatcher } from "../../runtime/text/regex-vm.js";
 import { compileTypeRegex } from "../../compiler/passes/compute-type-programs.js";
 import { npcIr } from "./ir-fixture.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadNpc } from "../../runtime/index.js";
+import { repoRoot } from "../support/repo-root.js";
 
 const SYNONYMS: Record<string, string[]> = {
   vocab_a: ["red", "blue"],
@@ -162,5 +166,35 @@ describe("template automaton", () => {
       }),
       { numRuns: 100 },
     );
+  });
+
+  it("turns a message away before the walk (mayStart) only when the walk finds nothing and reaches no end", async () => {
+    /** mayStart's verdict on one message, checked against the walk; whether it turned the message away. */
+    const check = (model: NpcModel, text: string): boolean => {
+      const { tokens, clean } = tokenize(text);
+      const words = new WordResolver(model);
+      let ends = 0;
+      const walked = walkTemplate(model, tokens, clean, words, null, () => ends++);
+      expect(matchTemplate(model, tokens, clean, words), text).toEqual(walked);
+      if (mayStart(model, tokens, words)) return false;
+      expect({ walked, ends }, text).toEqual({ walked: null, ends: 0 });
+      return true;
+    };
+    let away = 0;
+    fc.assert(
+      fc.property(npcSpec, fc.array(message, { minLength: 1, maxLength: 8 }), (spec, messages) => {
+        const model = modelOf(spec);
+        for (const text of messages) if (check(model, text)) away++;
+      }),
+      { numRuns: 300 },
+    );
+    // The NPCs of the repository, on their own phrasings and each of those without its first word.
+    for (const name of ["termy", "home", "shell"]) {
+      const npc = await loadNpc(readFileSync(join(repoRoot, `dist-npcs/${name}.npc`)));
+      const model = new NpcModel(npc.payload);
+      const phrasings = npc.payload.intents.map((intent) => intent.example).filter((example): example is string => example !== null);
+      for (const text of phrasings) for (const variant of [text, text.split(" ").slice(1).join(" "), `zorbly ${text}`]) if (check(model, variant)) away++;
+    }
+    expect(away).toBeGreaterThan(100); // the check is not only about messages let in
   });
 });
