@@ -27,6 +27,8 @@ import { typeMatchers } from "./type-matchers.js";
 
 export type { TagHit };
 export { framesOf };
+// The chunk's reading of the automaton and types (bundle/format.ts imports it for a bundle that has them).
+export { readTemplates } from "../bundle/template-store.js";
 
 export interface TemplateHit {
   intent: number;
