@@ -11,7 +11,7 @@
 // The keys number what an inlined automaton would have states, which the size limit bounds.
 
 import type { BundleState } from "./bundle-types.js";
-import { InvalidBundleError } from "./invalid-bundle.js";
+import { wrongShape as fail } from "./wrong-shape.js";
 
 /** How deep rule calls may nest (a thread's return stack at most this high); the compiler holds templates to it. */
 export const MAX_CALL_DEPTH = 16;
@@ -43,10 +43,6 @@ export function emptyMoves(frames: AutomatonFrames, states: readonly Pick<Bundle
   for (const delta of frames.callDelta[stateId]!) moves.push(key + delta);
   if (frames.returnKey[key] !== -1) moves.push(frames.returnKey[key]!);
   return moves;
-}
-
-function fail(where: string, what: string): never {
-  throw new InvalidBundleError(`payload has the wrong shape: ${where}: ${what}`);
 }
 
 const NO_CALLS: readonly number[] = [];

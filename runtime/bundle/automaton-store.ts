@@ -6,7 +6,7 @@
 // points forward, instead of a msgpack walk over thousands of small arrays.
 
 import type { BundleState, StoredAutomaton } from "./bundle-types.js";
-import { InvalidBundleError } from "./invalid-bundle.js";
+import { wrongShape as fail } from "./wrong-shape.js";
 
 /** A state's edge kinds, in the order of its rows in StoredAutomaton.edges. */
 export const EDGE_KINDS = ["vocab", "typed", "strings", "lists", "ranges", "skip", "accept", "calls", "returns"] as const;
@@ -24,10 +24,6 @@ export interface AutomatonLimits {
   lists: number;
   ranges: number;
   intents: number;
-}
-
-function fail(where: string, what: string): never {
-  throw new InvalidBundleError(`payload has the wrong shape: ${where}: ${what}`);
 }
 
 /** Every state's empty edge lists; frozen, so that a write to a decoded state throws (BundleState's lists are mutable for the compiler). */

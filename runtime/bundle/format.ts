@@ -36,10 +36,10 @@
 // 3.0: list and number slots are automaton edges (a 2.x reader would silently skip them).
 // Writing is in encode.ts, apart, so that a reader does not ship the writer or the synchronous SHA-256.
 
-import type { BundlePayload, BundleTypeProgram, StoredPayload, StoredTypeProgram } from "./bundle-types.js";
+import type { BundlePayload, BundleState, StoredPayload } from "./bundle-types.js";
+import type { EDGE_KINDS } from "./automaton-store.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
 import { readIntents, verifyIntents } from "./intent-records.js";
-import { readAutomaton } from "./automaton-store.js";
 import { decodeChecked } from "./plain-msgpack.js";
 import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_ALIGN } from "./sections.js";
 import { validatePayload } from "./validate-payload.js";
@@ -105,25 +105,35 @@ export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy", p
   // hash is still checked before anything is returned: a corrupt file is refused as corrupt,
   // whatever its corruption broke in the decode.
   const digest = digestSha256(body);
-  let payload: BundlePayload | undefined;
+  let decoded: Promise<BundlePayload> | undefined;
   let problem: unknown;
   try {
-    payload = decodePayload(body, verify);
+    decoded = decodePayload(body, verify);
   } catch (error) {
     problem = error;
   }
-  const prepared = payload && prepare?.(payload);
+  const prepared = decoded?.then(async (payload) => (await prepare?.(payload), payload));
   // Its failure is reported below, unless the hash fails first.
   prepared?.catch(() => undefined);
   // Both are 32 bytes: a SHA-256, and the header's slice of one.
   const expected = header.sha256;
   if (!(await digest).every((byte, i) => byte === expected[i])) throw new InvalidBundleError("payload SHA-256 does not match the header (the file is corrupt)");
-  if (!payload) throw problem;
-  await prepared;
-  return payload;
+  if (!prepared) throw problem;
+  return prepared;
 }
 
-function decodePayload(body: Uint8Array, verify: Verify): BundlePayload {
+/** Starts past the first of an automaton of one state: one per edge kind (automaton-store.ts), and one more. */
+const ROOT_STARTS: [...typeof EDGE_KINDS, 0]["length"] = 10;
+
+/** A decoded state's lists when it has no edge: frozen, as automaton-store.ts's are. */
+const NONE = Object.freeze([]) as unknown as never[];
+
+/**
+ * Decodes and validates what every bundle has; the automaton and type programs, which only the
+ * template matcher uses, are read and checked by the template chunk (bundle/template-store.ts),
+ * imported for a bundle that has them: more than a root without edges, or a type.
+ */
+function decodePayload(body: Uint8Array, verify: Verify): Promise<BundlePayload> {
   if (!HOST_IS_LITTLE_ENDIAN) throw new InvalidBundleError("bundle sections are little-endian and this host is big-endian");
   if (body.length < 4) throw new InvalidBundleError("the payload is too short to hold the length of its msgpack part");
   const msgpackLength = new DataView(body.buffer, body.byteOffset).getUint32(0, true);
@@ -137,13 +147,10 @@ function decodePayload(body: Uint8Array, verify: Verify): BundlePayload {
   const stored = decodeChecked(body.subarray(4, 4 + msgpackLength), area, validatePayload, (why) => new InvalidBundleError(`payload ${why}`)) as StoredPayload;
   const intents = readIntents(stored.intents);
   if (verify === "full") verifyIntents(intents);
-  const automaton = readAutomaton(stored.automaton, { types: stored.types.length, lists: stored.lists.length, ranges: stored.ranges.length, intents: intents.length });
-  return { ...stored, intents, automaton, types: stored.types.map(readType) };
-}
-
-/** A type program from its stored form (validated): lists again, made by native copies, not a msgpack walk. */
-function readType({ name, unusable, classes: { starts, items }, ops }: StoredTypeProgram): BundleTypeProgram {
-  const classes: number[][] = [];
-  for (let i = 1; i < starts.length; i++) classes.push(Array.from(items.subarray(starts[i - 1], starts[i])));
-  return { name, unusable, classes, ops: Array.from(ops) };
+  const { edges, vocabTags } = stored.automaton;
+  if (edges.starts.length !== ROOT_STARTS || edges.items.length > 0 || vocabTags.starts.length > 1 || stored.types.length > 0) {
+    return import("../match/match-template.js").then(({ readTemplates }) => ({ ...stored, intents, ...readTemplates(stored, intents.length) }));
+  }
+  const root: BundleState = { vocab: NONE, typed: NONE, strings: NONE, lists: NONE, ranges: NONE, skip: NONE, accept: NONE, calls: NONE, returns: NONE };
+  return Promise.resolve({ ...stored, intents, automaton: [root], types: [] });
 }

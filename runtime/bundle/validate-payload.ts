@@ -8,7 +8,8 @@
 // before the walk), and a list that runs in parallel with another must have its length. A
 // section's values are checked in one typed loop (firstAtLeast), not one call per value: at 100k
 // inputs the sections hold millions of numbers. Tools are objects (a response's tool calls are),
-// and the automaton's sections are rows (its edges are checked as they are read: automaton-store.ts).
+// and the automaton's sections are rows (its edges, and the type programs' instructions, are checked
+// as they are read, by the template chunk: automaton-store.ts, template-store.ts).
 // An intent's record is checked apart, when it is first read (validateIntentRecord, called by
 // intent-records.ts): a load checks the intents' heads only.
 //
@@ -304,26 +305,6 @@ const sameKeysAndTargets = (t: Record<string, unknown>) => {
   if ((t.keys as StringTable).length !== (t.targets as Uint32Array).length) fail("keys and targets differ in length");
 };
 
-// Operand limits per opcode, by classes and instructions: CHAR [class, next], SPLIT [x, y], JMP, BOL, EOL, ANY [next], MATCH none.
-const OPERANDS = [[0, 1], [1, 1], [1], [], [1], [1], [1]];
-
-/** A type's Pike VM program (a section of opcode triples [op, a, b]): operands index classes or instructions. */
-function typeProgram(t: Record<string, unknown>): void {
-  const ops = t.ops as Uint32Array;
-  at.push("ops");
-  if (ops.length % 3 !== 0) fail("expected opcode triples");
-  const limits = [(t.classes as { starts: Uint32Array }).starts.length - 1, ops.length / 3];
-  for (let k = 0; k < ops.length; k += 3) {
-    const operands = OPERANDS[ops[k]!];
-    if (!operands) failAt(k, "unknown opcode");
-    for (let i = 0; i < operands.length; i++) {
-      const limit = limits[operands[i]!]!;
-      if (ops[k + 1 + i]! >= limit) failAt(k, `expected an index below ${limit}`);
-    }
-  }
-  at.pop();
-}
-
 const BYTES: Shape = [SECTION, Uint8Array];
 // How the arrays fit together is checked with the learned stage's chunk (validate-learned.ts), and
 // the concept table's structure where it is read (ConceptTable, in that chunk too).
@@ -397,7 +378,8 @@ const PAYLOAD: Fields = {
     (f: Record<string, unknown>) => void ((f.hashes as Uint32Array).length === (f.words as Uint32Array).length || fail("hashes and words differ in length")),
   ],
   learned: [OPTIONAL, LEARNED],
-  types: [LIST, [OBJECT, { name: STR, unusable: [OPTIONAL, STR], classes: [ROWS], ops: U32 }, typeProgram]],
+  // their programs are checked where they are read (bundle/type-store.ts, in the template chunk)
+  types: [LIST, { name: STR, unusable: [OPTIONAL, STR], classes: [ROWS], ops: U32 }],
   automaton: { names: TEXT, edges: [ROWS], vocabTags: [ROWS, undefined, TAG] },
   // a phrase's value index is checked where the trie is built (runtime/bundle/model.ts)
   lists: [LIST, { name: STR, phrases: [LIST, [TUPLE, TEXT, NUM]], values: TEXT }],

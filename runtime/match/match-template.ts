@@ -28,6 +28,8 @@ import { startsOf } from "./template-starts.js";
 
 export type { TagHit };
 export { framesOf };
+// The chunk's reading of the automaton and types (bundle/format.ts imports it for a bundle that has them).
+export { readTemplates } from "../bundle/template-store.js";
 
 export interface TemplateHit {
   intent: number;

@@ -6,6 +6,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { loadNpc, Npc } from "../../runtime/index.js";
+import { hostileBundle } from "../../bench/hostile-payloads.js";
+import { refusalOf } from "../support/refusal.js";
 import { npcIr } from "./ir-fixture.js";
 
 const plain = compileNpc(
@@ -70,5 +72,21 @@ describe("optional stages", () => {
   it("registering the stages changes no answer of a bundle that does not use them", async () => {
     const after = await Promise.all(sequences.map((sequence) => answers(plain, sequence)));
     expect(after).toEqual(answersBefore);
+  });
+
+  it("a bundle without templates is still refused for an automaton or a type program it should not hold (the template chunk reads any)", async () => {
+    const { payload } = compileNpc(npcIr({ intents: [{ id: "greet", inputs: ["hello there"], outputs: ["Hi."] }] }));
+    expect(payload.automaton).toHaveLength(1);
+    expect(payload.types).toEqual([]);
+    const root = payload.automaton[0]!;
+    const badType = { name: "t", unusable: null, classes: [], ops: [9, 0, 0] };
+    expect(await refusalOf(hostileBundle({ ...payload, types: [badType] }))).toMatch(/types\[0\]\.ops\[0\]: unknown opcode/);
+    expect(await refusalOf(hostileBundle({ ...payload, automaton: [{ ...root, skip: [0] }] }))).toMatch(/automaton\[0\]\.skip\[0\]: skip edges must point to a later state/);
+    expect(await refusalOf(hostileBundle({ ...payload, automaton: [{ ...root, accept: [[5, 0]] }] }))).toMatch(/automaton\[0\]\.accept\[0\]: expected an index below 1/);
+    // Read by the core, as the template chunk would read it: a root without edges.
+    const loaded = await loadNpc(hostileBundle(payload));
+    expect(loaded.payload.automaton).toEqual([root]);
+    expect(loaded.payload.types).toEqual([]);
+    expect(loaded.session().process("hello there").intent).toBe("greet");
   });
 });

@@ -1,0 +1,8 @@
+// How the template chunk's checks (automaton-store.ts, automaton-frames.ts, type-store.ts) refuse
+// a bundle: the stored value they were reading, and what is wrong with it.
+
+import { InvalidBundleError } from "./invalid-bundle.js";
+
+export function wrongShape(where: string, what: string): never {
+  throw new InvalidBundleError(`payload has the wrong shape: ${where}: ${what}`);
+}
