@@ -24,7 +24,7 @@ import type { WordResolver } from "../text/word-resolver.js";
 import { scratchFor, type TagHit, type TagHitSink, type TemplateScratch } from "./template-scratch.js";
 import { framesOf, type AutomatonFrames } from "../bundle/automaton-frames.js";
 import { typeMatchers } from "./type-matchers.js";
-import { startsOf } from "./template-starts.js";
+import { startsOf, type TemplateStarts } from "./template-starts.js";
 
 export type { TagHit };
 export { framesOf };
@@ -99,6 +99,7 @@ class TemplateRun {
   /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
   private readonly openKeys: number;
   private readonly frames: AutomatonFrames;
+  private readonly starts: TemplateStarts;
   private tokens: readonly Token[] = NO_TOKENS;
   private clean = "";
   private words!: WordResolver;
@@ -111,16 +112,17 @@ class TemplateRun {
   ) {
     this.frames = framesOf(model.payload.automaton);
     this.openKeys = this.frames.count;
+    this.starts = startsOf(model);
   }
 
-  match(tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null, atEnd: AtEnd | undefined): TemplateHit | null {
+  match(tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null, atEnd: AtEnd | undefined, filtered: boolean): TemplateHit | null {
     this.tokens = tokens;
     this.clean = clean;
     this.words = words;
     this.activeContext = activeContext;
     this.atEnd = atEnd;
     try {
-      return this.run();
+      return this.run(filtered);
     } finally {
       this.tokens = NO_TOKENS;
       this.clean = "";
@@ -128,11 +130,42 @@ class TemplateRun {
     }
   }
 
-  private run(): TemplateHit | null {
+  /** mayStart on `tokens` alone. */
+  startsWith(tokens: readonly Token[], words: WordResolver): boolean {
+    this.tokens = tokens;
+    this.words = words;
+    try {
+      if (tokens.length === 0) return false;
+      this.s.begin(tokens.length);
+      return this.mayStart();
+    } finally {
+      this.tokens = NO_TOKENS;
+    }
+  }
+
+  /**
+   * Whether some path may read the first word (template-starts.ts): a stop word (skipped), a tag
+   * a start edge reads, or a reading of a start slot. When not, no thread outlives the first
+   * position, and the walk would answer null without calling `atEnd`. What it reads is what the
+   * walk reads first, kept in the scratch for it.
+   */
+  private mayStart(): boolean {
+    const { s, starts } = this;
+    if (starts.open || this.stopItem(0) !== null) return true;
+    this.readTagHits(0);
+    for (let h = s.hitFrom[0]!; h < s.hitTo[0]!; h++) if (starts.tags[s.hitPool[h]!.tag] === 1) return true;
+    for (let k = 0; k < starts.lists.length; k++) if (this.readings(starts.lists[k]!, 0, LIST).length > 0) return true;
+    for (let k = 0; k < starts.ranges.length; k++) if (this.readings(starts.ranges[k]!, 0, RANGE).length > 0) return true;
+    for (let k = 0; k < starts.typed.length; k++) if (this.readings(starts.typed[k]!, 0, TYPED).length > 0) return true;
+    return false;
+  }
+
+  private run(filtered: boolean): TemplateHit | null {
     const { s, openKeys, frames } = this;
     const n = this.tokens.length;
     if (n === 0) return null;
     s.begin(n);
+    if (filtered && !this.mayStart()) return null;
     const { pending, atCount } = s;
     s.offer(0, 0, 0, 0, -1, -1, "");
     let best: Best | null = null;
@@ -469,25 +502,6 @@ const insertSorted = (function insertSorted(s: TemplateScratch, thread: number, 
   pending[i] = thread;
 });
 
-/**
- * Whether some path may read the first word (template-starts.ts): a stop word (skipped), a tag a
- * start edge reads, or a reading of a start slot. When not, no thread outlives the first position,
- * and the walk would answer null (an empty message too) without calling `atEnd`.
- */
-export const mayStart = (function mayStart(model: NpcModel, tokens: readonly Token[], words: WordResolver): boolean {
-  if (tokens.length === 0) return false;
-  const starts = startsOf(model);
-  const token = tokens[0]!;
-  if (starts.open || (token.kind !== "quoted" && model.stopWords.has(token.norm))) return true;
-  starts.found = false;
-  addTagHits(model, tokens, 0, words, starts);
-  if (starts.found) return true;
-  for (let k = 0; k < starts.lists.length; k++) if (listValuesAt(model, tokens, 0, starts.lists[k]!).length > 0) return true;
-  for (let k = 0; k < starts.ranges.length; k++) if (numbersAt(model, tokens, 0, starts.ranges[k]!).length > 0) return true;
-  for (let k = 0; k < starts.typed.length; k++) if (typeMatchers(model)[starts.typed[k]!]!.test(token.text)) return true;
-  return false;
-});
-
 export const matchTemplate = (function matchTemplate(
   model: NpcModel,
   tokens: readonly Token[],
@@ -497,19 +511,39 @@ export const matchTemplate = (function matchTemplate(
   activeContext: number | null = null,
   atEnd?: AtEnd,
 ): TemplateHit | null {
-  return mayStart(model, tokens, words) ? walkTemplate(model, tokens, clean, words, activeContext, atEnd) : null;
-});
-
-/** The automaton's walk over the message (what matchTemplate answers when mayStart lets the message in). */
-export const walkTemplate = (function walkTemplate(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null, atEnd?: AtEnd): TemplateHit | null {
+  // Written out, not withRun: a closure per message.
   const scratch = scratchFor(model);
-  let run = runs.get(scratch);
-  if (run === undefined) runs.set(scratch, (run = new TemplateRun(model, scratch)));
   try {
-    return run.match(tokens, clean, words, activeContext, atEnd);
+    return runOf(model, scratch).match(tokens, clean, words, activeContext, atEnd, true);
   } finally {
     scratch.end();
   }
+});
+
+/** The automaton's walk over the message, without mayStart (tests compare the two). */
+export function walkTemplate(model: NpcModel, tokens: readonly Token[], clean: string, words: WordResolver, activeContext: number | null, atEnd?: AtEnd): TemplateHit | null {
+  return withRun(model, (run) => run.match(tokens, clean, words, activeContext, atEnd, false));
+}
+
+/** Whether some path may read the message's first word (TemplateRun.mayStart): false, and matchTemplate answers null without walking. */
+export function mayStart(model: NpcModel, tokens: readonly Token[], words: WordResolver): boolean {
+  return withRun(model, (run) => run.startsWith(tokens, words));
+}
+
+function withRun<T>(model: NpcModel, use: (run: TemplateRun) => T): T {
+  const scratch = scratchFor(model);
+  try {
+    return use(runOf(model, scratch));
+  } finally {
+    scratch.end();
+  }
+}
+
+/** The run of `scratch` (made on first use). */
+const runOf = (function runOf(model: NpcModel, scratch: TemplateScratch): TemplateRun {
+  let run = runs.get(scratch);
+  if (run === undefined) runs.set(scratch, (run = new TemplateRun(model, scratch)));
+  return run;
 });
 
 /** The run of each scratch (a scratch made for a nested call gets its own). */

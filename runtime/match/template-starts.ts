@@ -2,15 +2,14 @@
 // it without a word (optional nodes, rule calls and ends), gathered once per model. A message whose
 // first word none of them reads (and that is no stop word, which is skipped) leaves no thread
 // alive past its first position, so the template matcher answers null without running
-// (match-template.ts mayStart): most messages the later stages answer are turned away here at the
+// (match-template.ts TemplateRun.mayStart): most messages the later stages answer are turned away here at the
 // cost of one word's lookups, not the first position's walk (issue #15, --jitless).
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { emptyMoves, framesOf } from "../bundle/automaton-frames.js";
 import type { NpcModel } from "../bundle/model.js";
-import type { TagHitSink } from "./template-scratch.js";
 
-export class TemplateStarts implements TagHitSink {
+export class TemplateStarts {
   /** A free-string slot can start a path: any word may. */
   readonly open: boolean;
   /** Per vocab tag, whether a start edge reads it. */
@@ -19,8 +18,6 @@ export class TemplateStarts implements TagHitSink {
   readonly typed: number[] = [];
   readonly lists: number[] = [];
   readonly ranges: number[] = [];
-  /** Whether a tag hit offered since the last `reset` is a start tag (the sink the matcher's tag lookup writes to). */
-  found = false;
 
   constructor(model: NpcModel) {
     const frames = framesOf(model.payload.automaton);
@@ -37,10 +34,6 @@ export class TemplateStarts implements TagHitSink {
       open ||= state.strings.length > 0;
     }
     this.open = open;
-  }
-
-  addHit(tag: number): void {
-    if (this.tags[tag] === 1) this.found = true;
   }
 }
 
