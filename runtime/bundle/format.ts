@@ -9,6 +9,9 @@
 //   …      zero padding to a multiple of 8 bytes from the file's start
 //   …      the section area: the typed arrays' little-endian bytes (sections.ts)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// 11.0: the sanitizer's phrases are a string table, their kinds and a hash table of their first
+//      words sections (phrase-table.ts), not msgpack lists of words walked into a Map at load
+//      (TERMy's 700 expletives were a third of its load's values); a 10.x reader cannot find them.
 // 10.0: intent ids are a string table (string-table.ts; in intent order, read by index), decoded
 //      when first read, not a msgpack list of strings decoded at load (20,000 strings at 100k
 //      inputs), and a type program's classes and opcodes are sections (StoredTypeProgram); a 9.x
@@ -43,7 +46,7 @@ import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 10;
+export const FORMAT_MAJOR = 11;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 
