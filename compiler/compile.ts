@@ -4,7 +4,7 @@
 
 import type { NpcConfig, NpcIR, SourceFileRef } from "./ir/types.js";
 import type { BundleConfig, BundlePayload } from "../runtime/bundle/bundle-types.js";
-import { encodeBundle, rowsOf, stringTableOf } from "../runtime/bundle/encode.js";
+import { encodeBundle, phraseTableOf, rowsOf, stringTableOf } from "../runtime/bundle/encode.js";
 import { sha256, toHex } from "../runtime/bundle/sha256.js";
 import { normalizeWords } from "../runtime/text/normalize.js";
 import { COMPILER_VERSION } from "./version.js";
@@ -178,7 +178,7 @@ export function compileNpc(checked: NpcIR, options: CompileOptions = {}): Compil
     lists: lists.lists,
     ranges: automaton.ranges,
     numberWords,
-    sanitizer,
+    sanitizer: { ...phraseTableOf(sanitizer.phrases), stopWords: sanitizer.stopWords, nameless: sanitizer.nameless },
     messageTables,
     wordLists,
   };

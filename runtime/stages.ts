@@ -48,7 +48,7 @@ const STAGES: { [S in Stage]: StageChunk<S> } = {
   // Context children: without them no context is active but one restored from a snapshot, which has no child to pick.
   context: { what: "context children", uses: ({ intents }) => intents.some((intent) => intent.parent !== null), load: () => import("./conversation/context.js") },
   // Sentiment phrases (thanking, encouraging, discouraging): without them no clause counts one, and sentimentMatch finds nothing.
-  sentiment: { what: "sentiment phrases", uses: ({ sanitizer }) => sanitizer.phrases.some(([, kind]) => kind >= NOISE_KINDS), load: () => import("./text/sentiment.js") },
+  sentiment: { what: "sentiment phrases", uses: ({ sanitizer }) => sanitizer.kinds.some((kind) => kind >= NOISE_KINDS), load: () => import("./text/sentiment.js") },
 };
 
 const registry: { [S in Stage]?: Modules[S] } = {};

@@ -37,7 +37,13 @@ function mergedLists(lists: readonly WordList[]): Map<string, string[]> {
   return merged;
 }
 
-export function computeSanitizer(lists: readonly WordList[]): BundleSanitizer {
+/** The sanitizer's tables as lists; the bundle stores its phrases as a table (encode.ts phraseTableOf). */
+export interface SanitizerLists extends Omit<BundleSanitizer, "phrases" | "kinds" | "slots"> {
+  /** Phrases (normalized words) and their sentiment kind, by kind then text. */
+  phrases: [string[], number][];
+}
+
+export function computeSanitizer(lists: readonly WordList[]): SanitizerLists {
   const seen = new Set<string>();
   const phrases: [string[], number][] = [];
   const stopWords = new Set<string>();

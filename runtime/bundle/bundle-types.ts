@@ -329,9 +329,21 @@ export const SENTIMENT_KINDS: readonly SentimentKind[] = [
   "discouraging",
 ];
 
+/**
+ * Format 12.0: the phrases as one table (runtime/bundle/phrase-table.ts), found through a hash
+ * table of their first words, not msgpack lists turned into a Map at load.
+ */
 export interface BundleSanitizer {
-  /** Phrases (normalized words) and their sentiment kind; expletives and interjections are stripped. */
-  phrases: [string[], number][];
+  /** Phrases (normalized words joined by one space), grouped by first word, longest first within a group (then by kind, then text); expletives and interjections are stripped, the other kinds counted. */
+  phrases: StringTable;
+  /** Per phrase: its sentiment kind (an index into SENTIMENT_KINDS). */
+  kinds: Uint8Array;
+  /**
+   * Open addressing over the groups, a power of two of slots: a group's first phrase index plus
+   * one sits at the first free slot (0) from hashString (runtime/text/fuzzy.ts) of its first word
+   * masked by the slot count less one, on (wrapping); there is always a free one.
+   */
+  slots: Uint32Array;
   stopWords: string[];
   /** Words that name nothing by themselves (pronouns, determiners, courtesy), sorted: runtime/match/guards.ts lacksReferent. */
   nameless: string[];

@@ -7,12 +7,13 @@
 // compiler inserts keys. Integers take the smallest msgpack integer that holds them, other numbers
 // a float 64; every typed array becomes a section, and a StringTable two (its bytes, its offsets).
 
-import { PERMISSIONS, RECORD_FIELDS, type BundleIntent, type BundleIntents, type BundlePayload, type BundleRows, type BundleState, type BundleTypeProgram, type IntentRecord, type StoredAutomaton, type StoredPayload, type StoredTypeProgram } from "./bundle-types.js";
+import { PERMISSIONS, RECORD_FIELDS, type BundleIntent, type BundleIntents, type BundlePayload, type BundleRows, type BundleSanitizer, type BundleState, type BundleTypeProgram, type IntentRecord, type StoredAutomaton, type StoredPayload, type StoredTypeProgram } from "./bundle-types.js";
 import { BUNDLE_MAGIC, FORMAT_MAJOR, FORMAT_MINOR, HEADER_SIZE } from "./format.js";
 import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES, STRINGS_EXT } from "./sections.js";
 import { EDGE_KINDS } from "./automaton-store.js";
 import { sha256 } from "./sha256.js";
 import { StringTable } from "./string-table.js";
+import { hashString } from "../text/fuzzy.js";
 
 /** A payload as written: its msgpack part and its section area (padded to the alignment). */
 export interface PackedPayload {
@@ -209,6 +210,26 @@ function storedLabels(intents: readonly BundleIntent[]): Pick<BundleIntents, "la
 export function stringTableOf(strings: readonly string[]): StringTable {
   const { starts, items } = byteRows(strings.map((s) => utf8.encode(s)));
   return new StringTable(items, starts, [...strings]);
+}
+
+/**
+ * The sanitizer's phrases ([words, kind]) as a bundle stores them (phrase-table.ts): grouped by
+ * first word, longest first within a group, then as given (by kind and text); a phrase of no words
+ * is left out (it starts with no word). The slots are a power of two, more than twice the groups.
+ */
+export function phraseTableOf(phrases: readonly (readonly [readonly string[], number])[]): Pick<BundleSanitizer, "phrases" | "kinds" | "slots"> {
+  const order = phrases
+    .map(([words, kind], given) => ({ words, kind, given }))
+    .filter(({ words }) => words.length > 0)
+    .sort((a, b) => (a.words[0]! < b.words[0]! ? -1 : a.words[0]! > b.words[0]! ? 1 : b.words.length - a.words.length || a.given - b.given));
+  const firsts = order.flatMap(({ words }, i) => (i === 0 || order[i - 1]!.words[0] !== words[0] ? [i] : []));
+  const slots = new Uint32Array(2 ** Math.ceil(Math.log2(2 * firsts.length + 1)));
+  for (const i of firsts) {
+    let s = hashString(order[i]!.words[0]!) & (slots.length - 1);
+    while (slots[s] !== 0) s = (s + 1) & (slots.length - 1);
+    slots[s] = i + 1;
+  }
+  return { phrases: stringTableOf(order.map(({ words }) => words.join(" "))), kinds: Uint8Array.from(order, ({ kind }) => kind), slots };
 }
 
 /** Byte strings one after the other, and where each starts (one more: the end). */

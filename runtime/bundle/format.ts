@@ -9,6 +9,9 @@
 //   …      zero padding to a multiple of 8 bytes from the file's start
 //   …      the section area: the typed arrays' little-endian bytes (sections.ts)
 // A reader accepts any minor version of its major version (minor versions only add fields).
+// 12.0: the sanitizer's phrases are a string table, their kinds and a hash table of their first
+//      words sections (phrase-table.ts), not msgpack lists of words walked into a Map at load
+//      (TERMy's 700 expletives were a third of its load's values); an 11.x reader cannot find them.
 // 11.0: the intents' categories and examples are a string table and two u32 sections of the
 //      intents' heads (BundleIntents.labels), not fields of their records: a rejection's
 //      suggestions read no record. A 10.x reader finds no category or example in a record.
@@ -46,7 +49,7 @@ import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 11;
+export const FORMAT_MAJOR = 12;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 

@@ -3,7 +3,7 @@
 // by binary search (string-table.ts) rather than turned into Maps or Sets.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import type { BundleList, BundlePayload, BundleState, Segments } from "./bundle-types.js";
+import type { BundleList, BundlePayload, BundleState, BundleVocab, Segments } from "./bundle-types.js";
 import { FuzzyIndex } from "../text/fuzzy.js";
 import type { MatchIndex } from "../match/match-index.js";
 import type { LearnedIndex } from "../match/match-learned.js";
@@ -11,6 +11,7 @@ import type { Token } from "../text/normalize.js";
 import { SortedTable } from "../match/sorted.js";
 import type { StringTable } from "./string-table.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
+import { PhraseTable, type Phrase } from "./phrase-table.js";
 
 export interface RuntimeState {
   /** Tag id → children (an edge may carry several alternative tags). */
@@ -24,11 +25,6 @@ export interface RuntimeState {
 }
 
 const NO_VOCAB = new Map<number, number[]>();
-
-export interface Phrase {
-  words: string[];
-  value: number;
-}
 
 /** A node of a value list's trie over words: the value index of the spoken form ending here, or -1. */
 export interface ListTrie {
@@ -60,13 +56,13 @@ export const phraseAt = (function phraseAt(phrase: Phrase, tokens: readonly Toke
   });
 });
 
-/** Phrases by first word, longest first, from entries holding their words at index `w` and their value at the other. */
-function byFirstWord(entries: readonly (readonly unknown[])[], w: 0 | 1): Map<string, Phrase[]> {
+/** Vocab phrases ([tag id, words]) by first word, longest first. */
+function byFirstWord(entries: BundleVocab["phrases"]): Map<string, Phrase[]> {
   const map = new Map<string, Phrase[]>();
   for (let i = 0; i < entries.length; i++) {
-    const words = entries[i]![w] as string[];
+    const words = entries[i]![1];
     if (words.length === 0) continue;
-    const phrase = { words, value: entries[i]![1 - w] as number };
+    const phrase = { words, value: entries[i]![0] };
     const list = map.get(words[0]!);
     if (list) list.push(phrase);
     else map.set(words[0]!, [phrase]);
@@ -95,7 +91,8 @@ export class NpcModel {
   readonly fuzzy: FuzzyIndex;
   readonly vocabPhrases: Map<string, Phrase[]>;
   readonly states: RuntimeState[];
-  readonly sanitizerPhrases: Map<string, Phrase[]>;
+  /** Noise and sentiment phrases (sanitize.ts), by first word. */
+  readonly sanitizerPhrases: PhraseTable;
   readonly stopWords: Set<string>;
   /** Words that name nothing by themselves (guards.ts lacksReferent). */
   readonly nameless: Set<string>;
@@ -120,7 +117,7 @@ export class NpcModel {
     const { lexicon } = payload;
     this.wordId = lexicon.words;
     this.fuzzy = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, lexicon.words);
-    this.vocabPhrases = byFirstWord(payload.vocab.phrases, 1);
+    this.vocabPhrases = byFirstWord(payload.vocab.phrases);
     // Indexed loops over the long lists, no destructuring: a cold load runs them in the interpreter,
     // where every `of` step allocates (iterator results), and young collections during a load cost ms.
     this.states = payload.automaton.map((s) => {
@@ -137,7 +134,7 @@ export class NpcModel {
       }
       return { ...s, vocab };
     });
-    this.sanitizerPhrases = byFirstWord(payload.sanitizer.phrases, 0);
+    this.sanitizerPhrases = new PhraseTable(payload.sanitizer);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.nameless = new Set(payload.sanitizer.nameless);
     this.wordLists = new Map(payload.wordLists);

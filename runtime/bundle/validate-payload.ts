@@ -18,7 +18,7 @@
 // shares a child under many parents, or a cycle, runs out of budget instead of taking forever.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import { PERMISSIONS, QUOTE_CONTEXTS } from "./bundle-types.js";
+import { PERMISSIONS, QUOTE_CONTEXTS, SENTIMENT_KINDS } from "./bundle-types.js";
 import { StringTable } from "./string-table.js";
 
 class ShapeError extends Error {}
@@ -96,7 +96,8 @@ const INPUTS = "inputs.intent";
 const STEMS = "matching.stems";
 const WORDS = "lexicon.words";
 const TAGS = "vocab.tags";
-const BOUNDS = [IDS, LABELS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS];
+const PHRASES = "sanitizer.phrases";
+const BOUNDS = [IDS, LABELS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS, PHRASES];
 
 const limitOf = ([, bound, extra]: Index): number => (typeof bound === "number" ? bound : bounds[bound]! + extra);
 
@@ -385,7 +386,15 @@ const PAYLOAD: Fields = {
   lists: [LIST, { name: STR, phrases: [LIST, [TUPLE, TEXT, NUM]], values: TEXT }],
   ranges: [LIST, { min: NUM, max: NUM, unit: STR }],
   numberWords: [LIST, [TUPLE, STR, NUM]],
-  sanitizer: { phrases: [LIST, [TUPLE, TEXT, [INDEX, 5, 0]]], stopWords: TEXT, nameless: TEXT },
+  sanitizer: [
+    OBJECT,
+    { phrases: STRINGS, kinds: [SECTION, Uint8Array, PHRASES, [INDEX, SENTIMENT_KINDS.length, 0]], slots: [SECTION, Uint32Array, undefined, [INDEX, PHRASES, 1]], stopWords: TEXT, nameless: TEXT },
+    // a lookup masks the hash and probes until a free slot (phrase-table.ts)
+    (s: Record<string, unknown>) => {
+      const slots = s.slots as Uint32Array;
+      if (slots.length & (slots.length - 1) || !slots.includes(0)) failAt("slots", "expected a power of two of them, one free");
+    },
+  ],
   wordLists: [LIST, [TUPLE, STR, VARIANTS]],
   messageTables: { actionWords: STRINGS },
 };

@@ -5,6 +5,7 @@
 
 import { SENTIMENT_KINDS, type SentimentKind } from "../bundle/bundle-types.js";
 import { phraseAt, type NpcModel } from "../bundle/model.js";
+import type { Phrase } from "../bundle/phrase-table.js";
 import { textOf, type Token } from "./normalize.js";
 import type { Sentiment, WitnessItem } from "../response.js";
 
@@ -63,8 +64,13 @@ export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sa
   return { kept, content, counts, items, phrases };
 });
 
-const longestPhraseAt = (function longestPhraseAt(model: NpcModel, tokens: readonly Token[], at: number) {
-  const candidates = model.sanitizerPhrases.get(tokens[at]!.norm);
-  if (!candidates) return undefined;
-  return candidates.find((phrase) => phraseAt(phrase, tokens, at));
+/** The longest phrase written at `at` (its first word's group is longest first), or undefined. */
+const longestPhraseAt = (function longestPhraseAt(model: NpcModel, tokens: readonly Token[], at: number): Phrase | undefined {
+  const table = model.sanitizerPhrases;
+  const word = tokens[at]!.norm;
+  for (let i = table.first(word); i !== -1 && table.startsWith(i, word); i++) {
+    const phrase = table.phrase(i);
+    if (phraseAt(phrase, tokens, at)) return phrase;
+  }
+  return undefined;
 });

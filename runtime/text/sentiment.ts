@@ -41,7 +41,7 @@ function contentTable(model: NpcModel): Map<string, number> {
     const key = keys.at(i);
     // Tokenizing every key was most of the first sentiment message's time: a plain key's tokens
     // are its words, and sanitize finds no phrase in it if none of them starts one.
-    if (PLAIN_KEY.test(key) && !key.split(" ").some((word) => model.sanitizerPhrases.has(word))) continue;
+    if (PLAIN_KEY.test(key) && !key.split(" ").some((word) => model.sanitizerPhrases.first(word) !== -1)) continue;
     const sanitized = sanitize(model, tokenize(key).tokens);
     const sig = signature(sanitized.counts);
     if (sig === "" || sanitized.content.length === 0) continue;
