@@ -128,7 +128,7 @@ export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy", p
 /** Starts past the first of an automaton of one state: one per edge kind (automaton-store.ts), and one more. */
 const ROOT_STARTS: [...typeof EDGE_KINDS, 0]["length"] = 10;
 
-/** A decoded state's lists when it has no edge: frozen, as automaton-store.ts's are. */
+/** A decoded state's lists when it has no edge: frozen, as automaton-store.ts's NO_EDGES (its twin: the template chunk imports nothing of the core's for it, which would cost the core an export). */
 const NONE = Object.freeze([]) as unknown as never[];
 
 /**

@@ -379,7 +379,7 @@ const PAYLOAD: Fields = {
     (f: Record<string, unknown>) => void ((f.hashes as Uint32Array).length === (f.words as Uint32Array).length || fail("hashes and words differ in length")),
   ],
   learned: [OPTIONAL, LEARNED],
-  // their programs are checked where they are read (bundle/type-store.ts, in the template chunk)
+  // their programs are checked where they are read (bundle/template-store.ts, in the template chunk)
   types: [LIST, { name: STR, unusable: [OPTIONAL, STR], classes: [ROWS], ops: U32 }],
   automaton: { names: TEXT, edges: [ROWS], vocabTags: [ROWS, undefined, TAG] },
   // a phrase's value index is checked where the trie is built (runtime/bundle/model.ts)

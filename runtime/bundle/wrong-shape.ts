@@ -1,4 +1,4 @@
-// How the template chunk's checks (automaton-store.ts, automaton-frames.ts, type-store.ts) refuse
+// How the template chunk's checks (automaton-store.ts, automaton-frames.ts, template-store.ts) refuse
 // a bundle: the stored value they were reading, and what is wrong with it.
 
 import { InvalidBundleError } from "./invalid-bundle.js";
