@@ -8,7 +8,7 @@
 
 import type { BundlePayload, BundleTypeProgram, StoredPayload, StoredTypeProgram } from "./bundle-types.js";
 import { framesOf } from "./automaton-frames.js";
-import { readAutomaton } from "./automaton-store.js";
+import { listOf, readAutomaton } from "./automaton-store.js";
 import { wrongShape as fail } from "./wrong-shape.js";
 
 /**
@@ -27,7 +27,7 @@ export function readTemplates({ automaton, types, lists, ranges }: StoredPayload
 const OPERANDS = [[0, 1], [1, 1], [1], [], [1], [1], [1]];
 
 /**
- * Type `t` (its sections checked by the validator) as lists again, made by native copies, not a
+ * Type `t` (its sections checked by the validator) as lists again, made by index reads, not a
  * msgpack walk. Throws InvalidBundleError at the first instruction whose opcode is unknown or
  * whose operand indexes past the classes or the instructions.
  */
@@ -43,6 +43,6 @@ function readType({ name, unusable, classes: { starts, items }, ops }: StoredTyp
     }
   }
   const classes: number[][] = [];
-  for (let i = 1; i < starts.length; i++) classes.push(Array.from(items.subarray(starts[i - 1], starts[i])));
+  for (let i = 1; i < starts.length; i++) classes.push(listOf(items, starts[i - 1]!, starts[i]!));
   return { name, unusable, classes, ops: Array.from(ops) };
 }
