@@ -143,12 +143,13 @@ async function decodePayload(body: Uint8Array, verify: Verify, prepare?: (stored
   if (area.byteOffset % SECTION_ALIGN !== 0) area = area.slice();
   const stored = decodeChecked(body.subarray(4, 4 + msgpackLength), area, validatePayload, (why) => new InvalidBundleError(`payload ${why}`)) as StoredPayload;
   const intents = readIntents(stored.intents);
-  // Every chunk is imported now, the template chunk first (its read comes first), so the files
-  // load while this thread works (the chunks of `prepare` among them), and no import waits for another.
+  // Every chunk is imported now, at once, the template chunk first: its read (and framesOf) runs
+  // while the others may still load, and no import waits for another or for that read.
   const [read] = await Promise.all([
     hasTemplates(stored) ? import("../match/match-template.js").then(({ readTemplates }) => readTemplates(stored, intents.length)) : { automaton: [rootOnly()], types: [] },
     prepare?.(stored),
   ]);
+  // After the await: a throw between the imports and it would leave their failures unhandled.
   if (verify === "full") verifyIntents(intents);
   return decodedFrom({ ...stored, intents, ...read }, stored);
 }
