@@ -54,12 +54,13 @@ export interface LoadOptions {
 
 /** Loads bundle bytes. Rejects with InvalidBundleError (never another error) when they are not a valid bundle. */
 export async function loadNpc(bytes: Uint8Array, { verify = "lazy" }: LoadOptions = {}): Promise<Npc> {
-  let learned: Promise<LearnedIndex | null> = Promise.resolve(null);
-  // The chunks this bundle needs load while its hash is checked (decodeBundle's prepare).
-  const payload = await decodeBundle(bytes, verify, (decoded) => {
-    learned = learnedIndexFor(decoded);
+  // Set by decodeBundle's prepare, which a decode that returns has called.
+  let learned!: Promise<LearnedIndex | null>;
+  // The chunks this bundle needs load while its hash is checked and its payload read (decodeBundle's prepare).
+  const payload = await decodeBundle(bytes, verify, (stored) => {
+    learned = learnedIndexFor(stored);
     // A learned stage that fails is reported below, where its error becomes an InvalidBundleError.
-    return Promise.all([learned.catch(() => null), loadStages(decoded)]).then(() => undefined);
+    return Promise.all([learned.catch(() => null), loadStages(stored)]);
   });
   try {
     return new Npc(payload, await learned);

@@ -1,8 +1,10 @@
 // The optional stages: code that only some bundles use, each a chunk of its own that loadNpc
-// imports while the bundle's hash is checked, and only for a bundle that uses it (decided from
-// what the load reads), so a host answering with bundles without templates never loads the
-// template matcher, one without inputs (templates only) never loads the probabilistic matcher, and
-// one without context children or sentiment phrases never loads the code for those.
+// imports while the bundle's hash is checked, and only for a bundle that uses it, so a host
+// answering with bundles without templates never loads the template matcher, one without inputs
+// (templates only) never loads the probabilistic matcher, and one without context children or
+// sentiment phrases never loads the code for those. A load decides which from the stored payload,
+// once, as soon as its msgpack part is decoded, and starts every import then, before it reads the
+// intents and the automaton (bundle/format.ts records the answer for the decoded payload).
 // The session calls a stage through the forwarders below, which have the real ones' signatures: no
 // call site knows whether its stage is a chunk, and `process` stays synchronous. A stage's module
 // is registered once per process (modules are singletons), and an Npc refuses a payload whose
@@ -10,7 +12,8 @@
 // of a stage not registered answers as the stage does for a bundle that does not use it.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import type { BundlePayload } from "./bundle/bundle-types.js";
+import type { BundlePayload, StoredPayload } from "./bundle/bundle-types.js";
+import type { EDGE_KINDS } from "./bundle/automaton-store.js";
 import { hasInputs, useMatchIndex, type NpcModel } from "./bundle/model.js";
 import type { ContextGuess } from "./conversation/context.js";
 import type { ProbabilisticResult, RankedIntent } from "./match/match-probabilistic.js";
@@ -29,41 +32,69 @@ interface Modules {
 }
 type Stage = keyof Modules;
 
+/**
+ * A payload as a load has it before reading its intents and automaton (stored), or decoded: a
+ * stage's use is decided from the stored one at a load, from the decoded one only for a payload
+ * the runtime did not decode (made or changed by hand).
+ */
+type AnyPayload = StoredPayload | BundlePayload;
+
 interface StageChunk<S extends Stage> {
   /** What the payload has that the stage reads, named in requireStages' error. */
   what: string;
-  uses(payload: BundlePayload): boolean;
+  uses(payload: AnyPayload): boolean;
   load(): Promise<Modules[S]>;
+}
+
+/** Starts of a stored automaton of one state: a row per edge kind (automaton-store.ts), and one more. */
+const ROOT_STARTS: [...typeof EDGE_KINDS, 0]["length"] = 10;
+
+/**
+ * Whether a payload needs the template chunk, which reads its automaton and type programs: an
+ * automaton more than a root without edges, or a type. Stored, any root edge counts (only accept
+ * edges may stay in the root, the others lead to later states: a hostile bundle's, which the chunk
+ * refuses). bundle/format.ts asks it to import the chunk for a decode.
+ */
+export function hasTemplates({ automaton, types }: AnyPayload): boolean {
+  if (types.length > 0) return true;
+  if (Array.isArray(automaton)) return automaton.length > 1 || (automaton[0]?.accept.length ?? 0) > 0;
+  return automaton.edges.starts.length !== ROOT_STARTS || automaton.edges.items.length > 0 || automaton.vocabTags.starts.length > 1;
+}
+
+/** An intent in another's context; stored, one typed pass (a stored intent without a parent holds the number of intents). */
+function hasContextChildren({ intents }: AnyPayload): boolean {
+  return Array.isArray(intents) ? intents.some((intent) => intent.parent !== null) : intents.parent.some((parent) => parent !== intents.ids.length);
 }
 
 const STAGES: { [S in Stage]: StageChunk<S> } = {
   // Inputs (phrasings and entries' describing text): without them no intent is ever found, and the ranking is empty.
   probabilistic: { what: "inputs", uses: hasInputs, load: () => import("./match/probabilistic-stage.js").then((stage) => (useMatchIndex(stage.MatchIndex), stage)) },
-  // Template paths: the automaton is more than a root without paths (edges only lead to later states).
-  templates: {
-    what: "templates",
-    uses: ({ automaton }) => automaton.length > 1 || (automaton[0]?.accept.length ?? 0) > 0,
-    load: () => import("./match/match-template.js"),
-  },
+  // Template paths: without them the automaton matches nothing.
+  templates: { what: "templates", uses: hasTemplates, load: () => import("./match/match-template.js") },
   // Context children: without them no context is active but one restored from a snapshot, which has no child to pick.
-  context: { what: "context children", uses: ({ intents }) => intents.some((intent) => intent.parent !== null), load: () => import("./conversation/context.js") },
+  context: { what: "context children", uses: hasContextChildren, load: () => import("./conversation/context.js") },
   // Sentiment phrases (thanking, encouraging, discouraging): without them no clause counts one, and sentimentMatch finds nothing.
   sentiment: { what: "sentiment phrases", uses: ({ sanitizer }) => sanitizer.kinds.some((kind) => kind >= NOISE_KINDS), load: () => import("./text/sentiment.js") },
 };
 
 const registry: { [S in Stage]?: Modules[S] } = {};
 
-const used = new WeakMap<BundlePayload, Stage[]>();
+const used = new WeakMap<AnyPayload, Stage[]>();
 
 /**
  * The optional stages `payload` uses, by name (bench/runtime-size.ts reports what a host of it
- * loads); found once per payload (loadStages and requireStages both ask, and at 100k inputs the
- * scan of the intents' parents takes ms).
+ * loads); found once per payload (a load, loadStages and requireStages all ask).
  */
-export function usedStages(payload: BundlePayload): Stage[] {
+export function usedStages(payload: AnyPayload): Stage[] {
   let stages = used.get(payload);
   if (!stages) used.set(payload, (stages = (Object.keys(STAGES) as Stage[]).filter((stage) => STAGES[stage].uses(payload))));
   return stages;
+}
+
+/** Records that `decoded`, read from `stored`, uses the stages `stored` does: one decision per load (bundle/format.ts). */
+export function decodedFrom(decoded: BundlePayload, stored: StoredPayload): BundlePayload {
+  used.set(decoded, usedStages(stored));
+  return decoded;
 }
 
 async function register<S extends Stage>(stage: S): Promise<void> {
@@ -71,13 +102,13 @@ async function register<S extends Stage>(stage: S): Promise<void> {
 }
 
 /**
- * Imports and registers the chunks of the stages `payload` uses that are not registered yet, and
- * lays out the automaton's rule calls, which refuses a hostile shape with InvalidBundleError
- * (automaton-frames.ts; in the template chunk, not the core).
+ * Imports and registers the chunks of the stages `payload` uses that are not registered yet. A
+ * load passes the stored payload (its automaton's rule calls are laid out and checked as the
+ * template chunk reads it: bundle/template-store.ts); a decoded payload made by hand has them
+ * laid out on its first template walk.
  */
-export async function loadStages(payload: BundlePayload): Promise<void> {
+export async function loadStages(payload: AnyPayload): Promise<void> {
   await Promise.all(usedStages(payload).map(register));
-  if (STAGES.templates.uses(payload)) registry.templates!.framesOf(payload.automaton);
 }
 
 /** Throws when a stage `payload` uses is not registered: the NPC would answer without it. */

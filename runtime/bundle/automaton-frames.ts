@@ -55,8 +55,38 @@ const cache = new WeakMap<readonly BundleState[], AutomatonFrames>();
  */
 export function framesOf(states: readonly BundleState[]): AutomatonFrames {
   let frames = cache.get(states);
-  if (frames === undefined) cache.set(states, (frames = layOut(states)));
+  // Without rules, the one-pass layout: layOut is then not even compiled (both count in a cold load).
+  if (frames === undefined) cache.set(states, (frames = states.some(hasRules) ? layOut(states) : withoutRules(states)));
   return frames;
+}
+
+const hasRules = ({ calls, returns }: BundleState): boolean => calls.length > 0 || returns.length > 0;
+
+/**
+ * The keys of an automaton without rules (most bundles: both TERMys', all of dist-npcs/ but home): one region,
+ * one stack, so a key per state reached from state 0, in state order, and nothing to refuse
+ * (every edge points forward, automaton-store.ts checks it). What layOut's general walk gives,
+ * in one pass with no region maps, sizes or recursion: a cold load runs it in the interpreter.
+ */
+function withoutRules(states: readonly BundleState[]): AutomatonFrames {
+  const count = states.length;
+  const offset = new Int32Array(count);
+  const reached = new Uint8Array(count);
+  const keys: number[] = [];
+  if (count > 0) reached[0] = 1;
+  for (let id = 0; id < count; id++) {
+    if (reached[id] === 0) continue; // unreachable: no key
+    offset[id] = keys.length;
+    keys.push(id);
+    const { vocab, typed, strings, lists, ranges, skip } = states[id]!;
+    for (let j = 0; j < vocab.length; j++) reached[vocab[j]![1]] = 1;
+    for (let j = 0; j < typed.length; j++) reached[typed[j]![2]] = 1;
+    for (let j = 0; j < strings.length; j++) reached[strings[j]![1]] = 1;
+    for (let j = 0; j < lists.length; j++) reached[lists[j]![2]] = 1;
+    for (let j = 0; j < ranges.length; j++) reached[ranges[j]![2]] = 1;
+    for (let j = 0; j < skip.length; j++) reached[skip[j]!] = 1;
+  }
+  return { count: keys.length, state: Int32Array.from(keys), offset, returnKey: new Int32Array(keys.length).fill(-1), callDelta: states.map(() => NO_CALLS) };
 }
 
 function layOut(states: readonly BundleState[]): AutomatonFrames {

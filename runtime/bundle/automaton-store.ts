@@ -32,6 +32,16 @@ const NO_EDGES = Object.freeze([]) as unknown as never[];
 const edgeAt = (from: number, kind: string, j: number) => `automaton[${from}].${kind}[${j}]`;
 
 /**
+ * `items` from `start` to `end` as a list, by index reads: Array.from of a subarray makes a view
+ * and walks an iterator, which a cold load paid for per vocab edge (and allocated the most for).
+ */
+export function listOf(items: Uint32Array, start: number, end: number): number[] {
+  const list: number[] = [];
+  for (let i = start; i < end; i++) list.push(items[i]!);
+  return list;
+}
+
+/**
  * The states of a stored automaton whose sections the validator has checked (rows ascending,
  * vocab tags in range). Throws InvalidBundleError at the first edge that indexes past its table,
  * or that points back: every edge points to a later state, so the automaton is a DAG (a choice's
@@ -80,7 +90,7 @@ export function readAutomaton({ names, edges: { starts, items }, vocabTags }: St
         // The slot name is the number before the child: its index becomes the name.
         if (kind === "skip") edges.push(child);
         else if (kind === "calls") edges.push([items[at]!, child]);
-        else if (kind === "vocab") edges.push([Array.from(vocabTags.items.subarray(vocabTags.starts[vocabEdges], vocabTags.starts[++vocabEdges])), child]);
+        else if (kind === "vocab") edges.push([listOf(vocabTags.items, vocabTags.starts[vocabEdges]!, vocabTags.starts[++vocabEdges]!), child]);
         else if (kind === "strings") edges.push([names[items[at]!]!, child]);
         else edges.push([items[at]!, names[items[at + 1]!]!, child]);
       }

@@ -40,13 +40,13 @@
 // Writing is in encode.ts, apart, so that a reader does not ship the writer or the synchronous SHA-256.
 
 import type { BundlePayload, BundleState, StoredPayload } from "./bundle-types.js";
-import type { EDGE_KINDS } from "./automaton-store.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
 import { readIntents, verifyIntents } from "./intent-records.js";
 import { decodeChecked } from "./plain-msgpack.js";
 import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_ALIGN } from "./sections.js";
 import { validatePayload } from "./validate-payload.js";
 import { digestSha256 } from "./digest.js";
+import { decodedFrom, hasTemplates } from "../stages.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
 export const FORMAT_MAJOR = 12;
@@ -97,10 +97,11 @@ export type Verify = "lazy" | "full";
  * Checks header and hash, decodes and validates the payload (its intents' records as `verify`
  * says). Throws only InvalidBundleError (and what `prepare` throws). The payload's typed arrays and
  * intent records are views of `bytes` (when aligned in memory): do not reuse them. `prepare` runs on
- * the decoded payload while the hash finishes (loadNpc imports its optional stages there), and is
- * awaited after the hash check, so a corrupt file is still refused as corrupt first.
+ * the stored payload as soon as its msgpack part is decoded, before its intents and automaton are
+ * read (loadNpc imports its optional stages there, so the chunks load while this thread reads), and
+ * is awaited after the hash check, so a corrupt file is still refused as corrupt first.
  */
-export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy", prepare?: (payload: BundlePayload) => Promise<void>): Promise<BundlePayload> {
+export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy", prepare?: (stored: StoredPayload) => Promise<unknown>): Promise<BundlePayload> {
   const header = readHeader(bytes);
   const body = bytes.subarray(HEADER_SIZE);
   // Started first: Web Crypto hashes on a worker thread while this one decodes. Decoding bytes
@@ -108,35 +109,28 @@ export async function decodeBundle(bytes: Uint8Array, verify: Verify = "lazy", p
   // hash is still checked before anything is returned: a corrupt file is refused as corrupt,
   // whatever its corruption broke in the decode.
   const digest = digestSha256(body);
-  let decoded: Promise<BundlePayload> | undefined;
-  let problem: unknown;
-  try {
-    decoded = decodePayload(body, verify);
-  } catch (error) {
-    problem = error;
-  }
-  const prepared = decoded?.then(async (payload) => (await prepare?.(payload), payload));
+  const decoded = decodePayload(body, verify, prepare);
   // Its failure is reported below, unless the hash fails first.
-  prepared?.catch(() => undefined);
+  decoded.catch(() => undefined);
   // Both are 32 bytes: a SHA-256, and the header's slice of one.
   const expected = header.sha256;
   if (!(await digest).every((byte, i) => byte === expected[i])) throw new InvalidBundleError("payload SHA-256 does not match the header (the file is corrupt)");
-  if (!prepared) throw problem;
-  return prepared;
+  return decoded;
 }
-
-/** Starts past the first of an automaton of one state: one per edge kind (automaton-store.ts), and one more. */
-const ROOT_STARTS: [...typeof EDGE_KINDS, 0]["length"] = 10;
 
 /** A decoded state's lists when it has no edge: frozen, as automaton-store.ts's NO_EDGES (its twin: the template chunk imports nothing of the core's for it, which would cost the core an export). */
 const NONE = Object.freeze([]) as unknown as never[];
 
+/** The one state of an automaton without templates, as the template chunk would read it. */
+const rootOnly = (): BundleState => ({ vocab: NONE, typed: NONE, strings: NONE, lists: NONE, ranges: NONE, skip: NONE, accept: NONE, calls: NONE, returns: NONE });
+
 /**
  * Decodes and validates what every bundle has; the automaton and type programs, which only the
  * template matcher uses, are read and checked by the template chunk (bundle/template-store.ts),
- * imported for a bundle that has them: more than a root without edges, or a type.
+ * imported for a bundle that has them (stages.ts decides, from the stored payload). Async, so
+ * that what it throws is a rejection, but it runs at once, up to the template chunk's arrival.
  */
-function decodePayload(body: Uint8Array, verify: Verify): Promise<BundlePayload> {
+async function decodePayload(body: Uint8Array, verify: Verify, prepare?: (stored: StoredPayload) => Promise<unknown>): Promise<BundlePayload> {
   if (!HOST_IS_LITTLE_ENDIAN) throw new InvalidBundleError("bundle sections are little-endian and this host is big-endian");
   if (body.length < 4) throw new InvalidBundleError("the payload is too short to hold the length of its msgpack part");
   const msgpackLength = new DataView(body.buffer, body.byteOffset).getUint32(0, true);
@@ -149,11 +143,13 @@ function decodePayload(body: Uint8Array, verify: Verify): Promise<BundlePayload>
   if (area.byteOffset % SECTION_ALIGN !== 0) area = area.slice();
   const stored = decodeChecked(body.subarray(4, 4 + msgpackLength), area, validatePayload, (why) => new InvalidBundleError(`payload ${why}`)) as StoredPayload;
   const intents = readIntents(stored.intents);
+  // Every chunk is imported now, at once, the template chunk first: its read (and framesOf) runs
+  // while the others may still load, and no import waits for another or for that read.
+  const [read] = await Promise.all([
+    hasTemplates(stored) ? import("../match/match-template.js").then(({ readTemplates }) => readTemplates(stored, intents.length)) : { automaton: [rootOnly()], types: [] },
+    prepare?.(stored),
+  ]);
+  // After the await: a throw between the imports and it would leave their failures unhandled.
   if (verify === "full") verifyIntents(intents);
-  const { edges, vocabTags } = stored.automaton;
-  if (edges.starts.length !== ROOT_STARTS || edges.items.length > 0 || vocabTags.starts.length > 1 || stored.types.length > 0) {
-    return import("../match/match-template.js").then(({ readTemplates }) => ({ ...stored, intents, ...readTemplates(stored, intents.length) }));
-  }
-  const root: BundleState = { vocab: NONE, typed: NONE, strings: NONE, lists: NONE, ranges: NONE, skip: NONE, accept: NONE, calls: NONE, returns: NONE };
-  return Promise.resolve({ ...stored, intents, automaton: [root], types: [] });
+  return decodedFrom({ ...stored, intents, ...read }, stored);
 }

@@ -73,7 +73,7 @@ function byFirstWord(entries: BundleVocab["phrases"]): Map<string, Phrase[]> {
 }
 
 /** Whether a payload has inputs (phrasings, entries' describing text): only then can the probabilistic stage find an intent. */
-export const hasInputs = ({ inputs }: BundlePayload): boolean => inputs.intent.length > 0;
+export const hasInputs = ({ inputs }: Pick<BundlePayload, "inputs">): boolean => inputs.intent.length > 0;
 
 /** The probabilistic stage's index, a class of its chunk: set when stages.ts registers that chunk. */
 let matchIndexClass: typeof MatchIndex | null = null;
@@ -158,7 +158,7 @@ export class NpcModel {
  * The learned stage's index for a bundle that has one. Its code is a chunk of its own, imported
  * only then: a host answering with lexical bundles never loads it.
  */
-export async function learnedIndexFor(payload: BundlePayload): Promise<LearnedIndex | null> {
+export async function learnedIndexFor(payload: Pick<BundlePayload, "learned" | "config">): Promise<LearnedIndex | null> {
   if (!payload.learned) return null;
   const [{ LearnedIndex }, { learnedProblem }] = await Promise.all([import("../match/match-learned.js"), import("./validate-learned.js")]);
   const problem = learnedProblem(payload.learned);

@@ -27,7 +27,6 @@ import { typeMatchers } from "./type-matchers.js";
 import { startsOf, type TemplateStarts } from "./template-starts.js";
 
 export type { TagHit };
-export { framesOf };
 // The chunk's reading of the automaton and types (bundle/format.ts imports it for a bundle that has them).
 export { readTemplates } from "../bundle/template-store.js";
 

@@ -53,8 +53,11 @@ describe("optional stages", () => {
     expect(answersBefore.join()).toContain('"exact match"');
     // Those loads registered no stage, so a payload using one cannot make an Npc yet, and the error names what it uses.
     expect(() => new Npc(optional.payload)).toThrow("this bundle has templates, whose code is loaded apart: load it with loadNpc, or await loadStages(payload) first");
+    // Without templates, that is with a root without edges and no type program (the template chunk reads both), the next stage is named.
     const { automaton, ...rest } = optional.payload;
-    expect(() => new Npc({ ...rest, automaton: automaton.slice(0, 1).map((root) => ({ ...root, accept: [] })) })).toThrow("this bundle has context children, whose code");
+    const rootOnly = automaton.slice(0, 1).map((root) => ({ ...root, accept: [] }));
+    expect(() => new Npc({ ...rest, automaton: rootOnly })).toThrow("this bundle has templates, whose code");
+    expect(() => new Npc({ ...rest, automaton: rootOnly, types: [] })).toThrow("this bundle has context children, whose code");
   });
 
   it("loadNpc registers the stages a bundle uses before it answers", async () => {
