@@ -17,7 +17,7 @@
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { osaDistance, wordEditBudget } from "../text/fuzzy.js";
-import { phraseAt, type ListTrie, type NpcModel, type RuntimeState } from "../bundle/model.js";
+import { phraseAt, useTemplateTables, type ListTrie, type NpcModel, type RuntimeState } from "../bundle/model.js";
 import { textOf, type Token } from "../text/normalize.js";
 import type { SlotCapture, WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
@@ -25,11 +25,15 @@ import { scratchFor, type TagHit, type TagHitSink, type TemplateScratch } from "
 import { framesOf, type AutomatonFrames } from "../bundle/automaton-frames.js";
 import { typeMatchers } from "./type-matchers.js";
 import { startsOf, type TemplateStarts } from "./template-starts.js";
+import { templateTables } from "./template-tables.js";
 
 export type { TagHit };
 export { framesOf };
 // The chunk's reading of the automaton and types (bundle/format.ts imports it for a bundle that has them).
 export { readTemplates } from "../bundle/template-store.js";
+
+// Loaded before a model of a bundle with templates is built (format.ts, stages.ts): models have their template tables from now on.
+useTemplateTables(templateTables);
 
 export interface TemplateHit {
   intent: number;
@@ -99,6 +103,7 @@ class TemplateRun {
   /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
   private readonly openKeys: number;
   private readonly frames: AutomatonFrames;
+  private readonly states: readonly RuntimeState[];
   private readonly starts: TemplateStarts;
   private tokens: readonly Token[] = NO_TOKENS;
   private clean = "";
@@ -112,6 +117,7 @@ class TemplateRun {
   ) {
     this.frames = framesOf(model.payload.automaton);
     this.openKeys = this.frames.count;
+    this.states = model.templates.states;
     this.starts = startsOf(model);
   }
 
@@ -194,7 +200,7 @@ class TemplateRun {
         const stateId = frames.state[key]!;
         // the key of this state's region's first state in this stack: a child's key is base + its offset
         const base = key - frames.offset[stateId]!;
-        const state = this.model.states[stateId]!;
+        const state = this.states[stateId]!;
         const literals = s.literals[thread]!;
         const strings = s.strings[thread]!;
         const trail = s.trail[thread]!;
@@ -277,7 +283,7 @@ class TemplateRun {
   private advance(p: number, stateId: number, base: number, literals: number, strings: number, trail: number): void {
     const { s } = this;
     const { offset } = this.frames;
-    const state = this.model.states[stateId]!;
+    const state = this.states[stateId]!;
     const stop = this.stopItem(p);
     if (stop !== null) s.offer(p + 1, base + offset[stateId]!, literals, strings, s.pushItem(trail, stop), -1, "");
     if (state.vocab.size > 0) {
@@ -388,8 +394,12 @@ const addTagHits = (function addTagHits(model: NpcModel, tokens: readonly Token[
       for (let k = starts[word]!; k < starts[word + 1]!; k++) sink.addHit(items[k]!, p, 1, word);
     }
   }
-  const phrases = model.vocabPhrases.get(token.norm);
-  if (phrases !== undefined) for (const phrase of phrases) if (phraseAt(phrase, tokens, p)) sink.addHit(phrase.value, p, phrase.words.length, -1);
+  // A word's phrases are a group of the table, longest first (phrase-table.ts).
+  const table = model.vocabPhrases;
+  for (let i = table.first(token.norm); i !== -1 && table.startsWith(i, token.norm); i++) {
+    const phrase = table.phrase(i);
+    if (phraseAt(phrase, tokens, p)) sink.addHit(phrase.value, p, phrase.words.length, -1);
+  }
 });
 
 /**
@@ -398,7 +408,7 @@ const addTagHits = (function addTagHits(model: NpcModel, tokens: readonly Token[
  */
 export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: number, listId: number): [number, number][] {
   const found: [number, number][] = [];
-  let node: ListTrie | undefined = model.lists[listId];
+  let node: ListTrie | undefined = model.templates.lists[listId];
   for (let k = p; node && k < tokens.length && tokens[k]!.kind !== "quoted"; k++) {
     const { norm, kind } = tokens[k]!;
     node = node.next.get(norm) ?? (kind === "word" && mayCorrect(node, norm) && !model.wordId.has(norm) && !model.valueWords.has(norm) ? correctedChild(node, norm) : undefined);
@@ -444,7 +454,7 @@ function correctedChild(node: ListTrie, word: string): ListTrie | undefined {
 export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, rangeId: number): [number, number][] {
   const { text, norm } = tokens[p]!;
   // Most words are neither digits nor number words: answered before any regex or array.
-  if (!startsNumber(text) && model.numberWords.get(norm.split("-", 1)[0]!) === undefined) return NO_READINGS;
+  if (!startsNumber(text) && model.templates.numberWords.get(norm.split("-", 1)[0]!) === undefined) return NO_READINGS;
   const { min, max, unit } = model.payload.ranges[rangeId]!;
   const digits = /^(-?\d+(?:\.\d+)?)(\D*)$/.exec(text);
   const readings: [number, number][] = [];
@@ -461,7 +471,7 @@ export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, 
         continue;
       }
       let word = 0;
-      for (const part of norm.split("-")) word += model.numberWords.get(part) ?? NaN;
+      for (const part of norm.split("-")) word += model.templates.numberWords.get(part) ?? NaN;
       if (Number.isNaN(word) || (decimals !== undefined && (word > 9 || norm === "a"))) break;
       if (decimals === undefined) total = word === 100 ? (total || 1) * 100 : total + word;
       else decimals += word;

@@ -22,11 +22,11 @@ export class TemplateStarts {
   constructor(model: NpcModel) {
     const frames = framesOf(model.payload.automaton);
     const keys = [0];
-    for (let i = 0; i < keys.length; i++) for (const key of emptyMoves(frames, model.states, keys[i]!)) if (!keys.includes(key)) keys.push(key);
+    for (let i = 0; i < keys.length; i++) for (const key of emptyMoves(frames, model.templates.states, keys[i]!)) if (!keys.includes(key)) keys.push(key);
     this.tags = new Uint8Array(model.payload.vocab.tags.length);
     let open = false;
     for (const key of keys) {
-      const state = model.states[frames.state[key]!]!;
+      const state = model.templates.states[frames.state[key]!]!;
       for (const tag of state.vocab.keys()) this.tags[tag] = 1;
       for (const [id] of state.typed) if (!this.typed.includes(id)) this.typed.push(id);
       for (const [id] of state.lists) if (!this.lists.includes(id)) this.lists.push(id);
