@@ -3,7 +3,7 @@
 // by binary search (string-table.ts) rather than turned into Maps or Sets.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import type { BundlePayload, BundleState } from "./bundle-types.js";
+import type { BundlePayload } from "./bundle-types.js";
 import { FuzzyIndex } from "../text/fuzzy.js";
 import type { MatchIndex } from "../match/match-index.js";
 import type { LearnedIndex } from "../match/match-learned.js";
@@ -14,15 +14,15 @@ import { InvalidBundleError } from "./invalid-bundle.js";
 import { PhraseTable, type Phrase } from "./phrase-table.js";
 import { WordLists } from "./word-lists.js";
 
-export interface RuntimeState {
-  /** Tag id → children (an edge may carry several alternative tags). */
-  vocab: Map<number, number[]>;
-  typed: BundleState["typed"];
-  strings: BundleState["strings"];
-  lists: BundleState["lists"];
-  ranges: BundleState["ranges"];
-  skip: number[];
-  accept: BundleState["accept"];
+/**
+ * The automaton's vocab edges by state and tag, in three u32 arrays (no Map per state: off the
+ * heap, nothing for a young collection to copy): state i's (tag, child) pairs are
+ * [from[i], from[i + 1]), ascending by tag, a tag's children in the order of the state's edges.
+ */
+export interface VocabEdges {
+  from: Uint32Array;
+  tag: Uint32Array;
+  child: Uint32Array;
 }
 
 /** A node of a value list's trie over words: the value index of the spoken form ending here, or -1. */
@@ -33,14 +33,11 @@ export interface ListTrie {
 
 /** What only the template stage reads, built at load by its chunk (match/template-tables.ts). */
 export interface TemplateTables {
-  states: RuntimeState[];
+  vocab: VocabEdges;
   /** Per value list: the trie of its spoken forms (a value indexes the list's values). */
   lists: ListTrie[];
   numberWords: Map<string, number>;
 }
-
-/** A model's tables before the template chunk has loaded: no state, so no template matches. */
-const NO_TEMPLATES: TemplateTables = { states: [], lists: [], numberWords: new Map() };
 
 /** The template chunk's builder of a model's TemplateTables: set when that chunk loads. */
 let templateTablesOf: ((payload: BundlePayload) => TemplateTables) | null = null;
@@ -104,7 +101,7 @@ export class NpcModel {
     this.vocabPhrases = new PhraseTable(payload.vocab, payload.vocab.phraseTags);
     // Built now when the template chunk has loaded (it loads before a bundle with templates is
     // built): the load pays for them, not the first message.
-    void this.templates;
+    if (templateTablesOf) this.#templates = templateTablesOf(payload);
     this.sanitizerPhrases = new PhraseTable(payload.sanitizer, payload.sanitizer.kinds);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.nameless = new Set(payload.sanitizer.nameless);
@@ -117,12 +114,13 @@ export class NpcModel {
   }
 
   /**
-   * The template stage's tables, built by its chunk (match/template-tables.ts), or none (empty)
-   * before it has loaded. Every model of a process answers through the chunk once any bundle has
-   * loaded it, so a model built before then has its tables built when they are first read.
+   * The template stage's tables, built by its chunk (match/template-tables.ts). Every model of a
+   * process answers through the chunk once any bundle has loaded it, so a model built before then
+   * has its tables built when they are first read.
    */
   get templates(): TemplateTables {
-    return (this.#templates ??= templateTablesOf?.(this.payload) ?? null) ?? NO_TEMPLATES;
+    // Only the template chunk reads them, and its loading set the builder.
+    return (this.#templates ??= templateTablesOf!(this.payload));
   }
 
   /** The probabilistic stage's index, a chunk's (stages.ts): only a bundle with inputs has one, and only that stage reads it. */

@@ -35,7 +35,7 @@ function nextSlot(model: NpcModel, from: number, activeContext: number | null): 
     const next: [number, string[]][] = [];
     for (const [start, fillers] of frontier) {
       for (const key of emptyClosure(model, start)) {
-        const state = model.templates.states[frames.state[key]!]!;
+        const state = model.payload.automaton[frames.state[key]!]!;
         for (const [slot, child] of [...state.typed, ...state.lists, ...state.ranges].map((e) => [e[1], e[2]] as const).concat(state.strings)) {
           const intent = acceptedFrom(model, keyOf(frames, key, child), activeContext);
           if (intent !== null) return { intent, slot, fillers };
@@ -55,7 +55,7 @@ function nextSlot(model: NpcModel, from: number, activeContext: number | null): 
 function emptyClosure(model: NpcModel, from: number): number[] {
   const frames = framesOf(model.payload.automaton);
   const seen = [from];
-  for (let i = 0; i < seen.length; i++) for (const key of emptyMoves(frames, model.templates.states, seen[i]!)) if (!seen.includes(key)) seen.push(key);
+  for (let i = 0; i < seen.length; i++) for (const key of emptyMoves(frames, model.payload.automaton, seen[i]!)) if (!seen.includes(key)) seen.push(key);
   return seen;
 }
 
@@ -63,7 +63,7 @@ function emptyClosure(model: NpcModel, from: number): number[] {
 function acceptedFrom(model: NpcModel, from: number, activeContext: number | null): number | null {
   const frames = framesOf(model.payload.automaton);
   for (const key of emptyClosure(model, from)) {
-    for (const [intent] of model.templates.states[frames.state[key]!]!.accept) {
+    for (const [intent] of model.payload.automaton[frames.state[key]!]!.accept) {
       const parent = model.payload.intents[intent]!.parent;
       if (parent === null || parent === activeContext) return intent;
     }

@@ -17,7 +17,9 @@
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { osaDistance, wordEditBudget } from "../text/fuzzy.js";
-import { phraseAt, useTemplateTables, type ListTrie, type NpcModel, type RuntimeState } from "../bundle/model.js";
+import { phraseAt, useTemplateTables, type ListTrie, type NpcModel, type VocabEdges } from "../bundle/model.js";
+import type { BundleState } from "../bundle/bundle-types.js";
+import { lowerBound } from "./sorted.js";
 import { textOf, type Token } from "../text/normalize.js";
 import type { SlotCapture, WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
@@ -103,7 +105,8 @@ class TemplateRun {
   /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
   private readonly openKeys: number;
   private readonly frames: AutomatonFrames;
-  private readonly states: readonly RuntimeState[];
+  private readonly states: readonly BundleState[];
+  private readonly vocab: VocabEdges;
   private readonly starts: TemplateStarts;
   private tokens: readonly Token[] = NO_TOKENS;
   private clean = "";
@@ -117,7 +120,8 @@ class TemplateRun {
   ) {
     this.frames = framesOf(model.payload.automaton);
     this.openKeys = this.frames.count;
-    this.states = model.templates.states;
+    this.states = model.payload.automaton;
+    this.vocab = model.templates.vocab;
     this.starts = startsOf(model);
   }
 
@@ -228,7 +232,7 @@ class TemplateRun {
   }
 
   /** The better of `best` and the paths `accept` completes (see the priority at the top). */
-  private accepted(accept: RuntimeState["accept"], literals: number, strings: number, trail: number, best: Best | null): Best | null {
+  private accepted(accept: BundleState["accept"], literals: number, strings: number, trail: number, best: Best | null): Best | null {
     for (let a = 0; a < accept.length; a++) {
       const [intent, path] = accept[a]!;
       const parent = this.model.payload.intents[intent]!.parent;
@@ -286,14 +290,18 @@ class TemplateRun {
     const state = this.states[stateId]!;
     const stop = this.stopItem(p);
     if (stop !== null) s.offer(p + 1, base + offset[stateId]!, literals, strings, s.pushItem(trail, stop), -1, "");
-    if (state.vocab.size > 0) {
+    const { from, tag, child } = this.vocab;
+    const first = from[stateId]!;
+    const end = from[stateId + 1]!;
+    if (first < end) {
       this.readTagHits(p);
       for (let h = s.hitFrom[p]!; h < s.hitTo[p]!; h++) {
         const hit = s.hitPool[h]!;
-        const children = state.vocab.get(hit.tag);
-        if (children === undefined) continue;
+        // The state's pairs of this tag: a run of its pairs, which are sorted by tag.
+        let c = lowerBound(tag, hit.tag, first, end);
+        if (c === end || tag[c] !== hit.tag) continue;
         const next = s.pushItem(trail, hit);
-        for (let c = 0; c < children.length; c++) s.offer(p + hit.length, base + offset[children[c]!]!, literals + 1, strings, next, -1, "");
+        for (; c < end && tag[c] === hit.tag; c++) s.offer(p + hit.length, base + offset[child[c]!]!, literals + 1, strings, next, -1, "");
       }
     }
     if (state.typed.length > 0) this.slotEdges(p, state.typed, TYPED, base, literals, strings, trail);

@@ -1,14 +1,11 @@
 // The tables only the template stage reads (bundle/model.ts TemplateTables), built at load for
 // every model once the template chunk has loaded (match-template.ts registers templateTables): the
-// automaton's vocab edges by tag, the value lists' tries, the number words. In the chunk, not the
-// core: a bundle without templates never needs them.
+// automaton's vocab edges by state and tag (typed arrays, not a Map per state), the value lists'
+// tries, the number words. In the chunk, not the core: a bundle without templates never needs them.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import type { BundleList, BundlePayload } from "../bundle/bundle-types.js";
-import type { ListTrie, RuntimeState, TemplateTables } from "../bundle/model.js";
-
-/** The vocab edges of a state without any: shared by most states, never written. */
-const NO_VOCAB = new Map<number, number[]>();
+import type { BundleList, BundlePayload, BundleState } from "../bundle/bundle-types.js";
+import type { ListTrie, TemplateTables, VocabEdges } from "../bundle/model.js";
 
 /** The trie of a list's spoken forms; a phrase whose value index is out of bounds (a corrupt bundle) is left out. */
 function listTrie({ phrases, values }: BundleList): ListTrie {
@@ -26,23 +23,42 @@ function listTrie({ phrases, values }: BundleList): ListTrie {
   return root;
 }
 
-/** A state with its vocab edges by tag (an edge may carry several alternative tags). */
-const runtimeState = (function runtimeState(s: BundlePayload["automaton"][number]): RuntimeState {
-  const edges = s.vocab;
-  const vocab = edges.length ? new Map<number, number[]>() : NO_VOCAB;
-  // Indexed loops, no destructuring: a cold load runs them in the interpreter, where every `of`
-  // step allocates (iterator results), and young collections during a load cost ms.
-  for (let e = 0; e < edges.length; e++) {
-    const child = edges[e]![1];
-    for (const tag of edges[e]![0]) {
-      const children = vocab.get(tag);
-      if (children) children.push(child);
-      else vocab.set(tag, [child]);
+/**
+ * The states' vocab edges as (tag, child) pairs by state, ascending by tag within a state (an
+ * insertion sort, stable: a tag's children stay in edge order); a pass to count them first.
+ * Indexed loops, no destructuring: a cold load runs them in the interpreter, where every `of` step
+ * allocates (iterator results).
+ */
+const vocabEdges = (function vocabEdges(states: readonly BundleState[]): VocabEdges {
+  const from = new Uint32Array(states.length + 1);
+  for (let i = 0; i < states.length; i++) {
+    const edges = states[i]!.vocab;
+    let pairs = 0;
+    for (let e = 0; e < edges.length; e++) pairs += edges[e]![0].length;
+    from[i + 1] = from[i]! + pairs;
+  }
+  const tag = new Uint32Array(from[states.length]!);
+  const child = new Uint32Array(tag.length);
+  for (let i = 0; i < states.length; i++) {
+    const edges = states[i]!.vocab;
+    const first = from[i]!;
+    let end = first;
+    for (let e = 0; e < edges.length; e++) {
+      const tags = edges[e]![0];
+      for (let t = 0; t < tags.length; t++) {
+        let k = end++;
+        for (; k > first && tag[k - 1]! > tags[t]!; k--) {
+          tag[k] = tag[k - 1]!;
+          child[k] = child[k - 1]!;
+        }
+        tag[k] = tags[t]!;
+        child[k] = edges[e]![1];
+      }
     }
   }
-  return { ...s, vocab };
+  return { from, tag, child };
 });
 
 export function templateTables(payload: BundlePayload): TemplateTables {
-  return { states: payload.automaton.map(runtimeState), lists: payload.lists.map(listTrie), numberWords: new Map(payload.numberWords) };
+  return { vocab: vocabEdges(payload.automaton), lists: payload.lists.map(listTrie), numberWords: new Map(payload.numberWords) };
 }
