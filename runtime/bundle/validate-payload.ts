@@ -102,9 +102,9 @@ const TAGS = "vocab.tags";
 const PHRASES = "sanitizer.phrases";
 const VOCAB_PHRASES = "vocab.phrases";
 const LIST_NAMES = "wordLists.names";
-const VARIANTS_AT = "wordLists.starts";
+const VARIANT_STARTS = "wordLists.starts";
 const SEGMENTS = "wordLists.segments";
-const BOUNDS = [IDS, LABELS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS, PHRASES, VOCAB_PHRASES, LIST_NAMES, VARIANTS_AT, SEGMENTS];
+const BOUNDS = [IDS, LABELS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS, PHRASES, VOCAB_PHRASES, LIST_NAMES, VARIANT_STARTS, SEGMENTS];
 
 const limitOf = ([, bound, extra]: Index): number => (typeof bound === "number" ? bound : bounds[bound]! + extra);
 
@@ -417,7 +417,7 @@ const PAYLOAD: Fields = {
   ranges: [LIST, { min: NUM, max: NUM, unit: STR }],
   numberWords: [LIST, [TUPLE, STR, NUM]],
   sanitizer: phrasesOf(PHRASES, { kinds: [SECTION, Uint8Array, PHRASES, [INDEX, SENTIMENT_KINDS.length, 0]], stopWords: TEXT, nameless: TEXT }),
-  wordLists: { names: STRINGS, variants: [STARTS, LIST_NAMES, VARIANTS_AT, -1], starts: [STARTS, undefined, SEGMENTS, 0], segments: STRINGS },
+  wordLists: { names: STRINGS, variants: [STARTS, LIST_NAMES, VARIANT_STARTS, -1], starts: [STARTS, undefined, SEGMENTS, 0], segments: STRINGS },
   messageTables: { actionWords: STRINGS },
 };
 

@@ -3,8 +3,8 @@
 // list's first variant, each variant's first segment). A load makes no string and no array of them
 // (corpus TERMy's 920 strings in 916 arrays were about 4 ms of its load); a list is found by binary
 // search and made into its Segments the first time a message renders it. A hostile table (unsorted
-// names, a variant of an even number of segments) only finds less or renders a tag as text: the
-// validator has checked every offset, so no read goes out of bounds.
+// names, segments shifted between variants) only finds less or renders other text: the validator
+// has checked every offset, so no read goes out of bounds.
 
 import type { BundleWordLists, Segments } from "./bundle-types.js";
 
