@@ -3,15 +3,15 @@
 // IR and options → same bytes.
 
 import type { NpcConfig, NpcIR, SourceFileRef } from "./ir/types.js";
-import type { BundleConfig, BundlePayload } from "../runtime/bundle/bundle-types.js";
-import { encodeBundle, phraseTableOf, rowsOf, stringTableOf } from "../runtime/bundle/encode.js";
+import type { BundleConfig, BundlePayload, BundleSanitizer, BundleVocab } from "../runtime/bundle/bundle-types.js";
+import { encodeBundle, phraseTableOf, rowsOf, stringTableOf, wordListsOf } from "../runtime/bundle/encode.js";
 import { sha256, toHex } from "../runtime/bundle/sha256.js";
 import { normalizeWords } from "../runtime/text/normalize.js";
 import { COMPILER_VERSION } from "./version.js";
 import { computeIntentOrder } from "./passes/compute-intent-order.js";
 import { computeIntents } from "./passes/compute-intents.js";
 import { computeExactTables } from "./passes/compute-exact-table.js";
-import { computeVocab } from "./passes/compute-vocab.js";
+import { computeVocab, type VocabTable } from "./passes/compute-vocab.js";
 import { computeLexicon } from "./passes/compute-lexicon.js";
 import { computeMatching, round6 } from "./passes/compute-matching.js";
 import { computeConcepts, type LexicalExpansion } from "./passes/compute-concepts.js";
@@ -20,7 +20,7 @@ import { computeMessageTables } from "./passes/compute-message-tables.js";
 import { computeTypePrograms } from "./passes/compute-type-programs.js";
 import { computeAutomaton } from "./passes/compute-automaton.js";
 import { computeLists, computeNumberWords } from "./passes/compute-lists.js";
-import { computeSanitizer, computeWordLists } from "./passes/compute-word-tables.js";
+import { computeSanitizer, computeWordLists, type SanitizerLists } from "./passes/compute-word-tables.js";
 import { startLearned } from "./passes/compute-learned.js";
 import type { Calibration } from "./learn/calibrate.js";
 import { foldTeachings, type FoldedTeachings, type Teachings } from "./passes/fold-teachings.js";
@@ -101,6 +101,18 @@ export function bundleConfig(config: NpcConfig, learned: { threshold: number; no
   };
 }
 
+/** The sanitizer as the bundle stores it: its phrases as a table (encode.ts phraseTableOf), their kinds beside. */
+function sanitizerOf({ phrases, stopWords, nameless }: SanitizerLists): BundleSanitizer {
+  const table = phraseTableOf(phrases);
+  return { phrases: table.phrases, kinds: Uint8Array.from(table.values), slots: table.slots, stopWords, nameless };
+}
+
+/** The vocab as the bundle stores it: its phrases ([tag, words], by tag then text) as a table, their tags beside. */
+function vocabOf({ tags, phrases }: VocabTable): BundleVocab {
+  const table = phraseTableOf(phrases.map(([tag, words]) => [words, tag] as const));
+  return { tags, phrases: table.phrases, phraseTags: Uint32Array.from(table.values), slots: table.slots };
+}
+
 export interface CompileOptions {
   /** Trusted teachings to fold in first (ndfc build --taught reads them from the store). */
   teachings?: Teachings;
@@ -170,7 +182,7 @@ export function compileNpc(checked: NpcIR, options: CompileOptions = {}): Compil
     lexicon: { words: stringTableOf(lexicon.words), tags: rowsOf(lexicon.tags) },
     inputs: { intent: Uint32Array.from(inputIntent) },
     matching,
-    vocab: { tags: vocab.tags, phrases: vocab.phrases },
+    vocab: vocabOf(vocab),
     fuzzy,
     learned: learned.learned,
     types,
@@ -178,9 +190,9 @@ export function compileNpc(checked: NpcIR, options: CompileOptions = {}): Compil
     lists: lists.lists,
     ranges: automaton.ranges,
     numberWords,
-    sanitizer: { ...phraseTableOf(sanitizer.phrases), stopWords: sanitizer.stopWords, nameless: sanitizer.nameless },
+    sanitizer: sanitizerOf(sanitizer),
     messageTables,
-    wordLists,
+    wordLists: wordListsOf(wordLists),
   };
   const bytes = encodeBundle(payload);
   return {

@@ -8,8 +8,9 @@ import { stringTableOf } from "../../runtime/bundle/encode.js";
 import { stringsOf } from "../../runtime/bundle/string-table.js";
 import { emptyMoves, framesOf } from "../../runtime/bundle/automaton-frames.js";
 import type { Lexicon } from "./compute-lexicon.js";
+import type { VocabTable } from "./compute-vocab.js";
 
-type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton" | "vocab"> & { lexicon: Pick<Lexicon, "words" | "tags"> };
+type Parts = Pick<BundlePayload, "exact" | "contextExact" | "automaton"> & { lexicon: Pick<Lexicon, "words" | "tags">; vocab: Pick<VocabTable, "phrases"> };
 
 /** Words that start an exact input (any context) or a template path of the NPC. */
 function actionWords({ exact, contextExact, automaton, lexicon, vocab }: Parts): string[] {

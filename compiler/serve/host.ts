@@ -24,6 +24,7 @@ import { normalizeKey } from "../../runtime/text/normalize.js";
 import { LruMap } from "./lru.js";
 import { substituteTaught } from "./substitute.js";
 import { parseConfirmation, parseTeachMessage } from "./teach-messages.js";
+import { WordLists } from "../../runtime/bundle/word-lists.js";
 
 /** Statuses of the messages the server answers without the NPC. */
 export type ControlStatus =
@@ -128,7 +129,7 @@ export class NpcHost {
   ) {
     this.id = bundleSlug(npc.name) || "npc";
     // The NPC's own completion words, when they are plain text, acknowledge a tool result.
-    const completion = npc.payload.wordLists.find(([name]) => name === "completion")?.[1] ?? [];
+    const completion = new WordLists(npc.payload.wordLists).get("completion") ?? [];
     const plain = completion.filter((segments) => segments.length === 1 && segments[0]!.trim() !== "").map((s) => s[0]!);
     this.toolAck = plain.length > 0 ? plain : [TOOL_ACK_FALLBACK];
     this.destructive = new Set(npc.payload.intents.filter((intent) => intent.destructive).map((intent) => intent.id));

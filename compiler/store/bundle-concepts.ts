@@ -17,7 +17,8 @@ export function bundleConcepts(payload: BundlePayload): ConceptLookup {
   words.forEach((word, id) => {
     for (let k = tags.starts[id]!; k < tags.starts[id + 1]!; k++) add(tags.items[k]!, word);
   });
-  for (const [tag, phrase] of payload.vocab.phrases) add(tag, phrase.join(" "));
+  const { phrases, phraseTags } = payload.vocab;
+  phraseTags.forEach((tag, i) => add(tag, phrases.at(i)));
   for (const list of tagWords.values()) list.sort();
   for (const list of tagsOf.values()) list.sort((a, b) => a - b);
   const inputWords = new Set(words);

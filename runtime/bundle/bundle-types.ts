@@ -233,11 +233,27 @@ export interface BundleLearned {
   conceptFeatures: Uint32Array;
 }
 
-export interface BundleVocab {
+/**
+ * Phrases found by their first word (runtime/bundle/phrase-table.ts): the sanitizer's (format 12.0)
+ * and the vocab's (format 13.0), each with a section of values in phrase order beside these.
+ */
+export interface BundlePhrases {
+  /** Phrases (normalized words joined by one space), grouped by first word, longest first within a group (then as the compiler gave them). */
+  phrases: StringTable;
+  /**
+   * Open addressing over the groups, a power of two of slots: a group's first phrase index plus
+   * one sits at the first free slot (0) from hashString (runtime/text/fuzzy.ts) of its first word
+   * masked by the slot count less one, on (wrapping); there is always a free one.
+   */
+  slots: Uint32Array;
+}
+
+/** Format 13.0: the synonyms of several words are a phrase table, not msgpack lists walked into a Map at load. */
+export interface BundleVocab extends BundlePhrases {
   /** Vocab tag names (without brackets), sorted; a tag id is an index here. */
   tags: string[];
-  /** Synonyms of several words: [tag id, words]. */
-  phrases: [number, string[]][];
+  /** Per phrase: the vocab tag it is a synonym of (the compiler gives them by tag, then text). */
+  phraseTags: Uint32Array;
 }
 
 /** Symmetric-delete neighbourhoods: (hash of a deletion variant, word id), sorted (two sections). */
@@ -331,22 +347,30 @@ export const SENTIMENT_KINDS: readonly SentimentKind[] = [
 
 /**
  * Format 12.0: the phrases as one table (runtime/bundle/phrase-table.ts), found through a hash
- * table of their first words, not msgpack lists turned into a Map at load.
+ * table of their first words, not msgpack lists turned into a Map at load. Expletives and
+ * interjections are stripped, the other kinds counted; within a group, phrases go by kind, then text.
  */
-export interface BundleSanitizer {
-  /** Phrases (normalized words joined by one space), grouped by first word, longest first within a group (then by kind, then text); expletives and interjections are stripped, the other kinds counted. */
-  phrases: StringTable;
+export interface BundleSanitizer extends BundlePhrases {
   /** Per phrase: its sentiment kind (an index into SENTIMENT_KINDS). */
   kinds: Uint8Array;
-  /**
-   * Open addressing over the groups, a power of two of slots: a group's first phrase index plus
-   * one sits at the first free slot (0) from hashString (runtime/text/fuzzy.ts) of its first word
-   * masked by the slot count less one, on (wrapping); there is always a free one.
-   */
-  slots: Uint32Array;
   stopWords: string[];
   /** Words that name nothing by themselves (pronouns, determiners, courtesy), sorted: runtime/match/guards.ts lacksReferent. */
   nameless: string[];
+}
+
+/**
+ * Format 13.0: the word lists (name → variants, each Segments) as tables read by index
+ * (runtime/bundle/word-lists.ts), not msgpack lists of strings decoded into arrays at load.
+ */
+export interface BundleWordLists {
+  /** List names, sorted (a list is found by binary search); a list's id is its index here. */
+  names: StringTable;
+  /** Per list, and one more: where its variants start (ascending, from 0 to the number of variants). */
+  variants: Uint32Array;
+  /** Per variant, and one more: where its segments start in `segments` (ascending, from 0 to their number). */
+  starts: Uint32Array;
+  /** Every variant's segments, one after the other, in list and variant order. */
+  segments: StringTable;
 }
 
 /**
@@ -400,5 +424,5 @@ export interface BundlePayload {
   sanitizer: BundleSanitizer;
   messageTables: BundleMessageTables;
   /** Vocabulary lists and personality blocks (completion, unknown, related, …) for rendering. */
-  wordLists: [string, Segments[]][];
+  wordLists: BundleWordLists;
 }

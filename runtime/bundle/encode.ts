@@ -7,7 +7,7 @@
 // compiler inserts keys. Integers take the smallest msgpack integer that holds them, other numbers
 // a float 64; every typed array becomes a section, and a StringTable two (its bytes, its offsets).
 
-import { PERMISSIONS, RECORD_FIELDS, type BundleIntent, type BundleIntents, type BundlePayload, type BundleRows, type BundleSanitizer, type BundleState, type BundleTypeProgram, type IntentRecord, type StoredAutomaton, type StoredPayload, type StoredTypeProgram } from "./bundle-types.js";
+import { PERMISSIONS, RECORD_FIELDS, type BundleIntent, type BundleIntents, type BundlePayload, type BundlePhrases, type BundleRows, type BundleWordLists, type Segments, type BundleState, type BundleTypeProgram, type IntentRecord, type StoredAutomaton, type StoredPayload, type StoredTypeProgram } from "./bundle-types.js";
 import { BUNDLE_MAGIC, FORMAT_MAJOR, FORMAT_MINOR, HEADER_SIZE } from "./format.js";
 import { alignUp, HOST_IS_LITTLE_ENDIAN, SECTION_EXT, SECTION_KINDS, SECTION_REF_BYTES, STRINGS_EXT } from "./sections.js";
 import { EDGE_KINDS } from "./automaton-store.js";
@@ -213,13 +213,14 @@ export function stringTableOf(strings: readonly string[]): StringTable {
 }
 
 /**
- * The sanitizer's phrases ([words, kind]) as a bundle stores them (phrase-table.ts): grouped by
- * first word, longest first within a group, then as given (by kind and text); a phrase of no words
- * is left out (it starts with no word). The slots are a power of two, more than twice the groups.
+ * Phrases ([words, value]) as a bundle stores them (phrase-table.ts), their values in phrase order
+ * beside: grouped by first word, longest first within a group, then as given (the sanitizer's by
+ * kind and text, the vocab's by tag and text); a phrase of no words is left out (it starts with no
+ * word). The slots are a power of two, more than twice the groups.
  */
-export function phraseTableOf(phrases: readonly (readonly [readonly string[], number])[]): Pick<BundleSanitizer, "phrases" | "kinds" | "slots"> {
+export function phraseTableOf(phrases: readonly (readonly [readonly string[], number])[]): BundlePhrases & { values: number[] } {
   const order = phrases
-    .map(([words, kind], given) => ({ words, kind, given }))
+    .map(([words, value], given) => ({ words, value, given }))
     .filter(({ words }) => words.length > 0)
     .sort((a, b) => (a.words[0]! < b.words[0]! ? -1 : a.words[0]! > b.words[0]! ? 1 : b.words.length - a.words.length || a.given - b.given));
   const firsts = order.flatMap(({ words }, i) => (i === 0 || order[i - 1]!.words[0] !== words[0] ? [i] : []));
@@ -229,13 +230,23 @@ export function phraseTableOf(phrases: readonly (readonly [readonly string[], nu
     while (slots[s] !== 0) s = (s + 1) & (slots.length - 1);
     slots[s] = i + 1;
   }
-  return { phrases: stringTableOf(order.map(({ words }) => words.join(" "))), kinds: Uint8Array.from(order, ({ kind }) => kind), slots };
+  return { phrases: stringTableOf(order.map(({ words }) => words.join(" "))), slots, values: order.map(({ value }) => value) };
+}
+
+/** The word lists ([name, variants], names sorted and distinct) as a bundle stores them (word-lists.ts). */
+export function wordListsOf(lists: readonly (readonly [string, readonly Segments[]])[]): BundleWordLists {
+  const variants = lists.flatMap(([, listed]) => listed);
+  return {
+    names: stringTableOf(lists.map(([name]) => name)),
+    variants: startsOf(lists.map(([, listed]) => listed)),
+    starts: startsOf(variants),
+    segments: stringTableOf(variants.flat()),
+  };
 }
 
 /** Byte strings one after the other, and where each starts (one more: the end). */
 function byteRows(parts: readonly Uint8Array[]): BundleRows<Uint8Array> {
-  const starts = new Uint32Array(parts.length + 1);
-  parts.forEach((part, i) => (starts[i + 1] = starts[i]! + part.length));
+  const starts = startsOf(parts);
   const items = new Uint8Array(starts[parts.length]!);
   parts.forEach((part, i) => items.set(part, starts[i]));
   return { starts, items };
@@ -243,9 +254,14 @@ function byteRows(parts: readonly Uint8Array[]): BundleRows<Uint8Array> {
 
 /** Lists of ids in the bundle's two-section form (BundleRows): row i is items[starts[i]] up to (without) items[starts[i + 1]]. */
 export function rowsOf(lists: readonly (readonly number[])[]): BundleRows {
-  const starts = new Uint32Array(lists.length + 1);
-  lists.forEach((list, i) => (starts[i + 1] = starts[i]! + list.length));
-  return { starts, items: Uint32Array.from(lists.flat()) };
+  return { starts: startsOf(lists), items: Uint32Array.from(lists.flat()) };
+}
+
+/** Where each of `parts` starts when they are laid one after the other, and one more: the end. */
+function startsOf(parts: readonly { length: number }[]): Uint32Array {
+  const starts = new Uint32Array(parts.length + 1);
+  parts.forEach((part, i) => (starts[i + 1] = starts[i]! + part.length));
+  return starts;
 }
 
 /**

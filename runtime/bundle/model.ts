@@ -3,7 +3,7 @@
 // by binary search (string-table.ts) rather than turned into Maps or Sets.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import type { BundleList, BundlePayload, BundleState, BundleVocab, Segments } from "./bundle-types.js";
+import type { BundlePayload } from "./bundle-types.js";
 import { FuzzyIndex } from "../text/fuzzy.js";
 import type { MatchIndex } from "../match/match-index.js";
 import type { LearnedIndex } from "../match/match-learned.js";
@@ -12,19 +12,18 @@ import { SortedTable } from "../match/sorted.js";
 import type { StringTable } from "./string-table.js";
 import { InvalidBundleError } from "./invalid-bundle.js";
 import { PhraseTable, type Phrase } from "./phrase-table.js";
+import { WordLists } from "./word-lists.js";
 
-export interface RuntimeState {
-  /** Tag id → children (an edge may carry several alternative tags). */
-  vocab: Map<number, number[]>;
-  typed: BundleState["typed"];
-  strings: BundleState["strings"];
-  lists: BundleState["lists"];
-  ranges: BundleState["ranges"];
-  skip: number[];
-  accept: BundleState["accept"];
+/**
+ * The automaton's vocab edges by state and tag, in three u32 arrays (no Map per state: off the
+ * heap, nothing for a young collection to copy): state i's (tag, child) pairs are
+ * [from[i], from[i + 1]), ascending by tag, a tag's children in the order of the state's edges.
+ */
+export interface VocabEdges {
+  from: Uint32Array;
+  tag: Uint32Array;
+  child: Uint32Array;
 }
-
-const NO_VOCAB = new Map<number, number[]>();
 
 /** A node of a value list's trie over words: the value index of the spoken form ending here, or -1. */
 export interface ListTrie {
@@ -32,20 +31,20 @@ export interface ListTrie {
   next: Map<string, ListTrie>;
 }
 
-/** The trie of a list's spoken forms; a phrase whose value index is out of bounds (a corrupt bundle) is left out. */
-function listTrie({ phrases, values }: BundleList): ListTrie {
-  const root: ListTrie = { value: -1, next: new Map() };
-  for (const [words, value] of phrases) {
-    if (values[value] === undefined) continue;
-    let node = root;
-    for (const word of words) {
-      let child = node.next.get(word);
-      if (!child) node.next.set(word, (child = { value: -1, next: new Map() }));
-      node = child;
-    }
-    if (node.value === -1) node.value = value;
-  }
-  return root;
+/** What only the template stage reads, built at load by its chunk (match/template-tables.ts). */
+export interface TemplateTables {
+  vocab: VocabEdges;
+  /** Per value list: the trie of its spoken forms (a value indexes the list's values). */
+  lists: ListTrie[];
+  numberWords: Map<string, number>;
+}
+
+/** The template chunk's builder of a model's TemplateTables: set when that chunk loads. */
+let templateTablesOf: ((payload: BundlePayload) => TemplateTables) | null = null;
+
+/** Lets models built from now on have their template tables (match/match-template.ts, when it loads). */
+export function useTemplateTables(of: (payload: BundlePayload) => TemplateTables): void {
+  templateTablesOf = of;
 }
 
 /** Whether `phrase` is written at `at` in the tokens (words only: quoted text never takes part in a phrase). */
@@ -55,22 +54,6 @@ export const phraseAt = (function phraseAt(phrase: Phrase, tokens: readonly Toke
     return token !== undefined && token.kind !== "quoted" && token.norm === word;
   });
 });
-
-/** Vocab phrases ([tag id, words]) by first word, longest first. */
-function byFirstWord(entries: BundleVocab["phrases"]): Map<string, Phrase[]> {
-  const map = new Map<string, Phrase[]>();
-  for (let i = 0; i < entries.length; i++) {
-    const words = entries[i]![1];
-    if (words.length === 0) continue;
-    const phrase = { words, value: entries[i]![0] };
-    const list = map.get(words[0]!);
-    if (list) list.push(phrase);
-    else map.set(words[0]!, [phrase]);
-  }
-  // Longest phrase first: "thank you so much" wins over "thank you".
-  map.forEach((list) => list.sort((a, b) => b.words.length - a.words.length));
-  return map;
-}
 
 /** Whether a payload has inputs (phrasings, entries' describing text): only then can the probabilistic stage find an intent. */
 export const hasInputs = ({ inputs }: Pick<BundlePayload, "inputs">): boolean => inputs.intent.length > 0;
@@ -89,17 +72,15 @@ export class NpcModel {
   /** Lexicon word → id. */
   readonly wordId: StringTable;
   readonly fuzzy: FuzzyIndex;
-  readonly vocabPhrases: Map<string, Phrase[]>;
-  readonly states: RuntimeState[];
+  /** Vocab phrases (synonyms of several words), by first word: the value of a phrase is its tag. */
+  readonly vocabPhrases: PhraseTable;
   /** Noise and sentiment phrases (sanitize.ts), by first word. */
   readonly sanitizerPhrases: PhraseTable;
   readonly stopWords: Set<string>;
   /** Words that name nothing by themselves (guards.ts lacksReferent). */
   readonly nameless: Set<string>;
-  readonly wordLists: Map<string, Segments[]>;
-  /** Per value list: the trie of its spoken forms (a value indexes the list's values). */
-  readonly lists: ListTrie[];
-  readonly numberWords: Map<string, number>;
+  readonly wordLists: WordLists;
+  #templates: TemplateTables | null = null;
   /** Words of list values and number words: words the NPC knows, never typos of vocabulary words. */
   readonly valueWords: Set<string>;
   /** Words that may start a clause (runtime/conversation/clauses.ts; computed by the compiler). */
@@ -117,34 +98,29 @@ export class NpcModel {
     const { lexicon } = payload;
     this.wordId = lexicon.words;
     this.fuzzy = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, lexicon.words);
-    this.vocabPhrases = byFirstWord(payload.vocab.phrases);
-    // Indexed loops over the long lists, no destructuring: a cold load runs them in the interpreter,
-    // where every `of` step allocates (iterator results), and young collections during a load cost ms.
-    this.states = payload.automaton.map((s) => {
-      const edges = s.vocab;
-      // Most states have no vocab edge: they share one empty map, never written.
-      const vocab = edges.length ? new Map<number, number[]>() : NO_VOCAB;
-      for (let e = 0; e < edges.length; e++) {
-        const child = edges[e]![1];
-        for (const tag of edges[e]![0]) {
-          const children = vocab.get(tag);
-          if (children) children.push(child);
-          else vocab.set(tag, [child]);
-        }
-      }
-      return { ...s, vocab };
-    });
-    this.sanitizerPhrases = new PhraseTable(payload.sanitizer);
+    this.vocabPhrases = new PhraseTable(payload.vocab, payload.vocab.phraseTags);
+    // Built now when the template chunk has loaded (it loads before a bundle with templates is
+    // built): the load pays for them, not the first message.
+    if (templateTablesOf) this.#templates = templateTablesOf(payload);
+    this.sanitizerPhrases = new PhraseTable(payload.sanitizer, payload.sanitizer.kinds);
     this.stopWords = new Set(payload.sanitizer.stopWords);
     this.nameless = new Set(payload.sanitizer.nameless);
-    this.wordLists = new Map(payload.wordLists);
-    this.lists = payload.lists.map(listTrie);
-    this.numberWords = new Map(payload.numberWords);
-    this.valueWords = new Set([...this.numberWords.keys(), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
+    this.wordLists = new WordLists(payload.wordLists);
+    this.valueWords = new Set([...payload.numberWords.map((entry) => entry[0]), ...payload.lists.flatMap((list) => list.phrases.flatMap(([words]) => words))]);
     this.actionWords = payload.messageTables.actionWords;
     // None for a bundle without inputs, or before the stage is registered (a model built only to render, as the compiler's escalator does).
     this.#matching = matchIndexClass && hasInputs(payload) ? new matchIndexClass(payload.matching, payload.intents.length) : null;
     this.learned = learned;
+  }
+
+  /**
+   * The template stage's tables, built by its chunk (match/template-tables.ts). Every model of a
+   * process answers through the chunk once any bundle has loaded it, so a model built before then
+   * has its tables built when they are first read.
+   */
+  get templates(): TemplateTables {
+    // Only the template chunk reads them, and its loading set the builder.
+    return (this.#templates ??= templateTablesOf!(this.payload));
   }
 
   /** The probabilistic stage's index, a chunk's (stages.ts): only a bundle with inputs has one, and only that stage reads it. */

@@ -64,6 +64,7 @@ const INDEX = 3;
 const SECTION = 4;
 const ROWS = 5;
 const OBJECT = 6;
+const STARTS = 7;
 
 type Kind = typeof Uint8Array | typeof Uint16Array | typeof Uint32Array | typeof Float64Array;
 /** An index below the length of the array at path `bound` plus `extra`, or below the number `bound`. */
@@ -86,7 +87,9 @@ type Shape =
   /** BundleRows (starts, items of `kind`): one row per value of the array at `rowsOf` when given, items indices (when given). */
   | readonly [typeof ROWS, string?, Index?, Kind?]
   /** An object's fields, then `after` on the whole. */
-  | readonly [typeof OBJECT, Fields, (o: Record<string, unknown>) => void];
+  | readonly [typeof OBJECT, Fields, (o: Record<string, unknown>) => void]
+  /** Where rows start, a Uint32Array section: one per value of the array at `rowsOf` and one more, from 0 up to the length of the array at `itemsOf` plus `extra`. */
+  | readonly [typeof STARTS, string | undefined, string, number];
 
 /** Lengths of the arrays that indices point into, by path; filled before each walk. */
 let bounds: Record<string, number> = {};
@@ -97,7 +100,11 @@ const STEMS = "matching.stems";
 const WORDS = "lexicon.words";
 const TAGS = "vocab.tags";
 const PHRASES = "sanitizer.phrases";
-const BOUNDS = [IDS, LABELS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS, PHRASES];
+const VOCAB_PHRASES = "vocab.phrases";
+const LIST_NAMES = "wordLists.names";
+const VARIANT_STARTS = "wordLists.starts";
+const SEGMENTS = "wordLists.segments";
+const BOUNDS = [IDS, LABELS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS, PHRASES, VOCAB_PHRASES, LIST_NAMES, VARIANT_STARTS, SEGMENTS];
 
 const limitOf = ([, bound, extra]: Index): number => (typeof bound === "number" ? bound : bounds[bound]! + extra);
 
@@ -129,12 +136,14 @@ function firstAtLeast(values: Uint8Array | Uint32Array, limit: number): number {
   return -1;
 }
 
-/** The first position of `values` that is not a finite number (v - v is NaN for NaN and ±Infinity, 0 else), or -1. */
+/**
+ * The first position of `values` that is not a finite number (its exponent all ones: NaN or
+ * ±Infinity), or -1. Read as u16s (sections are little-endian: a float's last holds its exponent),
+ * as a cold load's interpreter boxes every float it reads (TERMy's weights: 100 KB of garbage).
+ */
 function firstNotFinite(values: Float64Array): number {
-  for (let i = 0, n = values.length; i < n; i++) {
-    const v = values[i]!;
-    if (v - v !== 0) return i;
-  }
+  const halves = new Uint16Array(values.buffer, values.byteOffset, 4 * values.length);
+  for (let i = 3, n = halves.length; i < n; i += 4) if ((halves[i]! & 0x7ff0) === 0x7ff0) return i >> 2;
   return -1;
 }
 
@@ -194,23 +203,28 @@ function check(shape: Shape, value: unknown): void {
       case ROWS: {
         const o = record(value);
         spend(2);
-        at.push("starts");
-        const starts = section(o.starts, Uint32Array) as Uint32Array;
-        at[at.length - 1] = "items";
+        at.push("items");
         const items = section(o.items, node[3] ?? Uint32Array, undefined, node[2]).length;
         at[at.length - 1] = "starts";
-        const rowsOf = node[1];
-        if (rowsOf !== undefined && starts.length !== bounds[rowsOf]! + 1) fail(`not one per ${rowsOf} and one more`);
-        if (starts[0] !== 0 || starts[starts.length - 1] !== items) fail("not from 0 to the number of items");
-        const descent = firstDescent(starts);
-        if (descent !== -1) fail(`not ascending at ${descent}`);
+        rowStarts(o.starts, node[1], items);
         at.pop();
         return;
       }
+      case STARTS:
+        return rowStarts(value, node[1], bounds[node[2]]! + node[3]);
       case OBJECT:
         return node[2](fields(node[1], value));
     }
   }
+}
+
+/** Where rows start (BundleRows.starts): one per value of the array at `rowsOf` (when given) and one more, ascending from 0 to `items`. */
+function rowStarts(value: unknown, rowsOf: string | undefined, items: number): void {
+  const starts = section(value, Uint32Array) as Uint32Array;
+  if (rowsOf !== undefined && starts.length !== bounds[rowsOf]! + 1) fail(`not one per ${rowsOf} and one more`);
+  if (starts[0] !== 0 || starts[starts.length - 1] !== items) fail("not from 0 to the number of items");
+  const descent = firstDescent(starts);
+  if (descent !== -1) fail(`not ascending at ${descent}`);
 }
 
 /** Checks an object's fields; returns the object. */
@@ -322,6 +336,22 @@ const RECORD: Fields = {
   slots: [LIST, [TUPLE, STR, STR]],
 };
 
+/**
+ * A phrase table (BundlePhrases, phrase-table.ts) at `path` with `values` beside it: its slots
+ * index its phrases (plus one; 0 is free), and a lookup masks the hash and probes until a free
+ * slot, so they must be a power of two with one free.
+ */
+function phrasesOf(path: string, values: Fields): Shape {
+  return [
+    OBJECT,
+    { phrases: STRINGS, slots: [SECTION, Uint32Array, undefined, [INDEX, path, 1]], ...values },
+    (o: Record<string, unknown>) => {
+      const slots = o.slots as Uint32Array;
+      if (slots.length & (slots.length - 1) || !slots.includes(0)) failAt("slots", "expected a power of two of them, one free");
+    },
+  ];
+}
+
 const PAYLOAD: Fields = {
   name: STR,
   compilerVersion: STR,
@@ -372,7 +402,7 @@ const PAYLOAD: Fields = {
     unknownWeight: NUM,
     firstDescription: [INDEX, INPUTS, 1],
   },
-  vocab: { tags: TEXT, phrases: [LIST, [TUPLE, TAG, TEXT]] },
+  vocab: phrasesOf(VOCAB_PHRASES, { tags: TEXT, phraseTags: [SECTION, Uint32Array, VOCAB_PHRASES, TAG] }),
   fuzzy: [
     OBJECT,
     { hashes: U32, words: [SECTION, Uint32Array, undefined, WORD] },
@@ -386,16 +416,8 @@ const PAYLOAD: Fields = {
   lists: [LIST, { name: STR, phrases: [LIST, [TUPLE, TEXT, NUM]], values: TEXT }],
   ranges: [LIST, { min: NUM, max: NUM, unit: STR }],
   numberWords: [LIST, [TUPLE, STR, NUM]],
-  sanitizer: [
-    OBJECT,
-    { phrases: STRINGS, kinds: [SECTION, Uint8Array, PHRASES, [INDEX, SENTIMENT_KINDS.length, 0]], slots: [SECTION, Uint32Array, undefined, [INDEX, PHRASES, 1]], stopWords: TEXT, nameless: TEXT },
-    // a lookup masks the hash and probes until a free slot (phrase-table.ts)
-    (s: Record<string, unknown>) => {
-      const slots = s.slots as Uint32Array;
-      if (slots.length & (slots.length - 1) || !slots.includes(0)) failAt("slots", "expected a power of two of them, one free");
-    },
-  ],
-  wordLists: [LIST, [TUPLE, STR, VARIANTS]],
+  sanitizer: phrasesOf(PHRASES, { kinds: [SECTION, Uint8Array, PHRASES, [INDEX, SENTIMENT_KINDS.length, 0]], stopWords: TEXT, nameless: TEXT }),
+  wordLists: { names: STRINGS, variants: [STARTS, LIST_NAMES, VARIANT_STARTS, -1], starts: [STARTS, undefined, SEGMENTS, 0], segments: STRINGS },
   messageTables: { actionWords: STRINGS },
 };
 

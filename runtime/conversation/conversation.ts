@@ -76,7 +76,7 @@ function isTemplate({ model }: ConversationTurn, intent: number): boolean {
   let read = templateIntents.get(model);
   if (!read) {
     read = new Uint8Array(model.payload.intents.length);
-    for (const state of model.states) for (const [accepted] of state.accept) read[accepted] = 1;
+    for (const state of model.payload.automaton) for (const [accepted] of state.accept) read[accepted] = 1;
     templateIntents.set(model, read);
   }
   return read[intent] === 1;

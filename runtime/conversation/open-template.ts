@@ -35,7 +35,7 @@ function nextSlot(model: NpcModel, from: number, activeContext: number | null): 
     const next: [number, string[]][] = [];
     for (const [start, fillers] of frontier) {
       for (const key of emptyClosure(model, start)) {
-        const state = model.states[frames.state[key]!]!;
+        const state = model.payload.automaton[frames.state[key]!]!;
         for (const [slot, child] of [...state.typed, ...state.lists, ...state.ranges].map((e) => [e[1], e[2]] as const).concat(state.strings)) {
           const intent = acceptedFrom(model, keyOf(frames, key, child), activeContext);
           if (intent !== null) return { intent, slot, fillers };
@@ -55,7 +55,7 @@ function nextSlot(model: NpcModel, from: number, activeContext: number | null): 
 function emptyClosure(model: NpcModel, from: number): number[] {
   const frames = framesOf(model.payload.automaton);
   const seen = [from];
-  for (let i = 0; i < seen.length; i++) for (const key of emptyMoves(frames, model.states, seen[i]!)) if (!seen.includes(key)) seen.push(key);
+  for (let i = 0; i < seen.length; i++) for (const key of emptyMoves(frames, model.payload.automaton, seen[i]!)) if (!seen.includes(key)) seen.push(key);
   return seen;
 }
 
@@ -63,7 +63,7 @@ function emptyClosure(model: NpcModel, from: number): number[] {
 function acceptedFrom(model: NpcModel, from: number, activeContext: number | null): number | null {
   const frames = framesOf(model.payload.automaton);
   for (const key of emptyClosure(model, from)) {
-    for (const [intent] of model.states[frames.state[key]!]!.accept) {
+    for (const [intent] of model.payload.automaton[frames.state[key]!]!.accept) {
       const parent = model.payload.intents[intent]!.parent;
       if (parent === null || parent === activeContext) return intent;
     }
@@ -78,7 +78,10 @@ function wordOfTag(model: NpcModel, tag: number): string | null {
   const at = items.indexOf(tag);
   // The word whose row holds the first occurrence of the tag: the last row starting at or before it.
   if (at !== -1) return lexicon.words.at(lowerBound(starts, at + 1) - 1);
-  return vocab.phrases.find(([t]) => t === tag)?.[1].join(" ") ?? null;
+  // The compiler gives a tag's phrases by text (code-unit order): the least is the one it gave first.
+  let least: string | null = null;
+  for (let i = 0; i < vocab.phraseTags.length; i++) if (vocab.phraseTags[i] === tag && (least === null || vocab.phrases.at(i) < least)) least = vocab.phrases.at(i);
+  return least;
 }
 
 

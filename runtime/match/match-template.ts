@@ -17,7 +17,9 @@
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { osaDistance, wordEditBudget } from "../text/fuzzy.js";
-import { phraseAt, type ListTrie, type NpcModel, type RuntimeState } from "../bundle/model.js";
+import { phraseAt, useTemplateTables, type ListTrie, type NpcModel, type VocabEdges } from "../bundle/model.js";
+import type { BundleState } from "../bundle/bundle-types.js";
+import { lowerBound } from "./sorted.js";
 import { textOf, type Token } from "../text/normalize.js";
 import type { SlotCapture, WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
@@ -25,10 +27,14 @@ import { scratchFor, type TagHit, type TagHitSink, type TemplateScratch } from "
 import { framesOf, type AutomatonFrames } from "../bundle/automaton-frames.js";
 import { typeMatchers } from "./type-matchers.js";
 import { startsOf, type TemplateStarts } from "./template-starts.js";
+import { templateTables } from "./template-tables.js";
 
 export type { TagHit };
 // The chunk's reading of the automaton and types (bundle/format.ts imports it for a bundle that has them).
 export { readTemplates } from "../bundle/template-store.js";
+
+// Loaded before a model of a bundle with templates is built (format.ts, stages.ts): models have their template tables from now on.
+useTemplateTables(templateTables);
 
 export interface TemplateHit {
   intent: number;
@@ -98,6 +104,8 @@ class TemplateRun {
   /** Keys from here on are threads inside a free-string slot (see TemplateScratch). */
   private readonly openKeys: number;
   private readonly frames: AutomatonFrames;
+  private readonly states: readonly BundleState[];
+  private readonly vocab: VocabEdges;
   private readonly starts: TemplateStarts;
   private tokens: readonly Token[] = NO_TOKENS;
   private clean = "";
@@ -111,6 +119,8 @@ class TemplateRun {
   ) {
     this.frames = framesOf(model.payload.automaton);
     this.openKeys = this.frames.count;
+    this.states = model.payload.automaton;
+    this.vocab = model.templates.vocab;
     this.starts = startsOf(model);
   }
 
@@ -193,7 +203,7 @@ class TemplateRun {
         const stateId = frames.state[key]!;
         // the key of this state's region's first state in this stack: a child's key is base + its offset
         const base = key - frames.offset[stateId]!;
-        const state = this.model.states[stateId]!;
+        const state = this.states[stateId]!;
         const literals = s.literals[thread]!;
         const strings = s.strings[thread]!;
         const trail = s.trail[thread]!;
@@ -221,7 +231,7 @@ class TemplateRun {
   }
 
   /** The better of `best` and the paths `accept` completes (see the priority at the top). */
-  private accepted(accept: RuntimeState["accept"], literals: number, strings: number, trail: number, best: Best | null): Best | null {
+  private accepted(accept: BundleState["accept"], literals: number, strings: number, trail: number, best: Best | null): Best | null {
     for (let a = 0; a < accept.length; a++) {
       const [intent, path] = accept[a]!;
       const parent = this.model.payload.intents[intent]!.parent;
@@ -276,17 +286,21 @@ class TemplateRun {
   private advance(p: number, stateId: number, base: number, literals: number, strings: number, trail: number): void {
     const { s } = this;
     const { offset } = this.frames;
-    const state = this.model.states[stateId]!;
+    const state = this.states[stateId]!;
     const stop = this.stopItem(p);
     if (stop !== null) s.offer(p + 1, base + offset[stateId]!, literals, strings, s.pushItem(trail, stop), -1, "");
-    if (state.vocab.size > 0) {
+    const { from, tag, child } = this.vocab;
+    const first = from[stateId]!;
+    const end = from[stateId + 1]!;
+    if (first < end) {
       this.readTagHits(p);
       for (let h = s.hitFrom[p]!; h < s.hitTo[p]!; h++) {
         const hit = s.hitPool[h]!;
-        const children = state.vocab.get(hit.tag);
-        if (children === undefined) continue;
+        // The state's pairs of this tag: a run of its pairs, which are sorted by tag.
+        let c = lowerBound(tag, hit.tag, first, end);
+        if (c === end || tag[c] !== hit.tag) continue;
         const next = s.pushItem(trail, hit);
-        for (let c = 0; c < children.length; c++) s.offer(p + hit.length, base + offset[children[c]!]!, literals + 1, strings, next, -1, "");
+        for (; c < end && tag[c] === hit.tag; c++) s.offer(p + hit.length, base + offset[child[c]!]!, literals + 1, strings, next, -1, "");
       }
     }
     if (state.typed.length > 0) this.slotEdges(p, state.typed, TYPED, base, literals, strings, trail);
@@ -387,8 +401,12 @@ const addTagHits = (function addTagHits(model: NpcModel, tokens: readonly Token[
       for (let k = starts[word]!; k < starts[word + 1]!; k++) sink.addHit(items[k]!, p, 1, word);
     }
   }
-  const phrases = model.vocabPhrases.get(token.norm);
-  if (phrases !== undefined) for (const phrase of phrases) if (phraseAt(phrase, tokens, p)) sink.addHit(phrase.value, p, phrase.words.length, -1);
+  // A word's phrases are a group of the table, longest first (phrase-table.ts).
+  const table = model.vocabPhrases;
+  for (let i = table.first(token.norm); i !== -1 && table.startsWith(i, token.norm); i++) {
+    const phrase = table.phrase(i);
+    if (phraseAt(phrase, tokens, p)) sink.addHit(phrase.value, p, phrase.words.length, -1);
+  }
 });
 
 /**
@@ -397,7 +415,7 @@ const addTagHits = (function addTagHits(model: NpcModel, tokens: readonly Token[
  */
 export function listValuesAt(model: NpcModel, tokens: readonly Token[], p: number, listId: number): [number, number][] {
   const found: [number, number][] = [];
-  let node: ListTrie | undefined = model.lists[listId];
+  let node: ListTrie | undefined = model.templates.lists[listId];
   for (let k = p; node && k < tokens.length && tokens[k]!.kind !== "quoted"; k++) {
     const { norm, kind } = tokens[k]!;
     node = node.next.get(norm) ?? (kind === "word" && mayCorrect(node, norm) && !model.wordId.has(norm) && !model.valueWords.has(norm) ? correctedChild(node, norm) : undefined);
@@ -443,7 +461,7 @@ function correctedChild(node: ListTrie, word: string): ListTrie | undefined {
 export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, rangeId: number): [number, number][] {
   const { text, norm } = tokens[p]!;
   // Most words are neither digits nor number words: answered before any regex or array.
-  if (!startsNumber(text) && model.numberWords.get(norm.split("-", 1)[0]!) === undefined) return NO_READINGS;
+  if (!startsNumber(text) && model.templates.numberWords.get(norm.split("-", 1)[0]!) === undefined) return NO_READINGS;
   const { min, max, unit } = model.payload.ranges[rangeId]!;
   const digits = /^(-?\d+(?:\.\d+)?)(\D*)$/.exec(text);
   const readings: [number, number][] = [];
@@ -460,7 +478,7 @@ export function numbersAt(model: NpcModel, tokens: readonly Token[], p: number, 
         continue;
       }
       let word = 0;
-      for (const part of norm.split("-")) word += model.numberWords.get(part) ?? NaN;
+      for (const part of norm.split("-")) word += model.templates.numberWords.get(part) ?? NaN;
       if (Number.isNaN(word) || (decimals !== undefined && (word > 9 || norm === "a"))) break;
       if (decimals === undefined) total = word === 100 ? (total || 1) * 100 : total + word;
       else decimals += word;

@@ -22,12 +22,14 @@ export class TemplateStarts {
   constructor(model: NpcModel) {
     const frames = framesOf(model.payload.automaton);
     const keys = [0];
-    for (let i = 0; i < keys.length; i++) for (const key of emptyMoves(frames, model.states, keys[i]!)) if (!keys.includes(key)) keys.push(key);
+    for (let i = 0; i < keys.length; i++) for (const key of emptyMoves(frames, model.payload.automaton, keys[i]!)) if (!keys.includes(key)) keys.push(key);
     this.tags = new Uint8Array(model.payload.vocab.tags.length);
     let open = false;
     for (const key of keys) {
-      const state = model.states[frames.state[key]!]!;
-      for (const tag of state.vocab.keys()) this.tags[tag] = 1;
+      const id = frames.state[key]!;
+      const state = model.payload.automaton[id]!;
+      const { from, tag } = model.templates.vocab;
+      for (let k = from[id]!; k < from[id + 1]!; k++) this.tags[tag[k]!] = 1;
       for (const [id] of state.typed) if (!this.typed.includes(id)) this.typed.push(id);
       for (const [id] of state.lists) if (!this.lists.includes(id)) this.lists.push(id);
       for (const [id] of state.ranges) if (!this.ranges.includes(id)) this.ranges.push(id);

@@ -8,6 +8,8 @@ import { lintSources } from "../../compiler/lint.js";
 import type { Segments } from "../../runtime/bundle/bundle-types.js";
 import { loadNpc, type Npc } from "../../runtime/index.js";
 import type { NpcModel } from "../../runtime/bundle/model.js";
+import { WordLists } from "../../runtime/bundle/word-lists.js";
+import { wordListsOf } from "../../runtime/bundle/encode.js";
 import { RENDER_LIMITS, RenderBudget, renderVariant, type RenderContext } from "../../runtime/render/render.js";
 import { mulberry32 } from "../../runtime/render/rng.js";
 import { tempDir, writeTree } from "../support/cli.js";
@@ -29,7 +31,7 @@ beforeAll(async () => {
 });
 
 /** Word lists that count their lookups (one per word-list tag rendered). */
-class CountingLists extends Map<string, Segments[]> {
+class CountingLists extends WordLists {
   lookups = 0;
   override get(name: string): Segments[] | undefined {
     this.lookups++;
@@ -76,11 +78,11 @@ describe("word-list rendering is bounded in output and work, not only depth", ()
     fc.assert(
       fc.property(graph, fc.integer(), (variantsByList, seed) => {
         const entries = names.map((name, i): [string, Segments[]] => [name, variantsByList[i]!]);
-        const lists = new CountingLists(entries);
+        const lists = new CountingLists(wordListsOf(entries));
         const text = renderWith(lists, [["", "a", ""]], seed);
         expect(text.length).toBeLessThanOrEqual(RENDER_LIMITS.chars);
         expect(lists.lookups).toBeLessThanOrEqual(RENDER_LIMITS.pieces);
-        expect(renderWith(new CountingLists(entries), [["", "a", ""]], seed)).toBe(text);
+        expect(renderWith(new CountingLists(wordListsOf(entries)), [["", "a", ""]], seed)).toBe(text);
       }),
       { numRuns: 100, seed: 13 },
     );
