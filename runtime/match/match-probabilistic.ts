@@ -132,6 +132,9 @@ const collectTerms = (function collectTerms(model: NpcModel, tokens: readonly To
     scratch.termTo[count] = scratch.candidates;
     count++;
   }
+  // A candidate's word matters only where its stem has another form (scoreIntents): else none, checked once here.
+  const { candidateStem, candidateWord } = scratch;
+  for (let c = 0; c < scratch.candidates; c++) if (index.stemForms[candidateStem[c]!]! < 2) candidateWord[c] = -1;
   return count;
 });
 
@@ -227,7 +230,6 @@ export const matchProbabilistic = (function matchProbabilistic(
   const { unknownWeight } = index.tables;
   const { sentenceThreshold, margin, suggestions } = model.payload.config;
   const { intents } = model.payload;
-  const inputIntent = model.payload.inputs.intent;
   scratch.reset();
   const terms = collectTerms(model, tokens, words);
   const { termWeight, termMost, termFrom, termTo, candidateSim, order, left } = scratch;
@@ -266,7 +268,7 @@ export const matchProbabilistic = (function matchProbabilistic(
   const keep = childMode ? Math.max(suggestions, 5) : limit;
   const prune = keep < intents.length;
 
-  const { best, bestChildren, termRank, byRank, rankStart } = scratch;
+  const { best, bestChildren, termRank, byRank, rankStart, scoredScore, scoredIntent } = scratch;
   for (let k = 0; k < realWords; k++) termRank[order[k]!] = k;
   collectHits(model, terms, weak);
   scratch.sortByRank(realWords);
@@ -276,15 +278,12 @@ export const matchProbabilistic = (function matchProbabilistic(
     const cap = weightLeft > 0 ? 1 / (RECALL_WEIGHT / recallCap + ((1 - RECALL_WEIGHT) * messageWeight) / weightLeft) : 0;
     if (prune && scratch.bestCount === keep && cap < best[keep - 1]! && (!childMode || (scratch.bestChildrenCount === 2 && cap < bestChildren[1]!))) break;
     // The intents this word finds first (their order within a rank changes no score, nor the ranking: maxima and sorted lists).
-    for (let i = rankStart[k]!; i < rankStart[k + 1]!; i++) {
-      const intent = byRank[i]!;
-      const parent = intents[intent]!.parent;
-      if (parent !== null && parent !== activeContext) continue;
-      const at = scoreIntent(model, terms, intent, false);
-      if (at < 0) continue;
-      const score = scratch.scoredScore[at]!;
+    const first = scratch.scored;
+    scoreIntents(model, byRank, rankStart[k]!, rankStart[k + 1]!, activeContext, false);
+    for (let at = first; at < scratch.scored; at++) {
+      const score = scoredScore[at]!;
       if (prune) scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
-      if (childMode && parent === activeContext) scratch.bestChildrenCount = keepBest(bestChildren, scratch.bestChildrenCount, score, 2);
+      if (childMode && intents[scoredIntent[at]!]!.parent === activeContext) scratch.bestChildrenCount = keepBest(bestChildren, scratch.bestChildrenCount, score, 2);
     }
   }
   const ranking = rankingOf(model, keep, childMode ? scratch.scored : limit, activeContext);
@@ -294,8 +293,8 @@ export const matchProbabilistic = (function matchProbabilistic(
     top !== undefined &&
     top.score >= sentenceThreshold &&
     (!runnerUp || top.score - runnerUp.score >= requiredLead(top.score, sentenceThreshold, margin)) &&
-    ownEvidence(model, terms, top.intent) >= sentenceThreshold / 2;
-  scratch.clearMarks(inputIntent);
+    ownEvidence(model, top.intent, activeContext) >= sentenceThreshold / 2;
+  scratch.clearMarks();
   return { hit: accepted ? { ...top, items: witness(model, tokens, terms, top.input) } : null, ranking };
 });
 
@@ -307,9 +306,12 @@ export const matchProbabilistic = (function matchProbabilistic(
  * sense of a common word ("revolution" for "subversive", "holds" for "check"). Without relatives
  * it is the score itself. Recorded after the ranking was read, in the scored list's spare entry.
  */
-const ownEvidence = (function ownEvidence(model: NpcModel, terms: number, intent: number): number {
-  const at = scoreIntent(model, terms, intent, true);
-  return at < 0 ? 0 : model.matching.scratch.scoredScore[at]!;
+const ownEvidence = (function ownEvidence(model: NpcModel, intent: number, activeContext: number | null): number {
+  const { scratch } = model.matching;
+  const at = scratch.scored;
+  scratch.one[0] = intent;
+  scoreIntents(model, scratch.one, 0, 1, activeContext, true);
+  return at === scratch.scored ? 0 : scratch.scoredScore[at]!;
 });
 
 /**
@@ -349,74 +351,91 @@ const ranksBefore = (function ranksBefore(scratch: ProbabilisticScratch, a: numb
 });
 
 /**
- * An intent's score: its best input's recall, and the precision of all its inputs and its
- * description together (per message word, the best similarity anywhere); `withoutRelatives`, as
- * if the message's WordNet relatives were not there (ownEvidence). Recorded in the scratch's
- * scored list; returns its place there, -1 (not recorded) when either is 0. Only integers and booleans
- * cross the call: a double argument or result is boxed, one heap number per scored intent.
+ * The scores of the intents `list[from … to)` that may answer now (top level, or children of the
+ * active context): each its best input's recall, and the precision of all its inputs and its
+ * description together (per message word, the best similarity anywhere); `withoutRelatives`, as if
+ * the message's WordNet relatives were not there (ownEvidence). Each is recorded in the scratch's
+ * scored list unless either is 0. A list at a time, so what every intent reads (the tables and
+ * the scratch's arrays) is read once. Only integers cross the call: a double is boxed, a heap
+ * number per call.
  */
-const scoreIntent = (function scoreIntent(model: NpcModel, terms: number, intent: number, withoutRelatives: boolean): number {
+const scoreIntents = (function scoreIntents(model: NpcModel, list: Int32Array, from: number, to: number, activeContext: number | null, withoutRelatives: boolean): void {
   const index = model.matching;
   const { weight, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
-  const { stemBest, stemsHit, termWeight, termBest, candidateStem, candidateSim, candidateWord, candidateKind, inputHit, inputWeakHit, inputNext, hitTerm, hitCandidate, hitPrevious } = scratch;
-  termBest.fill(0, 0, terms);
-  let bestRecall = 0;
-  let bestInput = -1;
-  // Only inputs a real word hit (function words only add to an input a real word found); the
-  // order of inputs does not matter (maxima, and ties go to the lower input).
-  for (let input = scratch.intentInput[intent]!; input !== -1; input = inputNext[input]!) {
-    const scale = input < firstDescription ? 1 : DESCRIPTION_WEIGHT;
-    let stemCount = 0;
-    // The input's hits newest first, the function words' (last found) before the real words'
-    // (the order they were always folded in: the sums, and so the scores to the last bit, do not
-    // depend on how it was reached).
-    for (let h = inputHit[input]!, g = inputWeakHit[input]!; ; ) {
-      let c: number;
-      let t: number;
-      if (g !== -1) {
-        c = hitCandidate[g]!;
-        t = hitTerm[g]!;
-        g = hitPrevious[g]!;
-      } else if (h !== -1) {
-        c = hitCandidate[h]!;
-        t = hitTerm[h]!;
-        h = hitPrevious[h]!;
-      } else break;
-      if (withoutRelatives && candidateKind[c] === KIND_RELATIVE) continue;
-      const s = candidateStem[c]!;
-      const word = candidateWord[c]!;
-      // "user" meets "users" through their stem, a little below the very word the input uses.
-      const sameWord = word < 0 || index.stemForms[s]! < 2 || input >= firstDescription || rowIncludes(inputWords, input, word);
-      const sim = sameWord ? candidateSim[c]! : candidateSim[c]! * OTHER_FORM;
-      if (sim * scale > termBest[t]!) termBest[t] = sim * scale;
-      if (stemBest[s] === 0) stemsHit[stemCount++] = s;
-      if (sim > stemBest[s]!) stemBest[s] = sim;
+  const { intents } = model.payload;
+  const { stemBest, stemsHit, termsHit, termWeight, termBest, candidateStem, candidateSim, candidateWord, candidateKind, intentInput, inputHit, inputWeakHit, inputNext, hitTerm, hitCandidate, hitPrevious, scoredIntent, scoredInput, scoredScore } = scratch;
+  const { messageWeight } = scratch;
+  for (let i = from; i < to; i++) {
+    const intent = list[i]!;
+    const parent = intents[intent]!.parent;
+    if (parent !== null && parent !== activeContext) continue;
+    let bestRecall = 0;
+    let bestInput = -1;
+    let termCount = 0;
+    // Only inputs a real word hit (function words only add to an input a real word found); the
+    // order of inputs does not matter (maxima, and ties go to the lower input).
+    for (let input = intentInput[intent]!; input !== -1; input = inputNext[input]!) {
+      const scale = input < firstDescription ? 1 : DESCRIPTION_WEIGHT;
+      let stemCount = 0;
+      // The input's hits newest first, the function words' (last found) before the real words'
+      // (the order they were always folded in: the sums, and so the scores to the last bit, do not
+      // depend on how it was reached).
+      for (let h = inputHit[input]!, g = inputWeakHit[input]!; ; ) {
+        let c: number;
+        let t: number;
+        if (g !== -1) {
+          c = hitCandidate[g]!;
+          t = hitTerm[g]!;
+          g = hitPrevious[g]!;
+        } else if (h !== -1) {
+          c = hitCandidate[h]!;
+          t = hitTerm[h]!;
+          h = hitPrevious[h]!;
+        } else break;
+        if (withoutRelatives && candidateKind[c] === KIND_RELATIVE) continue;
+        const s = candidateStem[c]!;
+        const word = candidateWord[c]!;
+        // "user" meets "users" through their stem, a little below the very word the input uses.
+        const sim = word < 0 || input >= firstDescription || rowIncludes(inputWords, input, word) ? candidateSim[c]! : candidateSim[c]! * OTHER_FORM;
+        if (sim * scale > termBest[t]!) {
+          // The terms met, ascending (a message has few words): summed in term order below.
+          if (termBest[t] === 0) {
+            let at = termCount++;
+            for (; at > 0 && termsHit[at - 1]! > t; at--) termsHit[at] = termsHit[at - 1]!;
+            termsHit[at] = t;
+          }
+          termBest[t] = sim * scale;
+        }
+        if (stemBest[s] === 0) stemsHit[stemCount++] = s;
+        if (sim > stemBest[s]!) stemBest[s] = sim;
+      }
+      let matchedInput = 0;
+      for (let h = 0; h < stemCount; h++) {
+        matchedInput += weight[stemsHit[h]!]! * stemBest[stemsHit[h]!]!;
+        stemBest[stemsHit[h]!] = 0;
+      }
+      if (input >= firstDescription || inputWeight[input]! === 0) continue;
+      const recall = matchedInput / inputWeight[input]!;
+      if (recall > bestRecall || (recall === bestRecall && (bestInput === -1 || input < bestInput))) {
+        bestRecall = recall;
+        bestInput = input;
+      }
     }
-    let matchedInput = 0;
-    for (let h = 0; h < stemCount; h++) {
-      matchedInput += weight[stemsHit[h]!]! * stemBest[stemsHit[h]!]!;
-      stemBest[stemsHit[h]!] = 0;
+    // Only the terms met: one that met no stem would add +0, which leaves the sum's bits as they are.
+    let matchedMessage = 0;
+    for (let k = 0; k < termCount; k++) {
+      const t = termsHit[k]!;
+      matchedMessage += termWeight[t]! * termBest[t]!;
+      termBest[t] = 0;
     }
-    if (input >= firstDescription || inputWeight[input]! === 0) continue;
-    const recall = matchedInput / inputWeight[input]!;
-    if (recall > bestRecall || (recall === bestRecall && (bestInput === -1 || input < bestInput))) {
-      bestRecall = recall;
-      bestInput = input;
-    }
+    const precision = messageWeight > 0 ? matchedMessage / messageWeight : 0;
+    if (bestRecall === 0 || precision === 0) continue;
+    const at = scratch.scored++;
+    scoredIntent[at] = intent;
+    scoredInput[at] = bestInput;
+    scoredScore[at] = 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision);
   }
-  let matchedMessage = 0;
-  // A term that met no stem adds +0, which leaves the sum's bits as they are: skipped.
-  for (let t = 0; t < terms; t++) if (termBest[t]! !== 0) matchedMessage += termWeight[t]! * termBest[t]!;
-  // The message's weight from the scratch: a double argument would be boxed.
-  const precision = scratch.messageWeight > 0 ? matchedMessage / scratch.messageWeight : 0;
-  if (bestRecall === 0 || precision === 0) return -1;
-  const score = 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision);
-  const at = scratch.scored++;
-  scratch.scoredIntent[at] = intent;
-  scratch.scoredInput[at] = bestInput;
-  scratch.scoredScore[at] = score;
-  return at;
 });
 
 /**

@@ -28,8 +28,9 @@ export const KIND_RELATIVE = 3;
 export class ProbabilisticScratch {
   /** Per stem: the best similarity of a hit. */
   readonly stemBest: Float64Array;
-  /** The stems the input being scored hit. */
+  /** The stems the input being scored hit, and the terms the intent being scored met (ascending). */
   stemsHit = ints(16);
+  termsHit = ints(16);
   /**
    * The message's hits, found once per message from the postings: per input its last hit (-1:
    * none); per hit its term, its candidate and the input's previous hit; per intent its first
@@ -60,7 +61,7 @@ export class ProbabilisticScratch {
   weakTerm = ints(16);
   weakCount = 0;
 
-  /** Candidates, per term a contiguous run [termFrom[t], termTo[t]): stem, similarity, kind, lexicon word (-1: none). */
+  /** Candidates, per term a contiguous run [termFrom[t], termTo[t]): stem, similarity, kind, lexicon word (-1: none, or the only word of its stem). */
   candidateStem = ints(64);
   candidateSim = floats(64);
   candidateKind = ints(64);
@@ -110,6 +111,9 @@ export class ProbabilisticScratch {
     this.stemBest = floats(stemCount);
   }
 
+  /** One intent for scoreIntents (ownEvidence). */
+  readonly one = ints(1);
+
   /** Room for `terms` terms (and as many ranked real words). */
   reserveTerms(terms: number): void {
     this.termToken = grown(this.termToken, terms, ints);
@@ -118,6 +122,7 @@ export class ProbabilisticScratch {
     this.termTo = grown(this.termTo, terms, ints);
     this.termMost = grown(this.termMost, terms, floats);
     this.termBest = grown(this.termBest, terms, floats);
+    this.termsHit = grown(this.termsHit, terms, ints);
     this.order = grown(this.order, terms, ints);
     this.left = grown(this.left, terms, floats);
     this.termRank = grown(this.termRank, terms, ints);
@@ -171,15 +176,17 @@ export class ProbabilisticScratch {
     this.bestChildrenCount = 0;
   }
 
-  /** Leaves the per-intent and per-stem marks as the message found them. */
-  clearMarks(inputIntent: ArrayLike<number>): void {
-    // An intent found has an input hit.
+  /** Leaves the per-input and per-intent marks as the message found them. */
+  clearMarks(): void {
+    const { hitInputs, inputHit, inputWeakHit, hitIntents, intentInput, intentRank } = this;
     for (let i = 0; i < this.hitInputCount; i++) {
-      const input = this.hitInputs[i]!;
-      this.inputHit[input] = -1;
-      this.inputWeakHit[input] = -1;
-      this.intentInput[inputIntent[input]!] = -1;
-      this.intentRank[inputIntent[input]!] = NOT_FOUND;
+      inputHit[hitInputs[i]!] = -1;
+      inputWeakHit[hitInputs[i]!] = -1;
+    }
+    // Every intent a real word found is listed, once.
+    for (let i = 0; i < this.hitIntentCount; i++) {
+      intentInput[hitIntents[i]!] = -1;
+      intentRank[hitIntents[i]!] = NOT_FOUND;
     }
   }
 }

@@ -35,9 +35,9 @@ export const wordEditBudget = (function wordEditBudget(length: number): number {
 export const FNV_OFFSET = 0x811c9dc5;
 export const FNV_PRIME = 0x01000193;
 
-/** FNV-1a over the UTF-16 code units of `text`, continuing from state `h` (a signed 32-bit value). */
-export function fnv1a(h: number, text: string): number {
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
+/** FNV-1a over the UTF-16 code units of `text` (those in [from, to)), continuing from state `h` (a signed 32-bit value). */
+export function fnv1a(h: number, text: string, from = 0, to = text.length): number {
+  for (let i = from; i < to; i++) h = Math.imul(h ^ text.charCodeAt(i), FNV_PRIME);
   return h;
 }
 
@@ -143,25 +143,21 @@ export interface FuzzyHit {
 }
 
 /**
- * hashString of `text` without its characters (code points) `skipA` and `skipB` (-1: none): the
- * hash of that deletion variant, without building it.
+ * Per character of the token being looked up (code points), where its code units start (one more
+ * entry: the end) and the FNV-1a state after the characters before it: each deletion variant's
+ * hash continues the state of its longest undeleted prefix, not rehashing it (grown to the
+ * longest token, at most MAX_TYPO_WORD_LENGTH: a longer one has no edit budget).
  */
-const hashWithout = (function hashWithout(text: string, skipA: number, skipB: number): number {
-  let h = FNV_OFFSET;
-  for (let i = 0, character = 0; i < text.length; character++) {
-    const units = text.codePointAt(i)! > 0xffff ? 2 : 1;
-    if (character !== skipA && character !== skipB) for (let k = i; k < i + units; k++) h = Math.imul(h ^ text.charCodeAt(k), FNV_PRIME);
-    i += units;
-  }
-  return h >>> 0;
-});
+let unitStart = NONE;
+let prefixState = NONE;
 
 export class FuzzyIndex {
-  /** Per vocabulary word: whether the current lookup has verified it (reset at its end), and those words. */
-  private readonly seen: Uint8Array;
-  private readonly touched: number[] = [];
-  /** How many of `touched` the current lookup has written (a count: `length = 0` would free the array's store every lookup). */
-  private touchedCount = 0;
+  /**
+   * Per vocabulary word, the last lookup that verified it: the current one's number marks the words
+   * it has seen, and no reset is needed (kept below 2^30, small integers: cleared at 1e9 lookups).
+   */
+  private readonly seen: Uint32Array;
+  private lookups = 0;
   /** The current lookup's hits, the first `foundCount`, kept in order as each is found. */
   private readonly found: FuzzyHit[] = [];
   private foundCount = 0;
@@ -171,7 +167,7 @@ export class FuzzyIndex {
     private readonly wordIds: Uint32Array,
     private readonly words: StringTable,
   ) {
-    this.seen = new Uint8Array(words.length);
+    this.seen = new Uint32Array(words.length);
   }
 
   /** Vocabulary words within the edit budget of both `token` and the word (closest first, then by word id). */
@@ -181,15 +177,32 @@ export class FuzzyIndex {
     if (budget === 0) return [];
     // Collected in one list kept by the index, then copied at their number (an array grown hit by hit takes room for 17).
     this.foundCount = 0;
-    // The deletion variants' hashes without building the variants (a variant reached twice, as
-    // "ll" minus either "l", is looked up twice and finds its words already verified).
-    this.verify(hashWithout(token, -1, -1), token, tokenLength, budget);
-    for (let i = 0; i < tokenLength; i++) {
-      this.verify(hashWithout(token, i, -1), token, tokenLength, budget);
-      if (budget > 1) for (let j = i + 1; j < tokenLength; j++) this.verify(hashWithout(token, i, j), token, tokenLength, budget);
+    if (++this.lookups > 1e9) {
+      this.seen.fill(0);
+      this.lookups = 1;
     }
-    for (let i = 0; i < this.touchedCount; i++) this.seen[this.touched[i]!] = 0;
-    this.touchedCount = 0;
+    if (unitStart.length <= tokenLength) {
+      unitStart = new Int32Array(tokenLength + 1);
+      prefixState = new Int32Array(tokenLength + 1);
+    }
+    prefixState[0] = FNV_OFFSET;
+    for (let i = 0, c = 0; c < tokenLength; c++) {
+      unitStart[c] = i;
+      i += token.codePointAt(i)! > 0xffff ? 2 : 1;
+      prefixState[c + 1] = fnv1a(prefixState[c]!, token, unitStart[c]!, i);
+    }
+    const end = (unitStart[tokenLength] = token.length);
+    // The deletion variants' hashes without building the variants (a variant reached twice, as
+    // "ll" minus either "l", is looked up twice and finds its words already verified): without
+    // character i, and without i and each later j (the state `h` holds the characters between them).
+    this.verify(prefixState[tokenLength]! >>> 0, token, tokenLength, budget);
+    for (let i = 0; i < tokenLength; i++) {
+      this.verify(fnv1a(prefixState[i]!, token, unitStart[i + 1]!, end) >>> 0, token, tokenLength, budget);
+      if (budget > 1) for (let j = i + 1, h = prefixState[i]!; j < tokenLength; j++) {
+        this.verify(fnv1a(h, token, unitStart[j + 1]!, end) >>> 0, token, tokenLength, budget);
+        h = fnv1a(h, token, unitStart[j]!, unitStart[j + 1]!);
+      }
+    }
     return this.found.slice(0, this.foundCount);
   }
 
@@ -198,9 +211,8 @@ export class FuzzyIndex {
     const hits = this.found;
     for (let i = lowerBound(this.hashes, hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
       const word = this.wordIds[i]!;
-      if (word >= this.words.length || this.seen[word] !== 0) continue;
-      this.seen[word] = 1;
-      this.touched[this.touchedCount++] = word;
+      if (word >= this.words.length || this.seen[word] === this.lookups) continue;
+      this.seen[word] = this.lookups;
       const target = this.words.at(word);
       const targetLength = characters(target);
       const limit = Math.min(budget, editBudget(targetLength));

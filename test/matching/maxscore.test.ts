@@ -1,6 +1,7 @@
 // The probabilistic stage stops looking for intents once the words left cannot lift one over the
 // `limit`-th best score (MaxScore). Invariant: its ranking and its answer are those of scoring
-// every intent a word finds (what it does when asked for the whole ranking).
+// every intent a word finds (what it does when asked for the whole ranking). And while a context is
+// active, its children win on their own inputs (scored, and their own evidence read, with the context).
 import { resolve } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -69,6 +70,30 @@ function checkContextMode(model: NpcModel, vocabulary: readonly string[], numRun
     { seed: 2027, numRuns },
   );
 }
+
+describe("a context's children while it is active", () => {
+  it("win on their own inputs with a word more (the winner's own evidence is read with the context too)", async () => {
+    const ir = lintSources([resolve(repoRoot, "datasets/termy")]).ir;
+    const model = await modelOf(ir);
+    const { intents } = model.payload;
+    const indexOf = (id: string, parent: number | null) => intents.findIndex((intent) => intent.id === id && intent.parent === parent);
+    let asked = 0;
+    let won = 0;
+    for (const entry of ir.intents) {
+      const parent = indexOf(entry.id, null);
+      for (const child of entry.context ?? []) {
+        for (const input of child.inputs) {
+          const { tokens } = tokenize(`${input.value} please`);
+          const result = matchProbabilistic(model, tokens, 2, new WordResolver(model), parent);
+          asked++;
+          if (result.hit?.intent === indexOf(child.id, parent)) won++;
+        }
+      }
+    }
+    expect(asked).toBeGreaterThan(20);
+    expect(won).toBeGreaterThan(asked * 0.9);
+  });
+});
 
 describe("MaxScore pruning changes no ranking", () => {
   it("on a synthetic NPC (Zipf vocabulary, 3,000 inputs)", async () => {
