@@ -132,7 +132,6 @@ export const hasLetterOrDigit = (function hasLetterOrDigit(text: string): boolea
   return (ASCII.test(text) ? /[a-z\d]/i : ALNUM).test(text);
 });
 
-
 /**
  * Token objects reused from one message to the next (the session's tokenize): a message then
  * allocates its list and its strings, not an object per token. A pool's tokens hold only until
