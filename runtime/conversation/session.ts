@@ -187,10 +187,10 @@ export class NpcSession {
    * Answers one message. A message of several clauses ("delete a.log then list files") is answered
    * clause by clause, in order, and combined (runtime/conversation/composite.ts); `parts` then holds each answer.
    */
-  process(message: string, options: ProcessOptions = {}): NpcResponse {
+  process(message: string, options?: ProcessOptions): NpcResponse {
     const turn = this.#turn++;
     this.#register = ageRegister(this.#register, this.#registerTurns);
-    const trace = typeof options.explain === "function" ? options.explain(this.#model) : undefined;
+    const trace = typeof options?.explain === "function" ? options.explain(this.#model) : undefined;
     let response: NpcResponse;
     // A message answered while another is (a Conversation's converse asking another session of this
     // model) must not reuse the outer message's tokens and corrections: it takes buffers of its own.
@@ -222,11 +222,11 @@ export class NpcSession {
         length: message.length,
       });
     }
-    const { clean, tokens, unbalancedQuote } = tokenize(message, buffers.tokens);
+    const { clean, tokens, unbalancedQuote, cleanIsKey } = tokenize(message, buffers.tokens);
     trace?.lexed(message, tokens.length);
     if (unbalancedQuote) return this.#refuse(turn, UNBALANCED_QUOTE_NOTICE, trace);
     // A whole message the dataset lists as one input is never split ("first this then that").
-    const typedKey = keyOf(tokens, clean);
+    const typedKey = cleanIsKey ? clean : keyOf(tokens, clean);
     const state = this.#state;
     state.oneKey[0] = typedKey;
     const whole = matchExact(this.#model, state.oneKey, this.#activeContext);
@@ -280,7 +280,8 @@ export class NpcSession {
     const { tokens } = clause;
     const read = state.clean.slice(clause.start, clause.end);
     const sanitized = sanitize(this.#model, tokens);
-    addSentiment(this.#totals, sanitized.counts);
+    // Each phrase counted is an item: a clause without items (the usual one) adds nothing.
+    if (sanitized.items.length > 0) addSentiment(this.#totals, sanitized.counts);
     if (state.trace) {
       state.trace.part = part;
       state.trace.sanitized(sanitized);

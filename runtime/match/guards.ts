@@ -9,7 +9,7 @@
 // Negation is detected on the message's words, wherever they sit: a false alarm only makes the
 // NPC ask first, while a missed "don't" could delete what the user wanted kept.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
-import { isAsciiIn, type Token } from "../text/normalize.js";
+import { ASCII, type Token } from "../text/normalize.js";
 import { PERMISSIONS, type Permission } from "../bundle/bundle-types.js";
 import type { MatchStatus } from "../response.js";
 
@@ -40,7 +40,7 @@ const ASCII_NEGATION = negation("a-z", "'", "");
 /** Whether the message negates what it asks ("don't delete x"). */
 export const isNegated = (function isNegated(message: string): boolean {
   const lower = message.toLowerCase();
-  return (isAsciiIn(lower, 0, 0x7f) ? ASCII_NEGATION : NEGATION).test(lower);
+  return (ASCII.test(lower) ? ASCII_NEGATION : NEGATION).test(lower);
 });
 
 /** Applies the guards to `answer` in place. */

@@ -112,8 +112,12 @@ export const renderTool = (function renderTool(tree: ToolTree, ctx: RenderContex
   // two kinds of key renders as the one that was checked, never by an unchecked key.
   if ("o" in tree) {
     const out: Record<string, unknown> = {};
-    for (const [name, value] of tree.o) {
-      const rendered = renderTool(value, ctx);
+    // Indexed, not `for (const [name, value] of …)`: under --jitless the iterators of that loop
+    // and of each pair's destructuring were most of an exact answer's rendering.
+    const { o } = tree;
+    for (let i = 0; i < o.length; i++) {
+      const name = o[i]![0];
+      const rendered = renderTool(o[i]![1], ctx);
       // defineProperty keeps a "__proto__" key a plain property instead of changing the prototype.
       if (name === "__proto__") Object.defineProperty(out, name, { value: rendered, enumerable: true, writable: true, configurable: true });
       else out[name] = rendered;

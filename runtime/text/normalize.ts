@@ -34,6 +34,8 @@ export interface Tokenized {
   tokens: Token[];
   /** A `"` or `'` that opens a quote nobody closes (the quote is then read as punctuation). */
   unbalancedQuote: boolean;
+  /** Whether `clean` is lowercase ASCII words one space apart: then it is the tokens' key (keyOf). */
+  cleanIsKey: boolean;
 }
 
 /** Punctuation a word sheds at its start and its end (single UTF-16 units, looked up with `includes`). */
@@ -51,6 +53,14 @@ const ALNUM = /[\p{L}\p{N}]/u;
 const SYMBOL = /^(?:[<>|&]+|["'`])$/;
 /** A token without any of these characters cannot have a literal shape (a cheap first test). */
 const LITERAL_HINT = /[/\\~$*@.=\d-]/;
+// Character-class tests on the path of every message: a regex runs natively, where a JS loop
+// over the char codes took ten times as long under --jitless.
+export const ASCII = /^[\0-\x7f]*$/;
+const PRINTABLE_ASCII = /^[ -~]*$/;
+export const LOWER_ASCII = /^[a-z]*$/;
+const SPACE = /\s/;
+/** Lowercase ASCII words one space apart: the usual message, which is its own tokens' key. */
+const LOWER_WORDS = /^[a-z]+(?: [a-z]+)*$/;
 
 /**
  * Literal-looking text: kept intact (inner dots, slashes, dashes) and matched by types, not words.
@@ -88,11 +98,6 @@ function cleaned(message: string): string {
     .replace(DOUBLE_QUOTES, '"');
 }
 
-/** Lowercase (Unicode-aware, locale-independent). */
-export const lower = (function lower(text: string): string {
-  return text.toLowerCase();
-});
-
 /**
  * The two words of an English contraction (`what's` → what, is; `don't` → do, not; `we'll` → we,
  * will), or null for any other word (no array for the usual word, which stays whole).
@@ -117,41 +122,14 @@ const contraction = (function contraction(word: string): [string, string] | null
 /** The shape of a token's text, or null for a word. */
 export const literalShape = (function literalShape(text: string): LiteralShape | null {
   if (!LITERAL_HINT.test(text)) return null;
-  const ascii = isAsciiIn(text, 0, 0x7f);
+  const ascii = ASCII.test(text);
   for (const [shape, pattern, asciiTwin] of LITERAL_SHAPES) if ((ascii && asciiTwin ? asciiTwin : pattern).test(text)) return shape;
   return null;
 });
 
-/** Whether every UTF-16 unit of `text` is in [low, high] (ASCII ranges). */
-export const isAsciiIn = (function isAsciiIn(text: string, low: number, high: number): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < low || code > high) return false;
-  }
-  return true;
-});
-
-// Character tests by code: the tokenizer runs on every message, and most characters are ASCII
-// letters, which these answer without a lookup or a regex.
-export const isAsciiAlnum = (function isAsciiAlnum(code: number): boolean {
-  const letter = code | 32; // A-Z read as a-z
-  return (letter >= 97 && letter <= 122) || (code >= 48 && code <= 57);
-});
-
-/** ALNUM.test(text): by char code while the text is ASCII. */
+/** ALNUM.test(text): by its ASCII twin while the text is ASCII. */
 export const hasLetterOrDigit = (function hasLetterOrDigit(text: string): boolean {
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code > 0x7f) return ALNUM.test(text);
-    if (isAsciiAlnum(code)) return true;
-  }
-  return false;
-});
-
-const isSpaceAt = (function isSpaceAt(text: string, at: number): boolean {
-  const code = text.charCodeAt(at);
-  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
-  return /\s/.test(text[at]!);
+  return (ASCII.test(text) ? /[a-z\d]/i : ALNUM).test(text);
 });
 
 /**
@@ -187,9 +165,11 @@ export class TokenPool {
  * With a pool, the tokens are the pool's (see TokenPool), else they are new (a pool of their own).
  */
 export const tokenize = (function tokenize(message: string, pool = new TokenPool()): Tokenized {
-  // In printable ASCII (the usual message; nothing to clean) the only whitespace is " ": chunks are
-  // found with indexOf, not char by char (the char tests were a third of tokenize under --jitless).
-  const plain = isAsciiIn(message, 0x20, 0x7e);
+  // Lowercase words one space apart (most messages) are split at the spaces: each is a word
+  // token as it is, so no character needs a test of its own (that was most of tokenize under --jitless).
+  const words = LOWER_WORDS.test(message);
+  // In printable ASCII (nothing to clean) the only whitespace is " ": chunks are found with indexOf.
+  const plain = words || PRINTABLE_ASCII.test(message);
   const clean = plain ? message : cleaned(message);
   pool.count = 0;
   let unbalancedQuote = false;
@@ -199,7 +179,14 @@ export const tokenize = (function tokenize(message: string, pool = new TokenPool
   let unclosedSingle = Infinity;
   let i = 0;
   while (i < clean.length) {
-    if (isSpaceAt(clean, i)) {
+    if (words) {
+      const end = chunkEnd(clean, i, true);
+      const word = clean.slice(i, end);
+      pool.take(word, word, "word", null, i, end);
+      i = end + 1;
+      continue;
+    }
+    if (plain ? clean[i] === " " : SPACE.test(clean[i]!)) {
       i++;
       continue;
     }
@@ -214,21 +201,21 @@ export const tokenize = (function tokenize(message: string, pool = new TokenPool
       if (close > 0) {
         const inner = clean.slice(i + 1, close);
         const collapsed = inner.trim().replace(/\s+/g, " ");
-        if (collapsed.length > 0) pool.take(inner, lower(collapsed), "quoted", null, i + 1, close);
+        if (collapsed.length > 0) pool.take(inner, collapsed.toLowerCase(), "quoted", null, i + 1, close);
         i = close + 1;
         continue;
       }
       // An apostrophe may stand alone ("students' books"); a ' opening a word never closed is a
       // quote. A " followed by a space or the end opens nothing: it is the symbol itself.
       const next = clean[i + 1] ?? " ";
-      if (ch === '"' ? !/\s/.test(next) : hasLetterOrDigit(next)) unbalancedQuote = true;
+      if (ch === '"' ? !SPACE.test(next) : hasLetterOrDigit(next)) unbalancedQuote = true;
     }
     const end = chunkEnd(clean, i, plain);
     pushChunk(clean, i, end, pool);
     i = end;
   }
   // The message's tokens, in an array of their number.
-  return { clean, tokens: pool.tokens.slice(0, pool.count), unbalancedQuote };
+  return { clean, tokens: pool.tokens.slice(0, pool.count), unbalancedQuote, cleanIsKey: words };
 });
 
 /** Where the chunk starting at `from` ends: at the next whitespace (in `plain` text, the next space) or the end. */
@@ -238,7 +225,7 @@ const chunkEnd = (function chunkEnd(text: string, from: number, plain: boolean):
     return space < 0 ? text.length : space;
   }
   let end = from;
-  while (end < text.length && !isSpaceAt(text, end)) end++;
+  while (end < text.length && !SPACE.test(text[end]!)) end++;
   return end;
 });
 
@@ -256,7 +243,7 @@ function findClosingQuote(text: string, open: number): number {
 const pushChunk = (function pushChunk(clean: string, from: number, to: number, tokens: TokenPool): void {
   // The usual chunk, a lowercase ASCII word, is its own token: no punctuation, shape or contraction to look for.
   const chunk = clean.slice(from, to);
-  if (isAsciiIn(chunk, 97, 122)) return tokens.take(chunk, chunk, "word", null, from, to);
+  if (LOWER_ASCII.test(chunk)) return tokens.take(chunk, chunk, "word", null, from, to);
   let start = from;
   let end = to;
   while (start < end && LEADING_PUNCT.includes(clean[start]!)) start++;
@@ -267,11 +254,14 @@ const pushChunk = (function pushChunk(clean: string, from: number, to: number, t
   if (dots < end && dots > start && hasLetterOrDigit(clean[dots - 1]!)) end = dots;
   if (start >= end) return pushSymbol(clean, from, to, tokens);
   let text = clean.slice(start, end);
+  // toLowerCase: Unicode-aware and locale-independent.
+  let norm = text.toLowerCase();
   // Latin abbreviations are read as words (with their final dot), never as file names.
-  const lowered = lower(text);
-  const abbreviation = lowered === "e.g" || lowered === "i.e";
-  if (abbreviation && clean[end] === ".") text = clean.slice(start, ++end);
-  const norm = lower(text);
+  const abbreviation = norm === "e.g" || norm === "i.e";
+  if (abbreviation && clean[end] === ".") {
+    text = clean.slice(start, ++end);
+    norm += ".";
+  }
   const shape = abbreviation ? null : literalShape(text);
   // Pure punctuation ("?", "--", "..."): dropped unless it looks like a literal.
   if (!shape && !hasLetterOrDigit(text)) return pushSymbol(clean, from, to, tokens);

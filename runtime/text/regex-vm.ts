@@ -5,7 +5,6 @@
 
 import type { BundleTypeProgram } from "../bundle/bundle-types.js";
 import { characters } from "./fuzzy.js";
-import { isAsciiAlnum } from "./normalize.js";
 
 export const OP_CHAR = 0; // [0, class, next]: consume one character of the class
 export const OP_SPLIT = 1; // [1, x, y]: continue at x and at y
@@ -38,7 +37,8 @@ const inNamedSets = (function inNamedSets(bits: number, code: number): boolean {
   const isDigit = code >= 48 && code <= 57;
   // A string only for a character beyond ASCII (rare in a token), for the Unicode regexes.
   const ch = code < 128 ? "" : String.fromCodePoint(code);
-  const isWord = code < 128 ? isAsciiAlnum(code) || code === 95 : (wordChar ??= new RegExp("[\\p{L}\\p{N}\\p{M}_]", "u")).test(ch);
+  const letter = code | 32; // A-Z read as a-z
+  const isWord = code < 128 ? (letter >= 97 && letter <= 122) || isDigit || code === 95 : (wordChar ??= new RegExp("[\\p{L}\\p{N}\\p{M}_]", "u")).test(ch);
   const isSpace = code === 32 || (code < 128 ? code >= 9 && code <= 13 : SPACE_CHAR.test(ch));
   // The sets the character is in, each named or negated: the class holds it if it names one of them.
   const sets = (isWord ? SET_WORD : SET_NOT_WORD) | (isDigit ? SET_DIGIT : SET_NOT_DIGIT) | (isSpace ? SET_SPACE : SET_NOT_SPACE);

@@ -27,14 +27,26 @@ export interface Sanitized {
 const NOTHING_COUNTED: Readonly<Sentiment> = Object.freeze(emptySentiment());
 const NONE: readonly never[] = Object.freeze([]);
 
+/**
+ * Per model, the words looked up lately and the index of their first phrase (PhraseTable.first;
+ * -1: none). A Map hashes a word natively, where `first` hashes it in a loop over its characters:
+ * that was a tenth of an exact answer under --jitless. Emptied at MEMO_WORDS words, so it stays
+ * small whatever the messages; what a lookup finds never depends on it.
+ */
+const memos = new WeakMap<NpcModel, Map<string, number>>();
+const MEMO_WORDS = 4096;
+
 export function emptySentiment(): Sentiment {
   return { expletives: 0, interjections: 0, thanking: 0, encouraging: 0, discouraging: 0 };
 }
 
 export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
+  let memo = memos.get(model);
+  if (memo === undefined) memos.set(model, (memo = new Map()));
+  else if (memo.size >= MEMO_WORDS) memo.clear();
   // The usual message has no noise and no sentiment phrase: its tokens are kept as they are.
   let first = 0;
-  while (first < tokens.length && (tokens[first]!.kind === "quoted" || !longestPhraseAt(model, tokens, first))) first++;
+  while (first < tokens.length && (tokens[first]!.kind === "quoted" || !longestPhraseAt(model, memo, tokens, first))) first++;
   if (first === tokens.length) return { kept: tokens, content: tokens, counts: NOTHING_COUNTED, items: NONE, phrases: NONE };
   const counts = emptySentiment();
   const kept: Token[] = tokens.slice(0, first);
@@ -44,7 +56,7 @@ export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sa
   let i = first;
   while (i < tokens.length) {
     const token = tokens[i]!;
-    const phrase = token.kind === "quoted" ? undefined : longestPhraseAt(model, tokens, i);
+    const phrase = token.kind === "quoted" ? undefined : longestPhraseAt(model, memo, tokens, i);
     if (!phrase) {
       kept.push(token);
       content.push(token);
@@ -65,10 +77,12 @@ export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sa
 });
 
 /** The longest phrase written at `at` (its first word's group is longest first), or undefined. */
-const longestPhraseAt = (function longestPhraseAt(model: NpcModel, tokens: readonly Token[], at: number): Phrase | undefined {
+const longestPhraseAt = (function longestPhraseAt(model: NpcModel, memo: Map<string, number>, tokens: readonly Token[], at: number): Phrase | undefined {
   const table = model.sanitizerPhrases;
   const word = tokens[at]!.norm;
-  for (let i = table.first(word); i !== -1 && table.startsWith(i, word); i++) {
+  let i = memo.get(word);
+  if (i === undefined) memo.set(word, (i = table.first(word)));
+  for (; i !== -1 && table.startsWith(i, word); i++) {
     const phrase = table.phrase(i);
     if (phraseAt(phrase, tokens, at)) return phrase;
   }

@@ -2,10 +2,11 @@
 // sides of the probabilistic stage: at build time for the words of the inputs and synonyms, at
 // run time for the message's words, so "directories", "directory" and "directoried" meet.
 // Only lowercase ASCII words of three letters or more are stemmed; anything else is its own stem.
-// Letters are tested by char code, not by regexes: each would be compiled in a fresh process's first message.
+// Letters are tested by char code, not by regexes: each would be compiled in a fresh process's first message
+// (LOWER_ASCII is the tokenizer's, compiled by then).
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import { isAsciiIn } from "./normalize.js";
+import { LOWER_ASCII } from "./normalize.js";
 
 const isConsonant = (function isConsonant(w: string, i: number): boolean {
   const c = w[i]!;
@@ -103,7 +104,7 @@ const step5 = (function step5(word: string): string {
 
 /** The Porter stem of a normalized word (lowercase); other tokens are returned unchanged. */
 export const stem = (function stem(word: string): string {
-  if (word.length < 3 || !isAsciiIn(word, 97, 122)) return word;
+  if (word.length < 3 || !LOWER_ASCII.test(word)) return word;
   let w = step1ab(word);
   if (w.endsWith("y") && hasVowel(w, w.length - 1)) w = `${w.slice(0, -1)}i`;
   w = replaceSuffix(w, STEP2, 0);

@@ -1,14 +1,14 @@
-// The ASCII fast paths of the tokenizer, the stemmer and the negation guard (char-code tests, and
-// ASCII twins of Unicode regexes, which cost up to a millisecond each to compile in a fresh
-// process) answer as the Unicode regexes they stand for, on any text: ASCII or not.
+// The ASCII fast paths of the tokenizer, the stemmer and the negation guard (ASCII twins of
+// Unicode regexes, which cost up to a millisecond each to compile in a fresh process, and the
+// tokenizer's split of lowercase words) answer as the general paths they stand for, on any text.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { isNegated, NEGATION } from "../../runtime/match/guards.js";
-import { hasLetterOrDigit, isAsciiIn, LITERAL_SHAPES, literalShape, tokenize } from "../../runtime/text/normalize.js";
+import { ASCII, hasLetterOrDigit, keyOf, LITERAL_SHAPES, literalShape, tokenize } from "../../runtime/text/normalize.js";
 
 /** Characters near the patterns' edges: ASCII punctuation they test, letters and digits beyond ASCII, a lone and a paired surrogate, dotted İ and the Kelvin sign (both lowercase to ASCII letters). */
 const edgy = fc.constantFrom(..."-._/\\~$*@=:+%' \t\"‘’ʼaZz09éß²٣İK", "\ud835", "𝐀", "\u0301");
-const asciiText = fc.string({ unit: fc.oneof(edgy.filter((c) => isAsciiIn(c, 0, 0x7f)), fc.string({ unit: "binary-ascii", minLength: 1, maxLength: 1 })), maxLength: 16 });
+const asciiText = fc.string({ unit: fc.oneof(edgy.filter((c) => ASCII.test(c)), fc.string({ unit: "binary-ascii", minLength: 1, maxLength: 1 })), maxLength: 16 });
 const anyText = fc.string({ unit: fc.oneof(edgy, fc.string({ unit: "binary", minLength: 1, maxLength: 1 }), fc.string({ unit: "binary-ascii", minLength: 1, maxLength: 1 })), maxLength: 16 });
 const texts = fc.oneof(asciiText, anyText);
 const runs = { numRuns: 3000 };
@@ -18,17 +18,6 @@ describe("ASCII fast paths", () => {
     fc.assert(
       fc.property(texts, (text) => {
         expect(hasLetterOrDigit(text)).toBe(/[\p{L}\p{N}]/u.test(text));
-      }),
-      runs,
-    );
-  });
-
-  it("isAsciiIn is a character-class test of the whole text", () => {
-    fc.assert(
-      fc.property(texts, (text) => {
-        expect(isAsciiIn(text, 0x20, 0x7e)).toBe(/^[\x20-\x7e]*$/.test(text));
-        expect(isAsciiIn(text, 0, 0x7f)).toBe(/^[\x00-\x7f]*$/.test(text));
-        expect(isAsciiIn(text, 97, 122)).toBe(/^[a-z]*$/.test(text));
       }),
       runs,
     );
@@ -88,5 +77,25 @@ describe("ASCII fast paths", () => {
       }),
       runs,
     );
+  });
+
+  it("tokenize splits lowercase words one space apart at the spaces, as it reads them char by char, and their key is the message", () => {
+    const word = fc.stringMatching(/^[a-z]{1,6}$/);
+    fc.assert(
+      fc.property(fc.array(word, { minLength: 1, maxLength: 8 }), (words) => {
+        const text = words.join(" ");
+        const split = tokenize(text);
+        // A tab is whitespace but not printable: the general path, char by char.
+        const tabbed = tokenize(`${words.join("\t")}\t`);
+        expect(split.tokens).toEqual(tabbed.tokens);
+        expect(split.tokens.map((t) => t.norm)).toEqual(words);
+        expect(split.cleanIsKey).toBe(true);
+        expect(tabbed.cleanIsKey).toBe(false);
+        expect(keyOf(split.tokens, split.clean)).toBe(text);
+      }),
+      runs,
+    );
+    // Anything else is read by the general path.
+    for (const text of ["list files ", " list", "list  files", "List files", "list files.", "don't", ""]) expect(tokenize(text).cleanIsKey).toBe(false);
   });
 });
