@@ -2,7 +2,7 @@
 // imports while the bundle's hash is checked, and only for a bundle that uses it (decided from
 // what the load reads), so a host answering with bundles without templates never loads the
 // template matcher, one without inputs (templates only) never loads the probabilistic matcher, and
-// one without context children or sentiment phrases never loads the code for those.
+// one without context children or sanitizer phrases never loads the code for those.
 // The session calls a stage through the forwarders below, which have the real ones' signatures: no
 // call site knows whether its stage is a chunk, and `process` stays synchronous. A stage's module
 // is registered once per process (modules are singletons), and an Npc refuses a payload whose
@@ -17,7 +17,7 @@ import type { ProbabilisticResult, RankedIntent } from "./match/match-probabilis
 import type { AtEnd, TemplateHit } from "./match/match-template.js";
 import type { Sentiment } from "./response.js";
 import type { Token } from "./text/normalize.js";
-import { NOISE_KINDS } from "./text/sanitize.js";
+import { unsanitized, type Sanitized } from "./text/sanitized.js";
 import type { SentimentHit } from "./text/sentiment.js";
 import type { WordResolver } from "./text/word-resolver.js";
 
@@ -25,7 +25,7 @@ interface Modules {
   probabilistic: typeof import("./match/probabilistic-stage.js");
   templates: typeof import("./match/match-template.js");
   context: typeof import("./conversation/context.js");
-  sentiment: typeof import("./text/sentiment.js");
+  sanitizer: typeof import("./text/sanitizer-stage.js");
 }
 type Stage = keyof Modules;
 
@@ -47,8 +47,8 @@ const STAGES: { [S in Stage]: StageChunk<S> } = {
   },
   // Context children: without them no context is active but one restored from a snapshot, which has no child to pick.
   context: { what: "context children", uses: ({ intents }) => intents.some((intent) => intent.parent !== null), load: () => import("./conversation/context.js") },
-  // Sentiment phrases (thanking, encouraging, discouraging): without them no clause counts one, and sentimentMatch finds nothing.
-  sentiment: { what: "sentiment phrases", uses: ({ sanitizer }) => sanitizer.kinds.some((kind) => kind >= NOISE_KINDS), load: () => import("./text/sentiment.js") },
+  // Sanitizer phrases (noise, and sentiment: thanking, encouraging, discouraging): without them sanitize finds nothing in any clause, and sentimentMatch nothing.
+  sanitizer: { what: "sanitizer phrases", uses: ({ sanitizer }) => sanitizer.kinds.length > 0, load: () => import("./text/sanitizer-stage.js") },
 };
 
 const registry: { [S in Stage]?: Modules[S] } = {};
@@ -106,7 +106,12 @@ export const pickContextChild = (function pickContextChild(model: NpcModel, rank
   return registry.context?.pickContextChild(model, ranking, activeContext, query) ?? null;
 });
 
-/** sentiment.ts sentimentMatch; null without sentiment phrases. */
+/** sentiment.ts sentimentMatch; null without sanitizer phrases (no clause counts a sentiment phrase). */
 export const sentimentMatch = (function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
-  return registry.sentiment?.sentimentMatch(model, counts, phrases, content) ?? null;
+  return registry.sanitizer?.sentimentMatch(model, counts, phrases, content) ?? null;
+});
+
+/** sanitize.ts sanitize; the clause as it is without sanitizer phrases (none could be found). */
+export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
+  return registry.sanitizer?.sanitize(model, tokens) ?? unsanitized(tokens);
 });

@@ -1,23 +1,28 @@
 // The optional stages (runtime/stages.ts): a bundle without templates, context children or
-// sentiment phrases loads and answers without their chunks, an Npc with them is never made
+// sanitizer phrases loads and answers without their chunks, an Npc with them is never made
 // without them, and registering a stage changes nothing for a bundle that does not use it. The order of the tests matters: this
 // file's module registry starts empty (vitest isolates test files), and each test registers more.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { loadNpc, Npc } from "../../runtime/index.js";
+import { NpcModel } from "../../runtime/bundle/model.js";
+import { sanitize } from "../../runtime/stages.js";
+import { sanitize as scan } from "../../runtime/text/sanitize.js";
+import { tokenize } from "../../runtime/text/normalize.js";
 import { hostileBundle } from "../../bench/hostile-payloads.js";
 import { refusalOf } from "../support/refusal.js";
 import { npcIr } from "./ir-fixture.js";
 
-const plain = compileNpc(
+const plainBuilt = compileNpc(
   npcIr({
     intents: [
       { id: "greet", inputs: ["hello there", "good morning"], outputs: ["Hi."] },
       { id: "files", inputs: ["list my files", "show the files"], outputs: ["Here they are."] },
     ],
   }),
-).bytes;
+);
+const plain = plainBuilt.bytes;
 const words = fc.constantFrom("hello", "there", "list", "my", "files", "show", "the", "good", "morning", "copy", "then", "it", "thanks", "great", "again");
 const message = fc.oneof(fc.constantFrom("hello there", "list my files"), fc.array(words, { minLength: 1, maxLength: 6 }).map((w) => w.join(" ")));
 const messages = fc.array(message, { minLength: 1, maxLength: 6 });
@@ -28,12 +33,12 @@ async function answers(bytes: Uint8Array, sequence: string[]): Promise<string> {
   return JSON.stringify(sequence.map((message) => session.process(message)));
 }
 
-/** One NPC with every optional stage: templates, a context child, sentiment phrases. */
+/** One NPC with every optional stage: templates, a context child, sanitizer phrases (sentiment and noise). */
 const optional = compileNpc(
   npcIr({
     types: { number: "^\\d+$" },
     synonyms: { vocab_copy: ["copy"], vocab_take: ["take"] },
-    lists: { thanking_words: ["thanks"] },
+    lists: { thanking_words: ["thanks"], interjections: ["well", "oh well"] },
     intents: [
       { id: "copy", paths: ["vocab_copy rest:string"], outputs: ["Copying."] },
       { id: "take", paths: ["vocab_take count:number"], outputs: ["Taking."] },
@@ -47,7 +52,14 @@ describe("optional stages", () => {
   let sequences: string[][] = [];
   let answersBefore: string[] = [];
 
-  it("a bundle without templates, context children or sentiment phrases loads and answers without their chunks", async () => {
+  /** What the session's sanitize (the forwarder) and the scan itself make of each message, for `model`. */
+  const bothSanitized = (model: NpcModel, sequence: string[]) =>
+    sequence.map((text) => {
+      const { tokens } = tokenize(text);
+      return [sanitize(model, tokens), scan(model, tokens)];
+    });
+
+  it("a bundle without templates, context children or sanitizer phrases loads and answers without their chunks", async () => {
     sequences = fc.sample(messages, { numRuns: 40, seed: 15 });
     answersBefore = await Promise.all(sequences.map((sequence) => answers(plain, sequence)));
     expect(answersBefore.join()).toContain('"exact match"');
@@ -55,6 +67,10 @@ describe("optional stages", () => {
     expect(() => new Npc(optional.payload)).toThrow("this bundle has templates, whose code is loaded apart: load it with loadNpc, or await loadStages(payload) first");
     const { automaton, ...rest } = optional.payload;
     expect(() => new Npc({ ...rest, automaton: automaton.slice(0, 1).map((root) => ({ ...root, accept: [] })) })).toThrow("this bundle has context children, whose code");
+    expect(() => new Npc({ ...plainBuilt.payload, sanitizer: optional.payload.sanitizer })).toThrow("this bundle has sanitizer phrases, whose code");
+    // Without the sanitizer's chunk a bundle without phrases reads every clause as the scan would.
+    expect(plainBuilt.payload.sanitizer.kinds).toHaveLength(0);
+    for (const [forwarded, scanned] of sequences.flatMap((sequence) => bothSanitized(new NpcModel(plainBuilt.payload), sequence))) expect(forwarded).toEqual(scanned);
   });
 
   it("loadNpc registers the stages a bundle uses before it answers", async () => {
@@ -66,7 +82,17 @@ describe("optional stages", () => {
     expect(session.process("list my files").intent).toBe("files");
     // A typo of the active context's child: the context stage picks it.
     expect(session.process("show them agian").witness.map((w) => w.stage)).toContain("context");
+    // Noise is dropped by the sanitizer's chunk: "oh well" is an interjection, not words to match.
+    const noisy = session.process("oh well list my files");
+    expect(noisy.intent).toBe("files");
+    expect(noisy.witness[0]).toEqual({ stage: "sanitize", items: [{ word: "oh well", kind: "noise", matched: "interjections" }] });
     expect(() => new Npc(optional.payload)).not.toThrow();
+    // Through the chunk, the session's sanitize is the scan.
+    const model = new NpcModel(optional.payload);
+    const found = fc.sample(fc.array(fc.oneof(words, fc.constantFrom("oh", "well", "thanks")), { minLength: 1, maxLength: 6 }), { numRuns: 60, seed: 7 }).map((w) => w.join(" "));
+    const pairs = bothSanitized(model, found);
+    expect(pairs.some(([, scanned]) => scanned.items.length > 0)).toBe(true);
+    for (const [forwarded, scanned] of pairs) expect(forwarded).toEqual(scanned);
   });
 
   it("registering the stages changes no answer of a bundle that does not use them", async () => {
