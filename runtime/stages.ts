@@ -13,6 +13,7 @@
 import type { BundlePayload } from "./bundle/bundle-types.js";
 import { hasInputs, useMatchIndex, type NpcModel } from "./bundle/model.js";
 import type { ContextGuess } from "./conversation/context.js";
+import type { GuardedAnswer, GuardedIntent } from "./match/guards.js";
 import type { ProbabilisticResult, RankedIntent } from "./match/match-probabilistic.js";
 import type { AtEnd, TemplateHit } from "./match/match-template.js";
 import type { Sentiment } from "./response.js";
@@ -26,6 +27,7 @@ interface Modules {
   templates: typeof import("./match/match-template.js");
   context: typeof import("./conversation/context.js");
   sanitizer: typeof import("./text/sanitizer-stage.js");
+  destructive: typeof import("./match/guards.js");
 }
 type Stage = keyof Modules;
 
@@ -49,6 +51,8 @@ const STAGES: { [S in Stage]: StageChunk<S> } = {
   context: { what: "context children", uses: ({ intents }) => intents.some((intent) => intent.parent !== null), load: () => import("./conversation/context.js") },
   // Sanitizer phrases (noise, and sentiment: thanking, encouraging, discouraging): without them sanitize finds nothing in any clause, and sentimentMatch nothing.
   sanitizer: { what: "sanitizer phrases", uses: ({ sanitizer }) => sanitizer.kinds.length > 0, load: () => import("./text/sanitizer-stage.js") },
+  // Destructive intents: without them no guard changes an answer (guards.ts).
+  destructive: { what: "destructive intents", uses: ({ intents }) => intents.some((intent) => intent.destructive), load: () => import("./match/guards.js") },
 };
 
 const registry: { [S in Stage]?: Modules[S] } = {};
@@ -114,4 +118,14 @@ export const sentimentMatch = (function sentimentMatch(model: NpcModel, counts: 
 /** sanitize.ts sanitize; the clause as it is without sanitizer phrases (none could be found). */
 export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
   return registry.sanitizer?.sanitize(model, tokens) ?? unsanitized(tokens);
+});
+
+/** guards.ts applyGuards; nothing for a bundle without destructive intents (its permissions are PERMISSIONS: no guard changes its answers). */
+export const applyGuards = (function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, message: string): void {
+  registry.destructive?.applyGuards(answer, intent, message);
+});
+
+/** guards.ts refusesGuess, for a guess of a destructive intent (only a bundle with some makes one). */
+export const guessRefusal = (function guessRefusal(query: readonly Token[], context: number | null, nameless: ReadonlySet<string>): string | null {
+  return registry.destructive?.refusesGuess(query, context, nameless) ?? null;
 });

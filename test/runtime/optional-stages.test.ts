@@ -1,5 +1,5 @@
-// The optional stages (runtime/stages.ts): a bundle without templates, context children or
-// sanitizer phrases loads and answers without their chunks, an Npc with them is never made
+// The optional stages (runtime/stages.ts): a bundle without templates, context children,
+// sanitizer phrases or destructive intents loads and answers without their chunks, an Npc with them is never made
 // without them, and registering a stage changes nothing for a bundle that does not use it. The order of the tests matters: this
 // file's module registry starts empty (vitest isolates test files), and each test registers more.
 import fc from "fast-check";
@@ -33,7 +33,7 @@ async function answers(bytes: Uint8Array, sequence: string[]): Promise<string> {
   return JSON.stringify(sequence.map((message) => session.process(message)));
 }
 
-/** One NPC with every optional stage: templates, a context child, sanitizer phrases (sentiment and noise). */
+/** One NPC with every optional stage: templates, a context child, sanitizer phrases (sentiment and noise), a destructive intent. */
 const optional = compileNpc(
   npcIr({
     types: { number: "^\\d+$" },
@@ -44,6 +44,7 @@ const optional = compileNpc(
       { id: "take", paths: ["vocab_take count:number"], outputs: ["Taking."] },
       { id: "files", inputs: ["list my files"], outputs: ["Here they are."], context: [{ id: "again", inputs: ["show them again"], outputs: ["Again."] }] },
       { id: "welcome", inputs: ["thanks"], outputs: ["You are welcome."] },
+      { id: "remove", inputs: ["remove the old logs"], outputs: ["Removing."], command: "rm -rf logs", permission: "yolo" },
     ],
   }),
 );
@@ -59,7 +60,7 @@ describe("optional stages", () => {
       return [sanitize(model, tokens), scan(model, tokens)];
     });
 
-  it("a bundle without templates, context children or sanitizer phrases loads and answers without their chunks", async () => {
+  it("a bundle without templates, context children, sanitizer phrases or destructive intents loads and answers without their chunks", async () => {
     sequences = fc.sample(messages, { numRuns: 40, seed: 15 });
     answersBefore = await Promise.all(sequences.map((sequence) => answers(plain, sequence)));
     expect(answersBefore.join()).toContain('"exact match"');
@@ -68,6 +69,8 @@ describe("optional stages", () => {
     const { automaton, ...rest } = optional.payload;
     expect(() => new Npc({ ...rest, automaton: automaton.slice(0, 1).map((root) => ({ ...root, accept: [] })) })).toThrow("this bundle has context children, whose code");
     expect(() => new Npc({ ...plainBuilt.payload, sanitizer: optional.payload.sanitizer })).toThrow("this bundle has sanitizer phrases, whose code");
+    const remover = compileNpc(npcIr({ intents: [{ id: "remove", inputs: ["remove the old logs"], outputs: ["Removing."], command: "rm -rf logs" }] })).payload;
+    expect(() => new Npc(remover)).toThrow("this bundle has destructive intents, whose code");
     // Without the sanitizer's chunk a bundle without phrases reads every clause as the scan would.
     expect(plainBuilt.payload.sanitizer.kinds).toHaveLength(0);
     for (const [forwarded, scanned] of sequences.flatMap((sequence) => bothSanitized(new NpcModel(plainBuilt.payload), sequence))) expect(forwarded).toEqual(scanned);
@@ -86,6 +89,11 @@ describe("optional stages", () => {
     const noisy = session.process("oh well list my files");
     expect(noisy.intent).toBe("files");
     expect(noisy.witness[0]).toEqual({ stage: "sanitize", items: [{ word: "oh well", kind: "noise", matched: "interjections" }] });
+    // The guards' chunk: a guess of a destructive intent asks, a negated request runs nothing.
+    const guarded = (await loadNpc(optional.bytes)).session();
+    expect(guarded.process("remove the old logs").permission).toBe("yolo");
+    expect(guarded.process("remove the logs old")).toMatchObject({ intent: "remove", permission: "ask" });
+    expect(guarded.process("don't remove the old logs").notice).toMatch(/a request not to do something destructive/);
     expect(() => new Npc(optional.payload)).not.toThrow();
     // Through the chunk, the session's sanitize is the scan.
     const model = new NpcModel(optional.payload);
