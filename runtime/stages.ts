@@ -10,10 +10,13 @@
 // of a stage not registered answers as the stage does for a bundle that does not use it.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import type { BundlePayload } from "./bundle/bundle-types.js";
+import type { BundlePayload, ShellTemplate } from "./bundle/bundle-types.js";
+import { mayRenderShell } from "./bundle/intent-records.js";
 import { hasInputs, useMatchIndex, type NpcModel } from "./bundle/model.js";
 import type { ContextGuess } from "./conversation/context.js";
 import type { GuardedAnswer, GuardedIntent } from "./match/guards.js";
+import { UnsafeSlotValueError } from "./render/shell-escape.js";
+import type { TagValues } from "./render/shell-render.js";
 import type { ProbabilisticResult, RankedIntent } from "./match/match-probabilistic.js";
 import type { AtEnd, TemplateHit } from "./match/match-template.js";
 import type { Sentiment } from "./response.js";
@@ -27,7 +30,7 @@ interface Modules {
   templates: typeof import("./match/match-template.js");
   context: typeof import("./conversation/context.js");
   sanitizer: typeof import("./text/sanitizer-stage.js");
-  destructive: typeof import("./match/guards.js");
+  shell: typeof import("./render/shell-stage.js");
 }
 type Stage = keyof Modules;
 
@@ -51,8 +54,8 @@ const STAGES: { [S in Stage]: StageChunk<S> } = {
   context: { what: "context children", uses: ({ intents }) => intents.some((intent) => intent.parent !== null), load: () => import("./conversation/context.js") },
   // Sanitizer phrases (noise, and sentiment: thanking, encouraging, discouraging): without them sanitize finds nothing in any clause, and sentimentMatch nothing.
   sanitizer: { what: "sanitizer phrases", uses: ({ sanitizer }) => sanitizer.kinds.length > 0, load: () => import("./text/sanitizer-stage.js") },
-  // Destructive intents: without them no guard changes an answer (guards.ts).
-  destructive: { what: "destructive intents", uses: ({ intents }) => intents.some((intent) => intent.destructive), load: () => import("./match/guards.js") },
+  // Destructive intents or shell commands: without them no guard changes an answer (guards.ts), and no tool renders a shell command.
+  shell: { what: "destructive intents or shell commands", uses: ({ intents }) => intents.some((intent) => intent.destructive) || mayRenderShell(intents), load: () => import("./render/shell-stage.js") },
 };
 
 const registry: { [S in Stage]?: Modules[S] } = {};
@@ -122,10 +125,16 @@ export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sa
 
 /** guards.ts applyGuards; nothing for a bundle without destructive intents (its permissions are PERMISSIONS: no guard changes its answers). */
 export const applyGuards = (function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, message: string): void {
-  registry.destructive?.applyGuards(answer, intent, message);
+  registry.shell?.applyGuards(answer, intent, message);
 });
 
 /** guards.ts refusesGuess, for a guess of a destructive intent (only a bundle with some makes one). */
 export const guessRefusal = (function guessRefusal(query: readonly Token[], context: number | null, nameless: ReadonlySet<string>): string | null {
-  return registry.destructive?.refusesGuess(query, context, nameless) ?? null;
+  return registry.shell?.refusesGuess(query, context, nameless) ?? null;
+});
+
+/** shell-render.ts renderShellTemplate; no bundle without shell commands renders one (a payload changed by hand after its load: refused). */
+export const renderShellTemplate = (function renderShellTemplate(template: ShellTemplate, valueOf: TagValues): string {
+  if (!registry.shell) throw new UnsafeSlotValueError("command", "the shell renderer is not loaded for this bundle");
+  return registry.shell.renderShellTemplate(template, valueOf);
 });

@@ -8,8 +8,9 @@
 //     session): see lacksReferent.
 // Negation is detected on the message's words, wherever they sit: a false alarm only makes the
 // NPC ask first, while a missed "don't" could delete what the user wanted kept.
-// A chunk of its own, loaded for bundles with destructive intents (runtime/stages.ts): a bundle's
-// permissions are PERMISSIONS (checked at load), so the guards change no other answer.
+// In the shell stage's chunk (render/shell-stage.ts), loaded for bundles with destructive intents
+// (runtime/stages.ts): a bundle's permissions are PERMISSIONS (checked at load), so the guards
+// change no other answer.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 import { isAsciiIn, textOf, type Token } from "../text/normalize.js";
 import { PERMISSIONS, type Permission } from "../bundle/bundle-types.js";
