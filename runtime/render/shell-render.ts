@@ -15,7 +15,7 @@
 // NUL is refused everywhere (a C string cannot carry it).
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 import type { ShellPlace, ShellTemplate } from "../bundle/bundle-types.js";
-import { escapeForSingleQuotes, UnsafeSlotValueError } from "./shell-escape.js";
+import { UnsafeSlotValueError } from "./shell-escape.js";
 
 /** The value a tag renders to; "" for a tag nothing fills. */
 export type TagValues = (tag: string) => string;
@@ -34,6 +34,9 @@ export const renderShellTemplate = (function renderShellTemplate(template: Shell
   return out;
 });
 
+/** `value` for use between single quotes, where the shell interprets nothing: `'` becomes `'\''` (NUL is refused before). */
+const singleQuoted = (value: string): string => value.replaceAll("'", "'\\''");
+
 /** Refuses a value that `$ \` \\ "` would make the shell interpret where it sits. */
 function refuseLive(tag: string, value: string, where: string): void {
   if (SUBSTITUTION_LIVE.test(value)) throw new UnsafeSlotValueError(tag, `it sits inside ${where} and contains $ \` \\ or "`);
@@ -44,9 +47,9 @@ const escapeForPlace = (function escapeForPlace(tag: string, value: string, { co
   if (inBackticks) refuseLive(tag, value, "backticks");
   switch (context) {
     case "single":
-      return escapeForSingleQuotes(tag, value);
+      return singleQuoted(value);
     case "unquoted":
-      return `'${escapeForSingleQuotes(tag, value)}'`;
+      return `'${singleQuoted(value)}'`;
     case "double":
       refuseLive(tag, value, "double quotes");
       return value;
