@@ -62,15 +62,29 @@ chunk, automaton-frames.ts) cost 149 B: 60,422 B (60,441 with null-prototype con
  * table with a hash table of first words (phrase-table.ts: corpus TERMy's cold load 25.7 → 19.7 ms
  * wall) cost 777 B, not yet paid for: 46,245 B. A load's chunk imports all started at once, from the
  * stored payload (stages.ts decides each stage's use from it, once; the decode's error paths folded
- * into one async function): 46,232 B. Format 13.0's word lists as string tables
- * (word-lists.ts) and the vocab phrases on the sanitizer's phrase table (model.ts byFirstWord gone),
- * with the template stage's tables (vocab edges by tag, list tries, number words) built by the
- * template chunk (match/template-tables.ts), not the core: 46,207 B; its vocab edges as three u32
- * arrays by state and tag, not a Map per state (the core builds no empty set of tables): 46,133 B.
- * The validator reading floats as u16s to check them (no boxed float per value in a cold load: TERMy
- * 100 KB of garbage less): 46,193 B. Both merged: 46,180 B. Merged with the typo lookup hashing each deletion variant from its undeleted prefix's state (fuzzy.ts), paid for by marking verified words with the lookup's number: 46,179 B. Merged with the jitless exact path (regex class tests instead of char-code loops, lowercase words split at their spaces, a sanitizer word memo; the single-quote escaper in shell-render.ts): 46,175 B, the guard.
+ * into one async function): 46,232 B. Format 13.0's word lists as string tables (word-lists.ts) and
+ * the vocab phrases on the sanitizer's phrase table (model.ts byFirstWord gone), with the template
+ * stage's tables (vocab edges by tag, list tries, number words) built by the template chunk
+ * (match/template-tables.ts), not the core: 46,207 B; its vocab edges as three u32 arrays by state and
+ * tag, not a Map per state (the core builds no empty set of tables): 46,133 B. The validator reading
+ * floats as u16s to check them (no boxed float per value in a cold load: TERMy 100 KB of garbage
+ * less): 46,193 B. Both merged: 46,180 B. Merged with the typo lookup hashing each deletion variant
+ * from its undeleted prefix's state (fuzzy.ts), paid for by marking verified words with the lookup's
+ * number: 46,179 B. Merged with the jitless exact path (regex class tests instead of char-code loops,
+ * lowercase words split at their spaces, a sanitizer word memo; the single-quote escaper in
+ * shell-render.ts): 46,175 B. The sanitizer's scan then went with the sentiment stage into one chunk,
+ * loaded for bundles with sanitizer phrases (text/sanitizer-stage.ts; what it returns,
+ * text/sanitized.ts, stays): −653 B (a TERMy host +72 B, no chunk more). The guards (negation, a guess
+ * naming nothing: guards.ts) became a chunk loaded for bundles with destructive intents: −512 B (a
+ * TERMy host one chunk more; corpus TERMy's cold load the same within noise, 841 → 843 M instructions
+ * for the whole jitless process). The shell renderer then joined them in one chunk
+ * (render/shell-stage.ts), loaded for bundles with destructive intents or shell commands, found by a
+ * search of the records' bytes for the key "sh" (intent-records.ts mayRenderShell; about 0.15 ms for
+ * corpus TERMy's 248 KB of records): −456 B (a TERMy host +539 B, no chunk more; 841 → 840 M
+ * instructions). Its single-quote escaper went with it (shell-escape.ts keeps UnsafeSlotValueError):
+ * −125 B. Merged: 44,472 B, the guard.
  */
-export const CORE_BUDGET_BYTES = 46_175;
+export const CORE_BUDGET_BYTES = 44_472;
 
 
 export interface RuntimeBundleSize {
@@ -80,7 +94,7 @@ export interface RuntimeBundleSize {
   coreModules: string[];
   /**
    * Chunks the core imports only on demand: the synchronous SHA-256 (hosts without Web Crypto), the
-   * learned stage and the optional stages (probabilistic, templates, context, sentiment) (runtime/stages.ts) for bundles that use them, each with
+   * learned stage and the optional stages (probabilistic, templates, context, sanitizer) (runtime/stages.ts) for bundles that use them, each with
    * its bytes and module file names.
    */
   lazy: { bytes: number; modules: string[] }[];
@@ -109,7 +123,8 @@ const STAGE_MODULES: Record<string, readonly string[]> = {
   probabilistic: ["probabilistic-stage"],
   templates: ["match-template"],
   context: ["context"],
-  sentiment: ["sentiment"],
+  sanitizer: ["sanitizer-stage"],
+  shell: ["shell-stage"],
   learned: ["match-learned", "validate-learned"],
 };
 

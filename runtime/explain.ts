@@ -23,7 +23,7 @@ import { inlinedAutomaton } from "./bundle/inlined-automaton.js";
 import { typeMatchers } from "./match/type-matchers.js";
 import { textOf, type Token } from "./text/normalize.js";
 import { round4, type NpcResponse, type TraceStage, type TraceStep, type Witness, type WitnessItem } from "./response.js";
-import type { Sanitized } from "./text/sanitize.js";
+import type { Sanitized } from "./text/sanitized.js";
 import type { SentimentHit } from "./text/sentiment.js";
 import type { WordResolver } from "./text/word-resolver.js";
 

@@ -2,7 +2,7 @@
 // imports while the bundle's hash is checked, and only for a bundle that uses it, so a host
 // answering with bundles without templates never loads the template matcher, one without inputs
 // (templates only) never loads the probabilistic matcher, and one without context children or
-// sentiment phrases never loads the code for those. A load decides which from the stored payload,
+// sanitizer phrases never loads the code for those. A load decides which from the stored payload,
 // once, as soon as its msgpack part is decoded, and starts every import then, before it reads the
 // intents and the automaton (bundle/format.ts records the answer for the decoded payload).
 // The session calls a stage through the forwarders below, which have the real ones' signatures: no
@@ -12,15 +12,19 @@
 // of a stage not registered answers as the stage does for a bundle that does not use it.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import type { BundlePayload, StoredPayload } from "./bundle/bundle-types.js";
+import type { BundlePayload, ShellTemplate, StoredPayload } from "./bundle/bundle-types.js";
 import type { EDGE_KINDS } from "./bundle/automaton-store.js";
+import { mayRenderShell } from "./bundle/intent-records.js";
 import { hasInputs, useMatchIndex, type NpcModel } from "./bundle/model.js";
 import type { ContextGuess } from "./conversation/context.js";
+import type { GuardedAnswer, GuardedIntent } from "./match/guards.js";
+import { UnsafeSlotValueError } from "./render/shell-escape.js";
+import type { TagValues } from "./render/shell-render.js";
 import type { ProbabilisticResult, RankedIntent } from "./match/match-probabilistic.js";
 import type { AtEnd, TemplateHit } from "./match/match-template.js";
 import type { Sentiment } from "./response.js";
 import type { Token } from "./text/normalize.js";
-import { NOISE_KINDS } from "./text/sanitize.js";
+import { unsanitized, type Sanitized } from "./text/sanitized.js";
 import type { SentimentHit } from "./text/sentiment.js";
 import type { WordResolver } from "./text/word-resolver.js";
 
@@ -28,7 +32,8 @@ interface Modules {
   probabilistic: typeof import("./match/probabilistic-stage.js");
   templates: typeof import("./match/match-template.js");
   context: typeof import("./conversation/context.js");
-  sentiment: typeof import("./text/sentiment.js");
+  sanitizer: typeof import("./text/sanitizer-stage.js");
+  shell: typeof import("./render/shell-stage.js");
 }
 type Stage = keyof Modules;
 
@@ -66,6 +71,11 @@ function hasContextChildren({ intents }: AnyPayload): boolean {
   return Array.isArray(intents) ? intents.some((intent) => intent.parent !== null) : intents.parent.some((parent) => parent !== intents.ids.length);
 }
 
+/** A destructive intent or a tool that may render a shell command; stored, one typed pass and a search of the records' bytes. */
+function hasShellWork({ intents }: AnyPayload): boolean {
+  return (Array.isArray(intents) ? intents.some((intent) => intent.destructive) : intents.destructive.includes(1)) || mayRenderShell(intents);
+}
+
 const STAGES: { [S in Stage]: StageChunk<S> } = {
   // Inputs (phrasings and entries' describing text): without them no intent is ever found, and the ranking is empty.
   probabilistic: { what: "inputs", uses: hasInputs, load: () => import("./match/probabilistic-stage.js").then((stage) => (useMatchIndex(stage.MatchIndex), stage)) },
@@ -73,8 +83,10 @@ const STAGES: { [S in Stage]: StageChunk<S> } = {
   templates: { what: "templates", uses: hasTemplates, load: () => import("./match/match-template.js") },
   // Context children: without them no context is active but one restored from a snapshot, which has no child to pick.
   context: { what: "context children", uses: hasContextChildren, load: () => import("./conversation/context.js") },
-  // Sentiment phrases (thanking, encouraging, discouraging): without them no clause counts one, and sentimentMatch finds nothing.
-  sentiment: { what: "sentiment phrases", uses: ({ sanitizer }) => sanitizer.kinds.some((kind) => kind >= NOISE_KINDS), load: () => import("./text/sentiment.js") },
+  // Sanitizer phrases (noise, and sentiment: thanking, encouraging, discouraging): without them sanitize finds nothing in any clause, and sentimentMatch nothing.
+  sanitizer: { what: "sanitizer phrases", uses: ({ sanitizer }) => sanitizer.kinds.length > 0, load: () => import("./text/sanitizer-stage.js") },
+  // Destructive intents or shell commands: without them no guard changes an answer (guards.ts), and no tool renders a shell command.
+  shell: { what: "destructive intents or shell commands", uses: hasShellWork, load: () => import("./render/shell-stage.js") },
 };
 
 const registry: { [S in Stage]?: Modules[S] } = {};
@@ -137,7 +149,28 @@ export const pickContextChild = (function pickContextChild(model: NpcModel, rank
   return registry.context?.pickContextChild(model, ranking, activeContext, query) ?? null;
 });
 
-/** sentiment.ts sentimentMatch; null without sentiment phrases. */
+/** sentiment.ts sentimentMatch; null without sanitizer phrases (no clause counts a sentiment phrase). */
 export const sentimentMatch = (function sentimentMatch(model: NpcModel, counts: Readonly<Sentiment>, phrases: readonly string[], content: readonly Token[]): SentimentHit | null {
-  return registry.sentiment?.sentimentMatch(model, counts, phrases, content) ?? null;
+  return registry.sanitizer?.sentimentMatch(model, counts, phrases, content) ?? null;
+});
+
+/** sanitize.ts sanitize; the clause as it is without sanitizer phrases (none could be found). */
+export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
+  return registry.sanitizer?.sanitize(model, tokens) ?? unsanitized(tokens);
+});
+
+/** guards.ts applyGuards; nothing for a bundle without destructive intents (its permissions are PERMISSIONS: no guard changes its answers). */
+export const applyGuards = (function applyGuards(answer: GuardedAnswer, intent: GuardedIntent, message: string): void {
+  registry.shell?.applyGuards(answer, intent, message);
+});
+
+/** guards.ts refusesGuess, for a guess of a destructive intent (only a bundle with some makes one). */
+export const guessRefusal = (function guessRefusal(query: readonly Token[], context: number | null, nameless: ReadonlySet<string>): string | null {
+  return registry.shell?.refusesGuess(query, context, nameless) ?? null;
+});
+
+/** shell-render.ts renderShellTemplate; no bundle without shell commands renders one (a payload changed by hand after its load: refused). */
+export const renderShellTemplate = (function renderShellTemplate(template: ShellTemplate, valueOf: TagValues): string {
+  if (!registry.shell) throw new UnsafeSlotValueError("command", "the shell renderer is not loaded for this bundle");
+  return registry.shell.renderShellTemplate(template, valueOf);
 });

@@ -14,7 +14,7 @@
 import { randomBytes } from "node:crypto";
 import { bundleSlug } from "../emit/write-bundle.js";
 import { emojiFor, type Npc, type NpcResponse, type NpcSession, type ProcessOptions, type SessionOptions } from "../../runtime/index.js";
-import { emptySentiment } from "../../runtime/text/sanitize.js";
+import { emptySentiment } from "../../runtime/text/sanitized.js";
 import { conversation } from "../../runtime/conversation/conversation.js";
 import { bundleConcepts } from "../store/bundle-concepts.js";
 import { TRUST_AFTER, type ConceptLookup, type Store, type TeachGuard, type Teaching } from "../store/store.js";

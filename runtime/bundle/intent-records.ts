@@ -64,6 +64,11 @@ class LazyIntent implements BundleIntent {
     return at[this.index] === labels.length ? null : labels.at(at[this.index]!);
   }
 
+  /** The bytes of every intent's record, as stored (mayRenderShell). */
+  static recordBytes(intent: LazyIntent): Uint8Array {
+    return intent.stored.records.items;
+  }
+
   /** The record, decoded and checked once; throws InvalidBundleError naming the intent. */
   record(): IntentRecord {
     return (this.kept ??= readRecord(this.stored, this.index, this.id));
@@ -89,6 +94,25 @@ export function readIntents(stored: BundleIntents): BundleIntent[] {
   const intents: BundleIntent[] = [];
   for (let i = 0; i < stored.ids.length; i++) intents.push(new LazyIntent(stored, i));
   return intents;
+}
+
+/** The bytes of the key "sh" after its length (fixstr 2, or the last byte of a str 8/16/32 length: 2). */
+const isShellKeyAt = (bytes: Uint8Array, h: number): boolean => bytes[h - 1] === 0x73 && (bytes[h - 2] === 0xa2 || bytes[h - 2] === 2);
+
+/**
+ * Whether some intent may render a shell command ({sh: …}, runtime/render/shell-render.ts), decided
+ * without reading a record: the records' bytes hold the key "sh" however msgpack writes it (a
+ * string's bytes may look like one too: then the renderer is loaded for nothing). Stored intents (a
+ * load decides from them) or decoded ones; intents made by hand (not read from bytes): any tool.
+ */
+export function mayRenderShell(intents: readonly BundleIntent[] | BundleIntents): boolean {
+  let items: Uint8Array;
+  if (!Array.isArray(intents)) items = (intents as BundleIntents).records.items;
+  else if (intents[0] instanceof LazyIntent) items = LazyIntent.recordBytes(intents[0]);
+  else return intents.some((intent) => intent.tools.length > 0);
+  // A native search for the key's last byte, the rest read where it is found.
+  for (let h = items.indexOf(0x68, 2); h !== -1; h = items.indexOf(0x68, h + 1)) if (isShellKeyAt(items, h)) return true;
+  return false;
 }
 
 /** Reads every record now (`verify: "full"`): throws InvalidBundleError at the first malformed one. */

@@ -11,18 +11,17 @@ import { MAX_CLAUSES, splitClauses, withoutTrailingFiller, type Clause } from ".
 import { combineParts } from "./composite.js";
 import type { ContextGuess } from "./context.js";
 import type { Explainer, Tracer } from "../explain.js";
-import { applyGuards, isNegated, lacksReferent } from "../match/guards.js";
 import type { LearnedScores } from "../match/match-learned.js";
 import { matchExact, type ExactHit } from "../match/match-exact.js";
 import type { ProbabilisticResult, RankedIntent } from "../match/match-probabilistic.js";
 import type { TemplateHit } from "../match/match-template.js";
-import { matchProbabilistic, matchTemplate, mayMatchChild, pickContextChild, sentimentMatch } from "../stages.js";
+import { applyGuards, guessRefusal, matchProbabilistic, matchTemplate, mayMatchChild, pickContextChild, sanitize, sentimentMatch } from "../stages.js";
 import type { NpcModel } from "../bundle/model.js";
-import { keyOf, textOf, tokenize, TokenPool, type Token } from "../text/normalize.js";
+import { keyOf, tokenize, TokenPool, type Token } from "../text/normalize.js";
 import { RenderBudget, renderIntent, renderVariant, type RenderContext } from "../render/render.js";
 import { round4, type MatchStatus, type NpcResponse, type RelatedSuggestion, type Sentiment, type SlotCapture, type Witness, type WitnessItem } from "../response.js";
 import { Mulberry32, turnSeed } from "../render/rng.js";
-import { emptySentiment, sanitize, type Sanitized } from "../text/sanitize.js";
+import { emptySentiment, type Sanitized } from "../text/sanitized.js";
 import { emojiFor } from "../render/emoji.js";
 import { WordResolver } from "../text/word-resolver.js";
 import { UnsafeSlotValueError } from "../render/shell-escape.js";
@@ -92,9 +91,6 @@ export const MAX_MESSAGE_CHARS = 1000;
 export const messageLimit = (function messageLimit(configured: number): number {
   return configured <= MAX_MESSAGE_CHARS ? configured : MAX_MESSAGE_CHARS;
 });
-
-const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
-const NO_REFERENT_NOTICE = "This asks for something destructive without saying what it is about, so nothing will run: name what you mean.";
 
 const UNBALANCED_QUOTE_NOTICE = 'A quote was opened and never closed: close it so the quoted text is read as one piece.';
 
@@ -645,16 +641,10 @@ function learnedGuess(state: MatchState, learned: LearnedScores): Matched {
   return { kind: "match", match: index.winnerMatch(learned) };
 }
 
-/**
- * Why a guess of a destructive entry must not stand, or null: a negated request ("don't delete
- * x" resembles "delete x"), or, with no context to refer to, a request naming nothing ("delete
- * it"). The guard's reading of negation (guards.ts) is on the request without its sentiment
- * phrases (the query): "don't worry, …" is encouragement, not a "don't".
- */
+/** Why a guess of a destructive entry must not stand (guards.ts refusesGuess), or null. */
 const refusesGuess = (function refusesGuess(state: MatchState, intent: number): string | null {
-  const { model, query } = state;
-  if (!model.payload.intents[intent]!.destructive) return null;
-  return isNegated(textOf(query)) ? NEGATED_NOTICE : state.context === null && lacksReferent(query, model.nameless) ? NO_REFERENT_NOTICE : null;
+  const { model } = state;
+  return model.payload.intents[intent]!.destructive ? guessRefusal(state.query, state.context, model.nameless) : null;
 });
 
 /** A rejection with its related suggestions, and why when a guard refused the guess. */

@@ -8,8 +8,11 @@
 //     session): see lacksReferent.
 // Negation is detected on the message's words, wherever they sit: a false alarm only makes the
 // NPC ask first, while a missed "don't" could delete what the user wanted kept.
+// In the shell stage's chunk (render/shell-stage.ts), loaded for bundles with destructive intents
+// (runtime/stages.ts): a bundle's permissions are PERMISSIONS (checked at load), so the guards
+// change no other answer.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
-import { ASCII, type Token } from "../text/normalize.js";
+import { ASCII, textOf, type Token } from "../text/normalize.js";
 import { PERMISSIONS, type Permission } from "../bundle/bundle-types.js";
 import type { MatchStatus } from "../response.js";
 
@@ -67,4 +70,17 @@ export const lacksReferent = (function lacksReferent(tokens: readonly Token[], n
     if (!nameless.has(token.norm)) words++;
   }
   return words <= 1;
+});
+
+const NEGATED_NOTICE = "This reads as a request not to do something destructive, so nothing will run.";
+const NO_REFERENT_NOTICE = "This asks for something destructive without saying what it is about, so nothing will run: name what you mean.";
+
+/**
+ * Why a guess of a destructive entry must not stand, or null: a negated request ("don't delete
+ * x" resembles "delete x"), or, with no context to refer to, a request naming nothing ("delete
+ * it"). Negation is read on the request without its sentiment phrases (`query`): "don't worry,
+ * …" is encouragement, not a "don't".
+ */
+export const refusesGuess = (function refusesGuess(query: readonly Token[], context: number | null, nameless: ReadonlySet<string>): string | null {
+  return isNegated(textOf(query)) ? NEGATED_NOTICE : context === null && lacksReferent(query, nameless) ? NO_REFERENT_NOTICE : null;
 });

@@ -3,14 +3,14 @@
 // (from session metadata and the config: username, computer_name, npc_name, creator), and the
 // custom keys of the answering entry. Unknown tags render as "". Variants are picked with the
 // turn's seeded generator. A tool's `arguments.command` (a ShellTemplate in the bundle) is
-// rendered by shell-render.ts, which quotes slot values for where they land, so no slot value can
+// rendered by shell-render.ts (in the shell stage's chunk: runtime/stages.ts), which quotes slot values for where they land, so no slot value can
 // inject shell code. Every answer renders within RENDER_LIMITS, whatever its word lists hold.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import type { BundleIntent, Segments, ToolTree } from "../bundle/bundle-types.js";
 import type { NpcModel } from "../bundle/model.js";
 import { pick } from "./rng.js";
-import { renderShellTemplate } from "./shell-render.js";
+import { renderShellTemplate } from "../stages.js";
 import { UnsafeSlotValueError } from "./shell-escape.js";
 
 /** Word-list items may themselves contain tags; this bounds the nesting. */

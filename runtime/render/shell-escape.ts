@@ -1,5 +1,5 @@
-// The error of a slot value that cannot be put into a shell command safely (shell-render.ts
-// says where each value may go), so that no tool of the answer runs.
+// A slot value that cannot be rendered into its shell command (shell-render.ts): in the core, which
+// refuses the answer with it, while the renderer is a chunk (render/shell-stage.ts).
 
 export class UnsafeSlotValueError extends Error {
   constructor(readonly slot: string, reason: string) {

@@ -34,8 +34,8 @@ export const renderShellTemplate = (function renderShellTemplate(template: Shell
   return out;
 });
 
-/** A value for use between single quotes, where the shell interprets nothing: `'` becomes `'\''`. */
-const inSingleQuotes = (value: string): string => value.replaceAll("'", "'\\''");
+/** `value` for use between single quotes, where the shell interprets nothing: `'` becomes `'\''` (NUL is refused before). */
+const singleQuoted = (value: string): string => value.replaceAll("'", "'\\''");
 
 /** Refuses a value that `$ \` \\ "` would make the shell interpret where it sits. */
 function refuseLive(tag: string, value: string, where: string): void {
@@ -47,9 +47,9 @@ const escapeForPlace = (function escapeForPlace(tag: string, value: string, { co
   if (inBackticks) refuseLive(tag, value, "backticks");
   switch (context) {
     case "single":
-      return inSingleQuotes(value);
+      return singleQuoted(value);
     case "unquoted":
-      return `'${inSingleQuotes(value)}'`;
+      return `'${singleQuoted(value)}'`;
     case "double":
       refuseLive(tag, value, "double quotes");
       return value;

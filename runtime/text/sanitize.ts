@@ -1,31 +1,15 @@
 // Stage sanitize: finds noise (expletives, interjections) and sentiment phrases (thanking, encouraging,
 // discouraging) as whole words or phrases outside quotes. Noise is removed before matching;
-// sentiment phrases are counted and left out of the probabilistic stage only.
+// sentiment phrases are counted and left out of the probabilistic stage only. A chunk of its own,
+// loaded for bundles with sanitizer phrases (runtime/stages.ts); what it returns is sanitized.ts's.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 import { SENTIMENT_KINDS, type SentimentKind } from "../bundle/bundle-types.js";
 import { phraseAt, type NpcModel } from "../bundle/model.js";
 import type { Phrase } from "../bundle/phrase-table.js";
 import { textOf, type Token } from "./normalize.js";
-import type { Sentiment, WitnessItem } from "../response.js";
-
-/** Sentiment kinds below this (expletives, interjections) are noise: stripped, not sentiment phrases. */
-export const NOISE_KINDS = 2;
-
-export interface Sanitized {
-  /** Tokens without noise. */
-  kept: Token[];
-  /** Tokens without noise and without sentiment phrases. */
-  content: Token[];
-  counts: Readonly<Sentiment>;
-  items: readonly WitnessItem[];
-  /** The sentiment phrases found (not noise), normalized: "don't worry" reads "do not worry". */
-  phrases: readonly string[];
-}
-
-/** What a clause without noise or sentiment phrases (the usual one) finds: shared, never written. */
-const NOTHING_COUNTED: Readonly<Sentiment> = Object.freeze(emptySentiment());
-const NONE: readonly never[] = Object.freeze([]);
+import type { WitnessItem } from "../response.js";
+import { emptySentiment, NOISE_KINDS, unsanitized, type Sanitized } from "./sanitized.js";
 
 /**
  * Per model, the words looked up lately and the index of their first phrase (PhraseTable.first;
@@ -36,10 +20,6 @@ const NONE: readonly never[] = Object.freeze([]);
 const memos = new WeakMap<NpcModel, Map<string, number>>();
 const MEMO_WORDS = 4096;
 
-export function emptySentiment(): Sentiment {
-  return { expletives: 0, interjections: 0, thanking: 0, encouraging: 0, discouraging: 0 };
-}
-
 export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sanitized {
   let memo = memos.get(model);
   if (memo === undefined) memos.set(model, (memo = new Map()));
@@ -47,7 +27,7 @@ export const sanitize = (function sanitize(model: NpcModel, tokens: Token[]): Sa
   // The usual message has no noise and no sentiment phrase: its tokens are kept as they are.
   let first = 0;
   while (first < tokens.length && (tokens[first]!.kind === "quoted" || !longestPhraseAt(model, memo, tokens, first))) first++;
-  if (first === tokens.length) return { kept: tokens, content: tokens, counts: NOTHING_COUNTED, items: NONE, phrases: NONE };
+  if (first === tokens.length) return unsanitized(tokens);
   const counts = emptySentiment();
   const kept: Token[] = tokens.slice(0, first);
   const content: Token[] = tokens.slice(0, first);

@@ -1,5 +1,5 @@
-// Sentiment in matching (the answer's face, its emoji, is render/emoji.ts). A chunk of its own,
-// loaded only for bundles with sentiment phrases (runtime/stages.ts).
+// Sentiment in matching (the answer's face, its emoji, is render/emoji.ts). In the sanitizer's chunk,
+// loaded only for bundles with sanitizer phrases (sanitizer-stage.ts, runtime/stages.ts).
 //
 // Sentiment phrases ("thanks", "amazing") are left out of the probabilistic query so they do not
 // count against a request. The dataset's phrasings must then be read the same way, or "you are
@@ -15,7 +15,8 @@ import { SENTIMENT_KINDS } from "../bundle/bundle-types.js";
 import type { NpcModel } from "../bundle/model.js";
 import { keyOf, tokenize, type Token } from "./normalize.js";
 import type { Sentiment } from "../response.js";
-import { NOISE_KINDS, sanitize } from "./sanitize.js";
+import { sanitize } from "./sanitize.js";
+import { NOISE_KINDS } from "./sanitized.js";
 
 /** Kinds of the sentiment phrases removed, as a signature ("encouraging"; "thanking+encouraging"). */
 const signature = (function signature(counts: Readonly<Sentiment>): string {

@@ -54,7 +54,7 @@ describe("a load's order of work", () => {
     expect(seen!.automaton).toHaveProperty("edges");
     const payload = await decoding;
     expect(Array.isArray(payload.automaton)).toBe(true);
-    expect(usedStages(seen!)).toEqual(["probabilistic", "templates", "context", "sentiment"]);
+    expect(usedStages(seen!)).toEqual(["probabilistic", "templates", "context", "sanitizer"]);
   });
 
   it("decides each stage's use once: the stored payload's answer is the decoded one's, and what the NPC holds (property)", async () => {
@@ -65,7 +65,7 @@ describe("a load's order of work", () => {
           ...(f.inputs || f.sentiment || f.context ? ["probabilistic"] : []),
           ...(f.templates || f.types ? ["templates"] : []),
           ...(f.context ? ["context"] : []),
-          ...(f.sentiment ? ["sentiment"] : []),
+          ...(f.sentiment ? ["sanitizer"] : []),
         ];
         let stored: string[] = [];
         const decoded = await decodeBundle(bytes, "lazy", async (s) => void (stored = usedStages(s)));

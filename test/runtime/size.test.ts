@@ -28,14 +28,14 @@ describe("runtime size", () => {
     // The decoder is ours (format 4.0): no msgpack library rides along.
     expect(size!.coreModules).toContain("plain-msgpack.ts");
     expect(size!.coreModules.filter((name) => !name.endsWith(".ts"))).toEqual([]);
-    for (const optional of ["explain.ts", "lexer.ts", "sha256.ts", "encode.ts", "match-learned.ts", "learned-features.ts", "learned-readings.ts", "learned-spelling.ts", "remembered.ts", "match-template.ts", "regex-vm.ts", "automaton-store.ts", "template-store.ts", "context.ts", "sentiment.ts", "match-probabilistic.ts", "probabilistic-scratch.ts", "match-index.ts"]) expect(size!.coreModules).not.toContain(optional);
-    expect(size!.lazy.map((chunk) => chunk.modules)).toEqual(expect.arrayContaining([["sha256.ts"], ["learned-features.ts", "learned-readings.ts", "learned-spelling.ts", "match-learned.ts", "remembered.ts"], ["automaton-frames.ts", "automaton-store.ts", "match-template.ts", "regex-vm.ts", "template-scratch.ts", "template-starts.ts", "template-store.ts", "template-tables.ts", "type-matchers.ts", "wrong-shape.ts"], ["context.ts"], ["sentiment.ts"], ["match-index.ts", "match-probabilistic.ts", "probabilistic-scratch.ts", "probabilistic-stage.ts"]]));
+    for (const optional of ["explain.ts", "lexer.ts", "sha256.ts", "encode.ts", "match-learned.ts", "learned-features.ts", "learned-readings.ts", "learned-spelling.ts", "remembered.ts", "match-template.ts", "regex-vm.ts", "automaton-store.ts", "template-store.ts", "context.ts", "sanitize.ts", "sentiment.ts", "guards.ts", "shell-render.ts", "match-probabilistic.ts", "probabilistic-scratch.ts", "match-index.ts"]) expect(size!.coreModules).not.toContain(optional);
+    expect(size!.lazy.map((chunk) => chunk.modules)).toEqual(expect.arrayContaining([["sha256.ts"], ["learned-features.ts", "learned-readings.ts", "learned-spelling.ts", "match-learned.ts", "remembered.ts"], ["automaton-frames.ts", "automaton-store.ts", "match-template.ts", "regex-vm.ts", "template-scratch.ts", "template-starts.ts", "template-store.ts", "template-tables.ts", "type-matchers.ts", "wrong-shape.ts"], ["context.ts"], ["sanitize.ts", "sanitizer-stage.ts", "sentiment.ts"], ["guards.ts", "shell-render.ts", "shell-stage.ts"], ["match-index.ts", "match-probabilistic.ts", "probabilistic-scratch.ts", "probabilistic-stage.ts"]]));
     for (const chunk of size!.lazy) expect(chunk.bytes).toBeGreaterThan(0);
     expect(size!.optional.explain).toBeGreaterThan(0);
   });
 
   it("reports what a TERMy host loads: the core and the chunks of the stages its bundle uses", () => {
-    expect(size!.termy.stages).toEqual(["probabilistic", "templates", "context", "sentiment"]);
+    expect(size!.termy.stages).toEqual(["probabilistic", "templates", "context", "sanitizer", "shell"]);
     const template = size!.lazy.find((chunk) => chunk.modules.includes("match-template.ts"))!;
     expect(size!.termy.bytes).toBeGreaterThanOrEqual(size!.core + template.bytes);
     expect(size!.optional.lexer).toBeGreaterThan(0);
