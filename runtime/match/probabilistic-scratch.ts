@@ -40,6 +40,8 @@ export class ProbabilisticScratch {
   /** Per input a real word hit, its last function word's hit (-1: none; in the same hit arrays, after the real words'). */
   readonly inputWeakHit: Int32Array;
   readonly inputNext: Int32Array;
+  /** Per input a real word hit, what its real words' hits can add to its matched weight at most (weight × similarity, summed). */
+  readonly inputMost: Float64Array;
   readonly intentInput: Int32Array;
   hitTerm = ints(64);
   hitCandidate = ints(64);
@@ -51,6 +53,12 @@ export class ProbabilisticScratch {
    * found, in the order found; those by rank (counting sort), rank k's from rankStart[k]; per term, its rank.
    */
   readonly intentRank: Int32Array;
+  /**
+   * Per intent a real word found, what those words can add to its precision at most (their
+   * termMost summed, each term once), and the last term counted (-1: none): its score's bound.
+   */
+  readonly intentMost: Float64Array;
+  readonly intentTerm: Int32Array;
   readonly hitIntents: Int32Array;
   hitIntentCount = 0;
   readonly byRank: Int32Array;
@@ -77,6 +85,12 @@ export class ProbabilisticScratch {
   termBest = floats(16);
   /** The terms' weights summed. */
   messageWeight = 0;
+  /**
+   * Bounds on what any intent can score (matchProbabilistic): [0] recall's (the best similarity,
+   * with slack), [1] what every function word can add to precision together, [2] to an input's
+   * matched weight together.
+   */
+  readonly bounds = floats(3);
   /** Real words (not function words) by what they can add, and what the words from the k-th on can add together. */
   order = ints(16);
   left = floats(16);
@@ -96,11 +110,14 @@ export class ProbabilisticScratch {
 
   constructor(intentCount: number, stemCount: number, inputCount: number) {
     this.intentRank = ints(intentCount).fill(NOT_FOUND);
+    this.intentMost = floats(intentCount);
+    this.intentTerm = ints(intentCount).fill(-1);
     this.hitIntents = ints(intentCount);
     this.byRank = ints(intentCount);
     this.inputHit = ints(inputCount).fill(-1);
     this.inputWeakHit = ints(inputCount).fill(-1);
     this.inputNext = ints(inputCount);
+    this.inputMost = floats(inputCount);
     this.hitInputs = ints(inputCount);
     this.intentInput = ints(intentCount).fill(-1);
     this.scoredIntent = ints(intentCount + 1);
@@ -178,15 +195,18 @@ export class ProbabilisticScratch {
 
   /** Leaves the per-input and per-intent marks as the message found them. */
   clearMarks(): void {
-    const { hitInputs, inputHit, inputWeakHit, hitIntents, intentInput, intentRank } = this;
+    const { hitInputs, inputHit, inputWeakHit, inputMost, hitIntents, intentInput, intentRank, intentMost, intentTerm } = this;
     for (let i = 0; i < this.hitInputCount; i++) {
       inputHit[hitInputs[i]!] = -1;
       inputWeakHit[hitInputs[i]!] = -1;
+      inputMost[hitInputs[i]!] = 0;
     }
     // Every intent a real word found is listed, once.
     for (let i = 0; i < this.hitIntentCount; i++) {
       intentInput[hitIntents[i]!] = -1;
       intentRank[hitIntents[i]!] = NOT_FOUND;
+      intentMost[hitIntents[i]!] = 0;
+      intentTerm[hitIntents[i]!] = -1;
     }
   }
 }
