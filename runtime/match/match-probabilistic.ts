@@ -184,22 +184,32 @@ const collectHits = (function collectHits(model: NpcModel, terms: number, weak: 
       for (let p = starts[s]!; p < starts[s + 1]!; p++) {
         const input = items[p]!;
         const intent = inputIntent[input]!;
-        if (rank < intentRank[intent]!) intentRank[intent] = rank;
         // A term's postings are walked together: the intent's last term tells whether this one is counted yet.
         if (intentTerm[intent] !== t) {
+          if (intentTerm[intent] === -1) {
+            // Found now: its other marks are set here, so that only intentTerm is reset after the message.
+            hitIntents[scratch.hitIntentCount++] = intent;
+            intentRank[intent] = rank;
+            intentMost[intent] = termMost[t]!;
+            intentInput[intent] = -1;
+          } else {
+            if (rank < intentRank[intent]!) intentRank[intent] = rank;
+            intentMost[intent]! += termMost[t]!;
+          }
           intentTerm[intent] = t;
-          intentMost[intent]! += termMost[t]!;
         }
-        inputMost[input]! += most;
-        if (inputHit[input] === -1) {
+        const previous = inputHit[input]!;
+        if (previous === -1) {
+          // Likewise an input's: only inputHit is reset.
           hitInputs[scratch.hitInputCount++] = input;
-          if (intentInput[intent] === -1) hitIntents[scratch.hitIntentCount++] = intent;
           inputNext[input] = intentInput[intent]!;
           intentInput[intent] = input;
-        }
+          inputWeakHit[input] = -1;
+          inputMost[input] = most;
+        } else inputMost[input]! += most;
         hitTerm[at] = t;
         hitCandidate[at] = c;
-        hitPrevious[at] = inputHit[input]!;
+        hitPrevious[at] = previous;
         inputHit[input] = at++;
       }
     }

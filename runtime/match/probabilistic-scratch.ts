@@ -1,8 +1,9 @@
 // Scratch buffers of the probabilistic stage, one set per model, reused by every message: the
 // stage allocates nothing per message but its answer (issue #15: a young GC on ~1 % of calls was
-// the whole p99). A message leaves them as it found them (the per-stem and per-intent marks are
-// reset after each message), so no state passes from one message to the next. Arrays grow to the
-// largest message seen and stay that size.
+// the whole p99). A message leaves them as it found them (the per-stem marks, and the marks that
+// say an input or an intent was hit, are reset after each message; what else is kept per input or
+// intent is set when it is first hit), so no state passes from one message to the next. Arrays
+// grow to the largest message seen and stay that size.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 /** `array` if it holds `size` entries, else a copy with room for at least `size` (doubling). */
@@ -15,9 +16,6 @@ const grown = (function grown<T extends Int32Array | Float64Array>(array: T, siz
 
 const ints = (length: number) => new Int32Array(length);
 const floats = (length: number) => new Float64Array(length);
-
-/** An intent's rank before a word finds it: above any. */
-const NOT_FOUND = 0x7fffffff;
 
 export const KIND_WORD = 0;
 export const KIND_FUZZY = 1;
@@ -33,8 +31,9 @@ export class ProbabilisticScratch {
   termsHit = ints(16);
   /**
    * The message's hits, found once per message from the postings: per input its last hit (-1:
-   * none); per hit its term, its candidate and the input's previous hit; per intent its first
-   * input with a hit (-1: none) and per such input the intent's next; the inputs hit (to reset them).
+   * none, the mark reset after each message); per hit its term, its candidate and the input's
+   * previous hit; per intent found its first input with a hit (-1: none) and per such input the
+   * intent's next; the inputs hit (to reset them).
    */
   readonly inputHit: Int32Array;
   /** Per input a real word hit, its last function word's hit (-1: none; in the same hit arrays, after the real words'). */
@@ -49,13 +48,14 @@ export class ProbabilisticScratch {
   readonly hitInputs: Int32Array;
   hitInputCount = 0;
   /**
-   * Per intent, the rank of the first real word that finds it (NOT_FOUND: none yet); the intents
-   * found, in the order found; those by rank (counting sort), rank k's from rankStart[k]; per term, its rank.
+   * Per intent found, the rank of the first real word that finds it; the intents found, in the
+   * order found; those by rank (counting sort), rank k's from rankStart[k]; per term, its rank.
    */
   readonly intentRank: Int32Array;
   /**
    * Per intent a real word found, what those words can add to its precision at most (their
-   * termMost summed, each term once), and the last term counted (-1: none): its score's bound.
+   * termMost summed, each term once), and the last term counted (-1: not found, the mark reset
+   * after each message): its score's bound.
    */
   readonly intentMost: Float64Array;
   readonly intentTerm: Int32Array;
@@ -109,17 +109,17 @@ export class ProbabilisticScratch {
   readonly rankingOrder: Int32Array;
 
   constructor(intentCount: number, stemCount: number, inputCount: number) {
-    this.intentRank = ints(intentCount).fill(NOT_FOUND);
+    this.intentRank = ints(intentCount);
     this.intentMost = floats(intentCount);
     this.intentTerm = ints(intentCount).fill(-1);
     this.hitIntents = ints(intentCount);
     this.byRank = ints(intentCount);
     this.inputHit = ints(inputCount).fill(-1);
-    this.inputWeakHit = ints(inputCount).fill(-1);
+    this.inputWeakHit = ints(inputCount);
     this.inputNext = ints(inputCount);
     this.inputMost = floats(inputCount);
     this.hitInputs = ints(inputCount);
-    this.intentInput = ints(intentCount).fill(-1);
+    this.intentInput = ints(intentCount);
     this.scoredIntent = ints(intentCount + 1);
     this.scoredInput = ints(intentCount + 1);
     this.scoredScore = floats(intentCount + 1);
@@ -193,20 +193,11 @@ export class ProbabilisticScratch {
     this.bestChildrenCount = 0;
   }
 
-  /** Leaves the per-input and per-intent marks as the message found them. */
+  /** Leaves the per-input and per-intent marks as the message found them (inputHit and intentTerm: collectHits sets the rest when it marks). */
   clearMarks(): void {
-    const { hitInputs, inputHit, inputWeakHit, inputMost, hitIntents, intentInput, intentRank, intentMost, intentTerm } = this;
-    for (let i = 0; i < this.hitInputCount; i++) {
-      inputHit[hitInputs[i]!] = -1;
-      inputWeakHit[hitInputs[i]!] = -1;
-      inputMost[hitInputs[i]!] = 0;
-    }
+    const { hitInputs, inputHit, hitIntents, intentTerm } = this;
+    for (let i = 0; i < this.hitInputCount; i++) inputHit[hitInputs[i]!] = -1;
     // Every intent a real word found is listed, once.
-    for (let i = 0; i < this.hitIntentCount; i++) {
-      intentInput[hitIntents[i]!] = -1;
-      intentRank[hitIntents[i]!] = NOT_FOUND;
-      intentMost[hitIntents[i]!] = 0;
-      intentTerm[hitIntents[i]!] = -1;
-    }
+    for (let i = 0; i < this.hitIntentCount; i++) intentTerm[hitIntents[i]!] = -1;
   }
 }
