@@ -399,16 +399,16 @@ const scoreIntents = (function scoreIntents(model: NpcModel, list: Int32Array, f
     const parent = intents[intent]!.parent;
     if (parent !== null && parent !== activeContext) continue;
     if (floor > 0 && parent === null) {
-      // Its precision is at most what the words that found it and the function words can add; an
-      // input's recall at most what the candidates its real words hit and every function word's
-      // can add (the slack covers summing in another order).
-      let recallMost = 0;
-      for (let input = intentInput[intent]!; input !== -1; input = inputNext[input]!) {
-        if (input < firstDescription && inputWeight[input]! > 0) recallMost = Math.max(recallMost, (inputMost[input]! + bounds[2]!) / inputWeight[input]!);
-      }
-      const most = (intentMost[intent]! + bounds[1]!) * (1 + 1e-9);
-      recallMost = Math.min(recallMost * (1 + 1e-9), bounds[0]!);
-      if (recallMost === 0 || 1 / (RECALL_WEIGHT / recallMost + ((1 - RECALL_WEIGHT) * messageWeight) / most) < floor) continue;
+      // Its precision is at most what the words that found it and the function words can add, so
+      // reaching the floor takes a recall of at least `needed`; an input's recall is at most what
+      // the candidates its real words hit and every function word's can add (the slack covers
+      // summing in another order). An intent none of whose inputs can reach it is left out.
+      const room = 1 / floor - ((1 - RECALL_WEIGHT) * messageWeight) / ((intentMost[intent]! + bounds[1]!) * (1 + 1e-9));
+      const needed = RECALL_WEIGHT / room;
+      if (room <= 0 || bounds[0]! < needed) continue;
+      let input = intentInput[intent]!;
+      for (; input !== -1; input = inputNext[input]!) if (input < firstDescription && (inputMost[input]! + bounds[2]!) * (1 + 1e-9) >= needed * inputWeight[input]!) break;
+      if (input === -1) continue;
     }
     let bestRecall = 0;
     let bestInput = -1;
