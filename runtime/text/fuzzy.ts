@@ -97,11 +97,7 @@ export const characters = (function characters(text: string): number {
   return n;
 });
 
-/**
- * Optimal string alignment distance (on characters), giving up (returning limit + 1) once it
- * exceeds `limit`. Only the cells within `limit` of the diagonal are computed: one further off
- * is more than `limit` edits whatever the strings, so it reads as limit + 1.
- */
+/** Optimal string alignment distance (on characters), giving up (returning limit + 1) once it exceeds `limit`. */
 export const osaDistance = (function osaDistance(a: string, b: string, limit: number): number {
   if (pointsA.length < a.length) pointsA = new Int32Array(2 * a.length);
   if (pointsB.length < b.length) pointsB = new Int32Array(2 * b.length);
@@ -111,7 +107,6 @@ export const osaDistance = (function osaDistance(a: string, b: string, limit: nu
   const m = fillCodePoints(b, y);
   if (Math.abs(n - m) > limit) return limit + 1;
   const width = m + 1;
-  const over = limit + 1;
   if (rows.length < 3 * width) rows = new Int32Array(6 * width);
   // Three rows in one array: offsets of the row before the previous, the previous and this one.
   let prevPrev = 0;
@@ -122,30 +117,22 @@ export const osaDistance = (function osaDistance(a: string, b: string, limit: nu
     rows[prev + j] = j;
   }
   for (let i = 1; i <= n; i++) {
-    const from = i > limit ? i - limit : 1;
-    const to = i + limit < m ? i + limit : m;
-    // The cell left of the band (column 0: i deletions); the one right of it is set below, for the next row.
-    let rowMin = (rows[row + from - 1] = from === 1 ? i : over);
-    for (let j = from; j <= to; j++) {
-      // The cheapest of a deletion, an insertion and a substitution (or match), then a transposition.
-      let d = rows[prev + j]! + 1;
-      const insert = rows[row + j - 1]! + 1;
-      if (insert < d) d = insert;
-      const substitute = rows[prev + j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1);
-      if (substitute < d) d = substitute;
-      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1] && rows[prevPrev + j - 2]! + 1 < d) d = rows[prevPrev + j - 2]! + 1;
+    rows[row] = i;
+    let rowMin = i;
+    for (let j = 1; j <= m; j++) {
+      const cost = x[i - 1] === y[j - 1] ? 0 : 1;
+      let d = Math.min(rows[prev + j]! + 1, rows[row + j - 1]! + 1, rows[prev + j - 1]! + cost);
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d = Math.min(d, rows[prevPrev + j - 2]! + 1);
       rows[row + j] = d;
       if (d < rowMin) rowMin = d;
     }
-    if (to < m) rows[row + to + 1] = over;
-    if (rowMin > limit) return over;
+    if (rowMin > limit) return limit + 1;
     const oldest = prevPrev;
     prevPrev = prev;
     prev = row;
     row = oldest;
   }
-  const distance = rows[prev + m]!;
-  return distance > limit ? over : distance;
+  return rows[prev + m]!;
 });
 
 export interface FuzzyHit {
