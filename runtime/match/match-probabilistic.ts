@@ -160,40 +160,61 @@ const collectHits = (function collectHits(model: NpcModel, terms: number, weak: 
   const { scratch } = model.matching;
   const { starts, items } = model.matching.tables.postings;
   const inputIntent = model.payload.inputs.intent;
-  const { termWeight, termFrom, termTo, candidateStem } = scratch;
+  const { weight } = model.matching.tables;
+  const { termWeight, termFrom, termTo, termMost, candidateStem, candidateSim } = scratch;
   let count = 0;
   for (let c = 0; c < scratch.candidates; c++) count += starts[candidateStem[c]! + 1]! - starts[candidateStem[c]!]!;
   scratch.reserveHits(count);
-  const { inputHit, inputWeakHit, inputNext, intentInput, intentRank, hitIntents, termRank, hitTerm, hitCandidate, hitPrevious, hitInputs, weakTerm, weakCandidate } = scratch;
+  const { inputHit, inputWeakHit, inputNext, inputMost, intentInput, intentRank, intentTerm, intentMost, hitIntents, termRank, hitTerm, hitCandidate, hitPrevious, hitInputs, weakTerm, weakCandidate } = scratch;
   let at = 0;
+  let weakMost = 0;
   for (let t = 0; t < terms; t++) {
     if (termWeight[t]! < weak) {
       for (let c = termFrom[t]!; c < termTo[t]!; c++) {
         weakTerm[scratch.weakCount] = t;
         weakCandidate[scratch.weakCount++] = c;
+        weakMost += weight[candidateStem[c]!]! * candidateSim[c]!;
       }
       continue;
     }
     const rank = termRank[t]!;
     for (let c = termFrom[t]!; c < termTo[t]!; c++) {
       const s = candidateStem[c]!;
+      const most = weight[s]! * candidateSim[c]!;
       for (let p = starts[s]!; p < starts[s + 1]!; p++) {
         const input = items[p]!;
         const intent = inputIntent[input]!;
-        if (rank < intentRank[intent]!) intentRank[intent] = rank;
-        if (inputHit[input] === -1) {
+        // A term's postings are walked together: the intent's last term tells whether this one is counted yet.
+        if (intentTerm[intent] !== t) {
+          if (intentTerm[intent] === -1) {
+            // Found now: its other marks are set here, so that only intentTerm is reset after the message.
+            hitIntents[scratch.hitIntentCount++] = intent;
+            intentRank[intent] = rank;
+            intentMost[intent] = termMost[t]!;
+            intentInput[intent] = -1;
+          } else {
+            if (rank < intentRank[intent]!) intentRank[intent] = rank;
+            intentMost[intent]! += termMost[t]!;
+          }
+          intentTerm[intent] = t;
+        }
+        const previous = inputHit[input]!;
+        if (previous === -1) {
+          // Likewise an input's: only inputHit is reset.
           hitInputs[scratch.hitInputCount++] = input;
-          if (intentInput[intent] === -1) hitIntents[scratch.hitIntentCount++] = intent;
           inputNext[input] = intentInput[intent]!;
           intentInput[intent] = input;
-        }
+          inputWeakHit[input] = -1;
+          inputMost[input] = most;
+        } else inputMost[input]! += most;
         hitTerm[at] = t;
         hitCandidate[at] = c;
-        hitPrevious[at] = inputHit[input]!;
+        hitPrevious[at] = previous;
         inputHit[input] = at++;
       }
     }
   }
+  scratch.bounds[2] = weakMost;
   for (let w = 0; w < scratch.weakCount; w++) {
     const c = weakCandidate[w]!;
     const s = candidateStem[c]!;
@@ -260,6 +281,8 @@ export const matchProbabilistic = (function matchProbabilistic(
   // What the words from the k-th of `order` on (and every function word) can add together.
   let rest = 0;
   for (let t = 0; t < terms; t++) rest += termWeight[t]! < weak ? termMost[t]! : 0;
+  scratch.bounds[0] = recallCap;
+  scratch.bounds[1] = rest;
   for (let k = realWords; k-- > 0; ) left[k] = rest += termMost[order[k]!]!;
   // While a context is active the whole ranking is returned, yet the session reads only its first
   // `suggestions` (the explain trace 5) and the best two children of the context: only those
@@ -279,11 +302,11 @@ export const matchProbabilistic = (function matchProbabilistic(
     if (prune && scratch.bestCount === keep && cap < best[keep - 1]! && (!childMode || (scratch.bestChildrenCount === 2 && cap < bestChildren[1]!))) break;
     // The intents this word finds first (their order within a rank changes no score, nor the ranking: maxima and sorted lists).
     const first = scratch.scored;
-    scoreIntents(model, byRank, rankStart[k]!, rankStart[k + 1]!, activeContext, false);
-    for (let at = first; at < scratch.scored; at++) {
-      const score = scoredScore[at]!;
-      if (prune) scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
-      if (childMode && intents[scoredIntent[at]!]!.parent === activeContext) scratch.bestChildrenCount = keepBest(bestChildren, scratch.bestChildrenCount, score, 2);
+    scoreIntents(model, byRank, rankStart[k]!, rankStart[k + 1]!, activeContext, false, prune ? keep : 0);
+    if (childMode) {
+      for (let at = first; at < scratch.scored; at++) {
+        if (intents[scoredIntent[at]!]!.parent === activeContext) scratch.bestChildrenCount = keepBest(bestChildren, scratch.bestChildrenCount, scoredScore[at]!, 2);
+      }
     }
   }
   const ranking = rankingOf(model, keep, childMode ? scratch.scored : limit, activeContext);
@@ -310,7 +333,7 @@ const ownEvidence = (function ownEvidence(model: NpcModel, intent: number, activ
   const { scratch } = model.matching;
   const at = scratch.scored;
   scratch.one[0] = intent;
-  scoreIntents(model, scratch.one, 0, 1, activeContext, true);
+  scoreIntents(model, scratch.one, 0, 1, activeContext, true, 0);
   return at === scratch.scored ? 0 : scratch.scoredScore[at]!;
 });
 
@@ -355,21 +378,38 @@ const ranksBefore = (function ranksBefore(scratch: ProbabilisticScratch, a: numb
  * active context): each its best input's recall, and the precision of all its inputs and its
  * description together (per message word, the best similarity anywhere); `withoutRelatives`, as if
  * the message's WordNet relatives were not there (ownEvidence). Each is recorded in the scratch's
- * scored list unless either is 0. A list at a time, so what every intent reads (the tables and
- * the scratch's arrays) is read once. Only integers cross the call: a double is boxed, a heap
- * number per call.
+ * scored list unless either is 0. With `keep` > 0 (the ranking is pruned to the `keep` best)
+ * each score joins the scratch's best, and once there are `keep` of them a top-level intent whose
+ * words could not lift it over the `keep`-th is not scored: it could not enter the ranking (a
+ * child of the active context is in it whatever its score). A list at a time, so what every
+ * intent reads (the tables and the scratch's arrays) is read once. Only integers cross the call:
+ * a double is boxed, a heap number per call.
  */
-const scoreIntents = (function scoreIntents(model: NpcModel, list: Int32Array, from: number, to: number, activeContext: number | null, withoutRelatives: boolean): void {
+const scoreIntents = (function scoreIntents(model: NpcModel, list: Int32Array, from: number, to: number, activeContext: number | null, withoutRelatives: boolean, keep: number): void {
   const index = model.matching;
   const { weight, inputWords, inputWeight, firstDescription } = index.tables;
   const { scratch } = index;
   const { intents } = model.payload;
   const { stemBest, stemsHit, termsHit, termWeight, termBest, candidateStem, candidateSim, candidateWord, candidateKind, intentInput, inputHit, inputWeakHit, inputNext, hitTerm, hitCandidate, hitPrevious, scoredIntent, scoredInput, scoredScore } = scratch;
-  const { messageWeight } = scratch;
+  const { messageWeight, intentMost, inputMost, bounds } = scratch;
+  const { best } = scratch;
+  let floor = keep > 0 && scratch.bestCount === keep ? best[keep - 1]! : 0;
   for (let i = from; i < to; i++) {
     const intent = list[i]!;
     const parent = intents[intent]!.parent;
     if (parent !== null && parent !== activeContext) continue;
+    if (floor > 0 && parent === null) {
+      // Its precision is at most what the words that found it and the function words can add, so
+      // reaching the floor takes a recall of at least `needed`; an input's recall is at most what
+      // the candidates its real words hit and every function word's can add (the slack covers
+      // summing in another order). An intent none of whose inputs can reach it is left out.
+      const room = 1 / floor - ((1 - RECALL_WEIGHT) * messageWeight) / ((intentMost[intent]! + bounds[1]!) * (1 + 1e-9));
+      const needed = RECALL_WEIGHT / room;
+      if (room <= 0 || bounds[0]! < needed) continue;
+      let input = intentInput[intent]!;
+      for (; input !== -1; input = inputNext[input]!) if (input < firstDescription && (inputMost[input]! + bounds[2]!) * (1 + 1e-9) >= needed * inputWeight[input]!) break;
+      if (input === -1) continue;
+    }
     let bestRecall = 0;
     let bestInput = -1;
     let termCount = 0;
@@ -434,7 +474,11 @@ const scoreIntents = (function scoreIntents(model: NpcModel, list: Int32Array, f
     const at = scratch.scored++;
     scoredIntent[at] = intent;
     scoredInput[at] = bestInput;
-    scoredScore[at] = 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision);
+    const score = (scoredScore[at] = 1 / (RECALL_WEIGHT / bestRecall + (1 - RECALL_WEIGHT) / precision));
+    if (keep > 0) {
+      scratch.bestCount = keepBest(best, scratch.bestCount, score, keep);
+      if (scratch.bestCount === keep) floor = best[keep - 1]!;
+    }
   }
 });
 

@@ -1,8 +1,9 @@
 // Scratch buffers of the probabilistic stage, one set per model, reused by every message: the
 // stage allocates nothing per message but its answer (issue #15: a young GC on ~1 % of calls was
-// the whole p99). A message leaves them as it found them (the per-stem and per-intent marks are
-// reset after each message), so no state passes from one message to the next. Arrays grow to the
-// largest message seen and stay that size.
+// the whole p99). A message leaves them as it found them (the per-stem marks, and the marks that
+// say an input or an intent was hit, are reset after each message; what else is kept per input or
+// intent is set when it is first hit), so no state passes from one message to the next. Arrays
+// grow to the largest message seen and stay that size.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
 /** `array` if it holds `size` entries, else a copy with room for at least `size` (doubling). */
@@ -15,9 +16,6 @@ const grown = (function grown<T extends Int32Array | Float64Array>(array: T, siz
 
 const ints = (length: number) => new Int32Array(length);
 const floats = (length: number) => new Float64Array(length);
-
-/** An intent's rank before a word finds it: above any. */
-const NOT_FOUND = 0x7fffffff;
 
 export const KIND_WORD = 0;
 export const KIND_FUZZY = 1;
@@ -33,13 +31,16 @@ export class ProbabilisticScratch {
   termsHit = ints(16);
   /**
    * The message's hits, found once per message from the postings: per input its last hit (-1:
-   * none); per hit its term, its candidate and the input's previous hit; per intent its first
-   * input with a hit (-1: none) and per such input the intent's next; the inputs hit (to reset them).
+   * none, the mark reset after each message); per hit its term, its candidate and the input's
+   * previous hit; per intent found its first input with a hit (-1: none) and per such input the
+   * intent's next; the inputs hit (to reset them).
    */
   readonly inputHit: Int32Array;
   /** Per input a real word hit, its last function word's hit (-1: none; in the same hit arrays, after the real words'). */
   readonly inputWeakHit: Int32Array;
   readonly inputNext: Int32Array;
+  /** Per input a real word hit, what its real words' hits can add to its matched weight at most (weight × similarity, summed). */
+  readonly inputMost: Float64Array;
   readonly intentInput: Int32Array;
   hitTerm = ints(64);
   hitCandidate = ints(64);
@@ -47,10 +48,17 @@ export class ProbabilisticScratch {
   readonly hitInputs: Int32Array;
   hitInputCount = 0;
   /**
-   * Per intent, the rank of the first real word that finds it (NOT_FOUND: none yet); the intents
-   * found, in the order found; those by rank (counting sort), rank k's from rankStart[k]; per term, its rank.
+   * Per intent found, the rank of the first real word that finds it; the intents found, in the
+   * order found; those by rank (counting sort), rank k's from rankStart[k]; per term, its rank.
    */
   readonly intentRank: Int32Array;
+  /**
+   * Per intent a real word found, what those words can add to its precision at most (their
+   * termMost summed, each term once), and the last term counted (-1: not found, the mark reset
+   * after each message): its score's bound.
+   */
+  readonly intentMost: Float64Array;
+  readonly intentTerm: Int32Array;
   readonly hitIntents: Int32Array;
   hitIntentCount = 0;
   readonly byRank: Int32Array;
@@ -77,6 +85,12 @@ export class ProbabilisticScratch {
   termBest = floats(16);
   /** The terms' weights summed. */
   messageWeight = 0;
+  /**
+   * Bounds on what any intent can score (matchProbabilistic): [0] recall's (the best similarity,
+   * with slack), [1] what every function word can add to precision together, [2] to an input's
+   * matched weight together.
+   */
+  readonly bounds = floats(3);
   /** Real words (not function words) by what they can add, and what the words from the k-th on can add together. */
   order = ints(16);
   left = floats(16);
@@ -95,14 +109,17 @@ export class ProbabilisticScratch {
   readonly rankingOrder: Int32Array;
 
   constructor(intentCount: number, stemCount: number, inputCount: number) {
-    this.intentRank = ints(intentCount).fill(NOT_FOUND);
+    this.intentRank = ints(intentCount);
+    this.intentMost = floats(intentCount);
+    this.intentTerm = ints(intentCount).fill(-1);
     this.hitIntents = ints(intentCount);
     this.byRank = ints(intentCount);
     this.inputHit = ints(inputCount).fill(-1);
-    this.inputWeakHit = ints(inputCount).fill(-1);
+    this.inputWeakHit = ints(inputCount);
     this.inputNext = ints(inputCount);
+    this.inputMost = floats(inputCount);
     this.hitInputs = ints(inputCount);
-    this.intentInput = ints(intentCount).fill(-1);
+    this.intentInput = ints(intentCount);
     this.scoredIntent = ints(intentCount + 1);
     this.scoredInput = ints(intentCount + 1);
     this.scoredScore = floats(intentCount + 1);
@@ -176,17 +193,11 @@ export class ProbabilisticScratch {
     this.bestChildrenCount = 0;
   }
 
-  /** Leaves the per-input and per-intent marks as the message found them. */
+  /** Leaves the per-input and per-intent marks as the message found them (inputHit and intentTerm: collectHits sets the rest when it marks). */
   clearMarks(): void {
-    const { hitInputs, inputHit, inputWeakHit, hitIntents, intentInput, intentRank } = this;
-    for (let i = 0; i < this.hitInputCount; i++) {
-      inputHit[hitInputs[i]!] = -1;
-      inputWeakHit[hitInputs[i]!] = -1;
-    }
+    const { hitInputs, inputHit, hitIntents, intentTerm } = this;
+    for (let i = 0; i < this.hitInputCount; i++) inputHit[hitInputs[i]!] = -1;
     // Every intent a real word found is listed, once.
-    for (let i = 0; i < this.hitIntentCount; i++) {
-      intentInput[hitIntents[i]!] = -1;
-      intentRank[hitIntents[i]!] = NOT_FOUND;
-    }
+    for (let i = 0; i < this.hitIntentCount; i++) intentTerm[hitIntents[i]!] = -1;
   }
 }

@@ -10,6 +10,35 @@ const index = (() => {
   return new FuzzyIndex(built.hashes, built.words, stringTableOf(words));
 })();
 
+/** The full OSA table (every cell, code points), the distance osaDistance's band must agree with. */
+function fullOsa(a: string, b: string): number {
+  const x = Array.from(a);
+  const y = Array.from(b);
+  const d = Array.from({ length: x.length + 1 }, (_, i) => Array.from({ length: y.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  for (let i = 1; i <= x.length; i++) {
+    for (let j = 1; j <= y.length; j++) {
+      d[i]![j] = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + (x[i - 1] === y[j - 1] ? 0 : 1));
+      if (i > 1 && j > 1 && x[i - 1] === y[j - 2] && x[i - 2] === y[j - 1]) d[i]![j] = Math.min(d[i]![j]!, d[i - 2]![j - 2]! + 1);
+    }
+  }
+  return d[x.length]![y.length]!;
+}
+
+describe("osaDistance", () => {
+  it("is the full table's distance within the limit, and more than the limit beyond it (property)", () => {
+    const text = fc.array(fc.constantFrom(..."abcd🙂"), { maxLength: 9 }).map((chars) => chars.join(""));
+    fc.assert(
+      fc.property(text, text, fc.integer({ min: 0, max: 4 }), (a, b, limit) => {
+        const full = fullOsa(a, b);
+        const distance = osaDistance(a, b, limit);
+        if (full <= limit) expect(distance).toBe(full);
+        else expect(distance).toBeGreaterThan(limit);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+});
+
 describe("fuzzy index", () => {
   it("grows the edit budget with word length", () => {
     expect([3, 4, 5, 8, 12].map(editBudget)).toEqual([0, 1, 2, 2, 2]);
