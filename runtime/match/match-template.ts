@@ -233,7 +233,8 @@ class TemplateRun {
   /** The better of `best` and the paths `accept` completes (see the priority at the top). */
   private accepted(accept: BundleState["accept"], literals: number, strings: number, trail: number, best: Best | null): Best | null {
     for (let a = 0; a < accept.length; a++) {
-      const [intent, path] = accept[a]!;
+      const intent = accept[a]![0];
+      const path = accept[a]![1];
       const parent = this.model.payload.intents[intent]!.parent;
       if (parent !== null && parent !== this.activeContext) continue;
       const inContext = parent !== null;
@@ -307,8 +308,8 @@ class TemplateRun {
     if (state.lists.length > 0) this.slotEdges(p, state.lists, LIST, base, literals, strings, trail);
     if (state.ranges.length > 0) this.slotEdges(p, state.ranges, RANGE, base, literals, strings, trail);
     for (let e = 0; e < state.strings.length; e++) {
-      const [slot, child] = state.strings[e]!;
-      s.offer(p + 1, this.openKeys + base + offset[child]!, literals, strings + 1, trail, p, slot);
+      const edge = state.strings[e]!;
+      s.offer(p + 1, this.openKeys + base + offset[edge[1]]!, literals, strings + 1, trail, p, edge[0]);
     }
   }
 
@@ -320,10 +321,15 @@ class TemplateRun {
     const { s } = this;
     const { offset } = this.frames;
     for (let e = 0; e < edges.length; e++) {
-      const [id, slot, child] = edges[e]!;
+      // Read by index (here and in the walk's other loops): until V8 optimizes the walk, each
+      // destructuring of an edge or reading made an iterator and its results.
+      const id = edges[e]![0];
+      const slot = edges[e]![1];
+      const child = edges[e]![2];
       const readings = this.readings(id, p, kind);
       for (let r = 0; r < readings.length; r++) {
-        const [reading, to] = readings[r]!;
+        const reading = readings[r]![0];
+        const to = readings[r]![1];
         const value = kind === LIST ? this.model.payload.lists[id]!.values[reading]! : kind === RANGE ? `${reading}` : null;
         s.offer(to, base + offset[child]!, literals + (kind === LIST ? 1 : 0), strings, s.pushSlot(trail, slot, kind, value, p, to), -1, "");
       }

@@ -4,7 +4,6 @@
 // the few candidates with the optimal-string-alignment distance (a transposition costs 1).
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
-import { lowerBound } from "../match/sorted.js";
 import type { StringTable } from "../bundle/string-table.js";
 
 /**
@@ -151,6 +150,22 @@ export interface FuzzyHit {
 let unitStart = NONE;
 let prefixState = NONE;
 
+/**
+ * The first index of the hashes (ascending as u32, read as int32) not below `hash` (an int32), in
+ * u32 order: flipping the sign bit (`^ (1 << 31)`) orders int32 values as the u32 values of their bits.
+ */
+const firstHashAtLeast = (function firstHashAtLeast(hashes: Int32Array, hash: number): number {
+  let lo = 0;
+  let hi = hashes.length;
+  hash ^= 1 << 31;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if ((hashes[mid]! ^ (1 << 31)) < hash) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+});
+
 export class FuzzyIndex {
   /**
    * Per vocabulary word, the last lookup that verified it: the current one's number marks the words
@@ -161,12 +176,18 @@ export class FuzzyIndex {
   /** The current lookup's hits, the first `foundCount`, kept in order as each is found. */
   private readonly found: FuzzyHit[] = [];
   private foundCount = 0;
+  /**
+   * The stored hashes (u32) read as int32, the same memory: a u32 from 2^31 is no small integer,
+   * so until V8 optimizes a lookup each read and each `>>> 0` of a hash made a heap number.
+   */
+  private readonly hashes: Int32Array;
 
   constructor(
-    private readonly hashes: Uint32Array,
+    hashes: Uint32Array,
     private readonly wordIds: Uint32Array,
     private readonly words: StringTable,
   ) {
+    this.hashes = new Int32Array(hashes.buffer, hashes.byteOffset, hashes.length);
     this.seen = new Uint32Array(words.length);
   }
 
@@ -195,21 +216,21 @@ export class FuzzyIndex {
     // The deletion variants' hashes without building the variants (a variant reached twice, as
     // "ll" minus either "l", is looked up twice and finds its words already verified): without
     // character i, and without i and each later j (the state `h` holds the characters between them).
-    this.verify(prefixState[tokenLength]! >>> 0, token, tokenLength, budget);
+    this.verify(prefixState[tokenLength]!, token, tokenLength, budget);
     for (let i = 0; i < tokenLength; i++) {
-      this.verify(fnv1a(prefixState[i]!, token, unitStart[i + 1]!, end) >>> 0, token, tokenLength, budget);
+      this.verify(fnv1a(prefixState[i]!, token, unitStart[i + 1]!, end), token, tokenLength, budget);
       if (budget > 1) for (let j = i + 1, h = prefixState[i]!; j < tokenLength; j++) {
-        this.verify(fnv1a(h, token, unitStart[j + 1]!, end) >>> 0, token, tokenLength, budget);
+        this.verify(fnv1a(h, token, unitStart[j + 1]!, end), token, tokenLength, budget);
         h = fnv1a(h, token, unitStart[j]!, unitStart[j + 1]!);
       }
     }
     return this.found.slice(0, this.foundCount);
   }
 
-  /** Adds to `hits` the words stored under `hash` that are within the edit budget of `token` (each word verified once per lookup). */
+  /** Adds to `hits` the words stored under `hash` (its FNV-1a state, an int32) that are within the edit budget of `token` (each word verified once per lookup). */
   private verify(hash: number, token: string, tokenLength: number, budget: number): void {
-    const hits = this.found;
-    for (let i = lowerBound(this.hashes, hash); i < this.hashes.length && this.hashes[i] === hash; i++) {
+    const { found: hits, hashes } = this;
+    for (let i = firstHashAtLeast(hashes, hash); i < hashes.length && hashes[i] === hash; i++) {
       const word = this.wordIds[i]!;
       if (word >= this.words.length || this.seen[word] === this.lookups) continue;
       this.seen[word] = this.lookups;

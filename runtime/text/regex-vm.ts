@@ -59,8 +59,12 @@ export class TypeMatcher {
   private readonly marks: Int32Array;
   private current: Int32Array;
   private next: Int32Array;
-  /** addThread's work list, reused by every test (it keeps its capacity: no array per call). */
-  private readonly stack: number[] = [];
+  /**
+   * addThread's work list, reused by every test: an op pushes at most two and is expanded once per
+   * step, so twice the ops and one more always fit. Typed, not an array: push and pop grow and trim
+   * an array's store, which the first tests (before V8 optimizes them) paid in allocation.
+   */
+  private readonly stack: Int32Array;
   private generation = 0;
 
   constructor(private readonly program: BundleTypeProgram) {
@@ -70,6 +74,7 @@ export class TypeMatcher {
     this.marks = new Int32Array(size);
     this.current = new Int32Array(size);
     this.next = new Int32Array(size);
+    this.stack = new Int32Array(2 * size + 1);
   }
 
 
@@ -122,19 +127,22 @@ export class TypeMatcher {
       return count + 1;
     }
     const { stack } = this;
-    stack.push(pc);
-    while (stack.length > 0) {
-      const p = stack.pop()!;
+    let top = 0;
+    stack[top++] = pc;
+    while (top > 0) {
+      const p = stack[--top]!;
       if (this.marks[p] === this.generation) continue;
       this.marks[p] = this.generation;
       const op = this.ops[p * 3]!;
       const a = this.ops[p * 3 + 1]!;
-      if (op === OP_JMP) stack.push(a);
-      else if (op === OP_SPLIT) stack.push(this.ops[p * 3 + 2]!, a);
-      else if (op === OP_BOL) {
-        if (at === 0) stack.push(a);
+      if (op === OP_JMP) stack[top++] = a;
+      else if (op === OP_SPLIT) {
+        stack[top++] = this.ops[p * 3 + 2]!;
+        stack[top++] = a;
+      } else if (op === OP_BOL) {
+        if (at === 0) stack[top++] = a;
       } else if (op === OP_EOL) {
-        if (at === n) stack.push(a);
+        if (at === n) stack[top++] = a;
       } else list[count++] = p;
     }
     return count;

@@ -64,6 +64,19 @@ describe("fuzzy index", () => {
     expect(emojiIndex.lookup("dsik🙂")).toEqual([{ word: 0, distance: 1, similarity: 0.8 }]);
   });
 
+  it("finds words whose variants hash on either side of 2^31 (the lookup reads the u32 hashes as int32)", () => {
+    const vocabulary = Array.from({ length: 200 }, (_, i) => `word${i.toString(36)}x`);
+    const built = computeFuzzyIndex(vocabulary);
+    // Both halves of the u32 range are stored, so the search's sign-bit flip is exercised.
+    expect(built.hashes.some((h) => h >= 2 ** 31)).toBe(true);
+    expect(built.hashes.some((h) => h < 2 ** 31)).toBe(true);
+    const vocabularyIndex = new FuzzyIndex(built.hashes, built.words, stringTableOf(vocabulary));
+    for (const [i, word] of vocabulary.entries()) {
+      const typo = word.slice(0, 1) + word.slice(2); // one deletion
+      expect(vocabularyIndex.lookup(typo).map((h) => h.word)).toContain(i);
+    }
+  });
+
   it("returns exactly the words a scan with the OSA distance would, astral characters too (property)", () => {
     // Variant hashes continue their prefix's state (fuzzy.ts): a character of two code units must be deleted whole.
     const vocabulary = [...words, "disk🙂", "🙂show", "us🙂🙂age"];
