@@ -10,7 +10,7 @@ const index = (() => {
   return new FuzzyIndex(built.hashes, built.words, stringTableOf(words));
 })();
 
-/** The full OSA table (every cell, code points), the distance osaDistance's band must agree with. */
+/** The full OSA table (every cell, code points): the distance osaDistance must give within its limit. */
 function fullOsa(a: string, b: string): number {
   const x = Array.from(a);
   const y = Array.from(b);
