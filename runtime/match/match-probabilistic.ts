@@ -27,7 +27,7 @@
 import type { BundleRows } from "../bundle/bundle-types.js";
 import type { NpcModel } from "../bundle/model.js";
 import type { Token } from "../text/normalize.js";
-import { KIND_FUZZY, KIND_RELATIVE, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch } from "./probabilistic-scratch.js";
+import { FUNCTION_WORDS_MOST, KIND_FUZZY, KIND_RELATIVE, KIND_SYNONYM, KIND_WORD, ProbabilisticScratch, RECALL_CAP, WEAK_MOST } from "./probabilistic-scratch.js";
 import type { WitnessItem } from "../response.js";
 import { includesSorted } from "./sorted.js";
 import { stem } from "../text/stem.js";
@@ -214,7 +214,7 @@ const collectHits = (function collectHits(model: NpcModel, terms: number, weak: 
       }
     }
   }
-  scratch.bounds[2] = weakMost;
+  scratch.bounds[WEAK_MOST] = weakMost;
   for (let w = 0; w < scratch.weakCount; w++) {
     const c = weakCandidate[w]!;
     const s = candidateStem[c]!;
@@ -281,8 +281,8 @@ export const matchProbabilistic = (function matchProbabilistic(
   // What the words from the k-th of `order` on (and every function word) can add together.
   let rest = 0;
   for (let t = 0; t < terms; t++) rest += termWeight[t]! < weak ? termMost[t]! : 0;
-  scratch.bounds[0] = recallCap;
-  scratch.bounds[1] = rest;
+  scratch.bounds[RECALL_CAP] = recallCap;
+  scratch.bounds[FUNCTION_WORDS_MOST] = rest;
   for (let k = realWords; k-- > 0; ) left[k] = rest += termMost[order[k]!]!;
   // While a context is active the whole ranking is returned, yet the session reads only its first
   // `suggestions` (the explain trace 5) and the best two children of the context: only those
@@ -403,11 +403,11 @@ const scoreIntents = (function scoreIntents(model: NpcModel, list: Int32Array, f
       // reaching the floor takes a recall of at least `needed`; an input's recall is at most what
       // the candidates its real words hit and every function word's can add (the slack covers
       // summing in another order). An intent none of whose inputs can reach it is left out.
-      const room = 1 / floor - ((1 - RECALL_WEIGHT) * messageWeight) / ((intentMost[intent]! + bounds[1]!) * (1 + 1e-9));
+      const room = 1 / floor - ((1 - RECALL_WEIGHT) * messageWeight) / ((intentMost[intent]! + bounds[FUNCTION_WORDS_MOST]!) * (1 + 1e-9));
       const needed = RECALL_WEIGHT / room;
-      if (room <= 0 || bounds[0]! < needed) continue;
+      if (room <= 0 || bounds[RECALL_CAP]! < needed) continue;
       let input = intentInput[intent]!;
-      for (; input !== -1; input = inputNext[input]!) if (input < firstDescription && (inputMost[input]! + bounds[2]!) * (1 + 1e-9) >= needed * inputWeight[input]!) break;
+      for (; input !== -1; input = inputNext[input]!) if (input < firstDescription && (inputMost[input]! + bounds[WEAK_MOST]!) * (1 + 1e-9) >= needed * inputWeight[input]!) break;
       if (input === -1) continue;
     }
     let bestRecall = 0;

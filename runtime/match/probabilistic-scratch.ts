@@ -23,6 +23,13 @@ export const KIND_SYNONYM = 2;
 /** A WordNet relative (ndfc build --wordnet): a concept weaker than the dataset's synonyms. */
 export const KIND_RELATIVE = 3;
 
+/** scratch.bounds[RECALL_CAP]: the best recall any intent can have (the best similarity, with slack). */
+export const RECALL_CAP = 0;
+/** scratch.bounds[FUNCTION_WORDS_MOST]: what every function word can add to precision together. */
+export const FUNCTION_WORDS_MOST = 1;
+/** scratch.bounds[WEAK_MOST]: what every function word can add to an input's matched weight together. */
+export const WEAK_MOST = 2;
+
 export class ProbabilisticScratch {
   /** Per stem: the best similarity of a hit. */
   readonly stemBest: Float64Array;
@@ -86,9 +93,8 @@ export class ProbabilisticScratch {
   /** The terms' weights summed. */
   messageWeight = 0;
   /**
-   * Bounds on what any intent can score (matchProbabilistic): [0] recall's (the best similarity,
-   * with slack), [1] what every function word can add to precision together, [2] to an input's
-   * matched weight together.
+   * Bounds on what any intent can score (matchProbabilistic), at RECALL_CAP, FUNCTION_WORDS_MOST and WEAK_MOST: a typed array,
+   * so that writing one boxes no number under --jitless.
    */
   readonly bounds = floats(3);
   /** Real words (not function words) by what they can add, and what the words from the k-th on can add together. */
