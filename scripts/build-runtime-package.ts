@@ -3,8 +3,8 @@
 // one multi-entry rolldown build. A host then resolves and compiles a handful of files instead of
 // the ~40 modules of build/runtime/ (a fresh `import("ndfc/runtime")` went from about 40 to 15 ms,
 // bench/results/cold-start.json). The entries share chunks, so a class or a module-level cache has
-// one identity whichever entries a host imports; the learned stage, the optional stages
-// (runtime/stages.ts) and the fallback SHA-256 stay chunks loaded on demand. Minified: compiling the smaller text is measurably faster. Typings stay
+// one identity whichever entries a host imports; the optional stages (runtime/stages.ts), the
+// learned stage and the fallback SHA-256 stay chunks loaded on demand. Minified: compiling the smaller text is measurably faster. Typings stay
 // tsc's (build/runtime/*.d.ts); the tests and the CLI use the per-file modules, but `ndfc ask` (compiler/cli/runtime.ts).
 //
 //   node build/scripts/build-runtime-package.js [PACKAGE_ROOT [COMPILED_DIR [OUT_DIR]]]
@@ -33,7 +33,16 @@ export async function buildRuntimePackage(packageRoot: string, compiledDir: stri
   // index.js holds the whole core (one file for `import("ndfc/runtime")`); the other entries import
   // from it. Fixed names (no content hashes): the same sources give the same files.
   const core = staticClosureGroup("index", input.index!);
-  const { output } = await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "chunk-[name].js", codeSplitting: { groups: [core] } });
+  // The optional stages share one chunk (their modules, and what they import outside the core), not
+  // one each: every bundle we know has inputs and templates, so a load imported 4 to 7 small files
+  // where one does, each a resolve, a read and a compile of its own. Fresh processes, n = 21, A/B
+  // interleaved: corpus TERMy's cold loadNpc 34.4 → 32.7 ms (CPU 44.5 → 40.7), datasets/termy
+  // 29.1 → 27.3; home (inputs and templates only) 34.1 → 35.0, within noise. A stage a bundle does
+  // not use then costs its parse and its hot functions, which are compiled as the chunk is
+  // evaluated (text/normalize.ts says why); the rest of its code is compiled on first call, never.
+  const stages = join(compiledDir, "runtime", "stages.js");
+  const optional = staticClosureGroup("stages", stages, stages);
+  const { output } = await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "chunk-[name].js", codeSplitting: { groups: [core, optional] } });
   await bundle.close();
   return output.map((chunk) => ({ fileName: chunk.fileName, isEntry: chunk.isEntry === true, modules: Object.keys(chunk.modules ?? {}) }));
 }

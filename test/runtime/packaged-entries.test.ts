@@ -77,8 +77,16 @@ describe("the packaged runtime entries (ndfc/runtime, /explain, /conversation, /
     expect(modules.length).toBeGreaterThan(30);
     expect(new Set(modules).size).toBe(modules.length);
     expect(files.filter((file) => file.isEntry).map((file) => file.fileName).sort()).toEqual(runtimeEntries(repoRoot).map((entry) => `${entry.name}.js`).sort());
-    // The four entries, and a chunk per stage loaded on demand (runtime/stages.ts, the learned stage, sha256) with what two of them share.
-    expect(readdirSync(join(host, "bundled")).length).toBeLessThanOrEqual(15);
+    // The four entries, one chunk of the optional stages (runtime/stages.ts), and the learned stage and sha256 loaded on demand.
+    expect(readdirSync(join(host, "bundled")).length).toBeLessThanOrEqual(10);
+  });
+
+  it("puts every optional stage in one chunk, which the core does not import statically", () => {
+    const holding = (module: string) => files.filter((file) => file.modules.some((id) => id.endsWith(module))).map((file) => file.fileName);
+    const stageModules = ["match/probabilistic-stage.js", "match/match-template.js", "conversation/context.js", "text/sanitizer-stage.js", "render/shell-stage.js"];
+    expect(new Set(stageModules.flatMap(holding))).toEqual(new Set(["chunk-stages.js"]));
+    expect(holding("runtime/stages.js")).toEqual(["index.js"]);
+    expect(readFileSync(join(host, "bundled/index.js"), "utf8")).not.toMatch(/^import[^(]*chunk-stages/m);
   });
 
   it("imports by package name in a fresh process and answers exactly as the per-file modules do", () => {
