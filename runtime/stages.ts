@@ -1,8 +1,7 @@
-// The optional stages: code that only some bundles use, each a chunk of its own that loadNpc
-// imports while the bundle's hash is checked, and only for a bundle that uses it, so a host
-// answering with bundles without templates never loads the template matcher, one without inputs
-// (templates only) never loads the probabilistic matcher, and one without context children or
-// sanitizer phrases never loads the code for those. A load decides which from the stored payload,
+// The optional stages: code that only some bundles use, imported on demand (the packaged runtime
+// puts them in one chunk: scripts/build-runtime-package.ts says why) while the bundle's hash is
+// checked, and registered only for a bundle that uses each, so a host answering with bundles that
+// use none of them never loads their code. A load decides which from the stored payload,
 // once, as soon as its msgpack part is decoded, and starts every import then, before it reads the
 // intents and the automaton (bundle/format.ts records the answer for the decoded payload).
 // The session calls a stage through the forwarders below, which have the real ones' signatures: no
