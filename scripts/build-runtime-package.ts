@@ -39,7 +39,7 @@ export async function buildRuntimePackage(packageRoot: string, compiledDir: stri
   // interleaved: corpus TERMy's cold loadNpc 34.4 → 32.7 ms (CPU 44.5 → 40.7), datasets/termy
   // 29.1 → 27.3; home (inputs and templates only) 34.1 → 35.0, within noise. A stage a bundle does
   // not use then costs its parse and its hot functions, which are compiled as the chunk is
-  // evaluated (text/normalize.ts says why); the rest of its code is compiled on first call, never.
+  // evaluated (text/normalize.ts says why); V8 compiles the rest on a first call, so never.
   const stages = join(compiledDir, "runtime", "stages.js");
   const optional = staticClosureGroup("stages", stages, stages);
   const { output } = await bundle.write({ dir: outDir, format: "esm", minify: true, entryFileNames: "[name].js", chunkFileNames: "chunk-[name].js", codeSplitting: { groups: [core, optional] } });
