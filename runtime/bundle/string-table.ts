@@ -52,11 +52,14 @@ export class StringTable {
 
   /** The index of `key`, or undefined. */
   get(key: string): number | undefined {
+    // at() only for a string not decoded yet: a lookup compares about log2 n strings, mostly the
+    // same few, and under --jitless (small CPUs) a call per comparison was a tenth of an exact answer.
+    const decoded = (this.#decoded ??= new Array<string | undefined>(this.length));
     let lo = 0;
     let hi = this.length;
     while (lo < hi) {
       const mid = (lo + hi) >>> 1;
-      const at = this.at(mid);
+      const at = decoded[mid] ?? this.at(mid);
       if (at === key) return mid;
       if (at < key) lo = mid + 1;
       else hi = mid;
