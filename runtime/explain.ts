@@ -21,7 +21,8 @@ import { listValuesAt, numbersAt, tagHitsAt, type TemplateHit } from "./match/ma
 import type { NpcModel } from "./bundle/model.js";
 import { inlinedAutomaton } from "./bundle/inlined-automaton.js";
 import { typeMatchers } from "./match/type-matchers.js";
-import { textOf, type Token } from "./text/normalize.js";
+import type { Token } from "./text/normalize.js";
+import { textOf } from "./text/token-text.js";
 import { round4, type NpcResponse, type TraceStage, type TraceStep, type Witness, type WitnessItem } from "./response.js";
 import type { Sanitized } from "./text/sanitized.js";
 import type { SentimentHit } from "./text/sentiment.js";

@@ -15,7 +15,7 @@ export function teachingGuard(payload: BundlePayload): TeachGuard {
   const words = stringsOf(payload.lexicon.words);
   const known = new Set(words);
   const longest = words.reduce((max, word) => Math.max(max, word.length), 0);
-  const index = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, payload.lexicon.words);
+  const index = new FuzzyIndex(payload.fuzzy, payload.lexicon.words);
   const typoOf = (word: string): string | null => {
     if (known.has(word) || word.length > longest + MAX_EDITS) return null;
     const [closest] = index.lookup(word);

@@ -260,6 +260,13 @@ export interface BundleVocab extends BundlePhrases {
 export interface BundleFuzzy {
   hashes: Uint32Array;
   words: Uint32Array;
+  /**
+   * Format 14.0: where each bucket of hashes starts, by the hashes' top bits (a power of two of
+   * buckets, at least 2, and one more entry: the number of hashes), so a lookup searches the few
+   * hashes of one bucket, not all of them (runtime/text/fuzzy.ts; written by
+   * compiler/passes/compute-fuzzy-index.ts).
+   */
+  buckets: Uint32Array;
 }
 
 /**

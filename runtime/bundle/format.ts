@@ -53,7 +53,7 @@ import { digestSha256 } from "./digest.js";
 import { decodedFrom, hasTemplates } from "../stages.js";
 
 export const BUNDLE_MAGIC = Uint8Array.of(0x4e, 0x50, 0x43, 0x00);
-export const FORMAT_MAJOR = 13;
+export const FORMAT_MAJOR = 14;
 export const FORMAT_MINOR = 0;
 export const HEADER_SIZE = 44;
 

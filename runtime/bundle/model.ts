@@ -97,7 +97,7 @@ export class NpcModel {
     this.contextExact = new Map(payload.contextExact.map((t) => [t.parent, new SortedTable(t.keys, t.targets)]));
     const { lexicon } = payload;
     this.wordId = lexicon.words;
-    this.fuzzy = new FuzzyIndex(payload.fuzzy.hashes, payload.fuzzy.words, lexicon.words);
+    this.fuzzy = new FuzzyIndex(payload.fuzzy, lexicon.words);
     this.vocabPhrases = new PhraseTable(payload.vocab, payload.vocab.phraseTags);
     // Built now when the template chunk has loaded (it loads before a bundle with templates is
     // built): the load pays for them, not the first message.

@@ -104,7 +104,8 @@ const VOCAB_PHRASES = "vocab.phrases";
 const LIST_NAMES = "wordLists.names";
 const VARIANT_STARTS = "wordLists.starts";
 const SEGMENTS = "wordLists.segments";
-const BOUNDS = [IDS, LABELS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS, PHRASES, VOCAB_PHRASES, LIST_NAMES, VARIANT_STARTS, SEGMENTS];
+const HASHES = "fuzzy.hashes";
+const BOUNDS = [IDS, LABELS, "types", "lists", "ranges", TAGS, WORDS, STEMS, "matching.conceptWeight", INPUTS, PHRASES, VOCAB_PHRASES, LIST_NAMES, VARIANT_STARTS, SEGMENTS, HASHES];
 
 const limitOf = ([, bound, extra]: Index): number => (typeof bound === "number" ? bound : bounds[bound]! + extra);
 
@@ -405,8 +406,12 @@ const PAYLOAD: Fields = {
   vocab: phrasesOf(VOCAB_PHRASES, { tags: TEXT, phraseTags: [SECTION, Uint32Array, VOCAB_PHRASES, TAG] }),
   fuzzy: [
     OBJECT,
-    { hashes: U32, words: [SECTION, Uint32Array, undefined, WORD] },
-    (f: Record<string, unknown>) => void ((f.hashes as Uint32Array).length === (f.words as Uint32Array).length || fail("hashes and words differ in length")),
+    // a bucket's hashes out of place (not of its top bits) are not found: the lookup searches only its bucket
+    { hashes: U32, words: [SECTION, Uint32Array, HASHES, WORD], buckets: [STARTS, undefined, HASHES, 0] },
+    (f: Record<string, unknown>) => {
+      const buckets = (f.buckets as Uint32Array).length - 1;
+      if (buckets < 2 || (buckets & (buckets - 1)) !== 0) failAt("buckets", "not 2^k + 1 entries (k >= 1)");
+    },
   ],
   learned: [OPTIONAL, LEARNED],
   // their programs are checked where they are read (bundle/template-store.ts, in the template chunk)

@@ -10,7 +10,6 @@
 
 import type { RankedIntent } from "../match/match-probabilistic.js";
 import type { NpcModel } from "../bundle/model.js";
-import { stringsOf } from "../bundle/string-table.js";
 import { normalizeWords, type Token } from "../text/normalize.js";
 import type { WitnessItem } from "../response.js";
 import type { WordResolver } from "../text/word-resolver.js";
@@ -23,8 +22,10 @@ function wordsOfChildren(model: NpcModel, parent: number): Set<string> {
   if (!byParent) childWords.set(model, (byParent = new Map()));
   let words = byParent.get(parent);
   if (!words) {
-    const table = model.contextExact.get(parent);
-    words = new Set(table ? stringsOf(table.keys).flatMap((key) => key.split(" ")) : []);
+    const keys = model.contextExact.get(parent)?.keys;
+    words = new Set();
+    // A loop, not string-table.ts stringsOf, which this chunk alone would then keep in the core.
+    for (let i = 0; keys && i < keys.length; i++) for (const word of keys.at(i).split(" ")) words.add(word);
     byParent.set(parent, words);
   }
   return words;

@@ -12,7 +12,8 @@
 // (runtime/stages.ts): a bundle's permissions are PERMISSIONS (checked at load), so the guards
 // change no other answer.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
-import { ASCII, textOf, type Token } from "../text/normalize.js";
+import { ASCII, type Token } from "../text/normalize.js";
+import { textOf } from "../text/token-text.js";
 import { PERMISSIONS, type Permission } from "../bundle/bundle-types.js";
 import type { MatchStatus } from "../response.js";
 

@@ -1,9 +1,11 @@
 // Typo tolerance without scanning the vocabulary: symmetric-delete neighbourhoods. At build time
 // every vocabulary word stores the hashes of its deletion variants (up to its edit budget); a
 // misspelt word generates its own variants, looks their hashes up (binary search) and verifies
-// the few candidates with the optimal-string-alignment distance (a transposition costs 1).
+// the few candidates with the optimal-string-alignment distance (a transposition costs 1). A hash
+// is searched for in its bucket only (BundleFuzzy.buckets, by its top bits): a few hashes, not all.
 // `const f = (function f(…) {…});`: compiled when the module loads (text/normalize.ts says why).
 
+import type { BundleFuzzy } from "../bundle/bundle-types.js";
 import type { StringTable } from "../bundle/string-table.js";
 
 /**
@@ -151,12 +153,12 @@ let unitStart = NONE;
 let prefixState = NONE;
 
 /**
- * The first index of the hashes (ascending as u32, read as int32) not below `hash` (an int32), in
- * u32 order: flipping the sign bit (`^ (1 << 31)`) orders int32 values as the u32 values of their bits.
+ * The first index in [from, to) of the hashes (ascending as u32, read as int32) not below `hash` (an
+ * int32), in u32 order: flipping the sign bit (`^ (1 << 31)`) orders int32 values as the u32 values of their bits.
  */
-const firstHashAtLeast = (function firstHashAtLeast(hashes: Int32Array, hash: number): number {
-  let lo = 0;
-  let hi = hashes.length;
+const firstHashAtLeast = (function firstHashAtLeast(hashes: Int32Array, hash: number, from: number, to: number): number {
+  let lo = from;
+  let hi = to;
   hash ^= 1 << 31;
   while (lo < hi) {
     const mid = (lo + hi) >>> 1;
@@ -181,13 +183,19 @@ export class FuzzyIndex {
    * so until V8 optimizes a lookup each read and each `>>> 0` of a hash made a heap number.
    */
   private readonly hashes: Int32Array;
+  private readonly wordIds: Uint32Array;
+  private readonly buckets: Uint32Array;
+  /** A hash's bucket is its top bits: `hash >>> bucketShift` (buckets.length − 1 is 2^(32 − bucketShift)). */
+  private readonly bucketShift: number;
 
   constructor(
-    hashes: Uint32Array,
-    private readonly wordIds: Uint32Array,
+    { hashes, words: wordIds, buckets }: BundleFuzzy,
     private readonly words: StringTable,
   ) {
     this.hashes = new Int32Array(hashes.buffer, hashes.byteOffset, hashes.length);
+    this.wordIds = wordIds;
+    this.buckets = buckets;
+    this.bucketShift = Math.clz32(buckets.length - 1) + 1;
     this.seen = new Uint32Array(words.length);
   }
 
@@ -229,8 +237,10 @@ export class FuzzyIndex {
 
   /** Adds to `hits` the words stored under `hash` (its FNV-1a state, an int32) that are within the edit budget of `token` (each word verified once per lookup). */
   private verify(hash: number, token: string, tokenLength: number, budget: number): void {
-    const { found: hits, hashes } = this;
-    for (let i = firstHashAtLeast(hashes, hash); i < hashes.length && hashes[i] === hash; i++) {
+    const { found: hits, hashes, buckets } = this;
+    const bucket = hash >>> this.bucketShift;
+    const end = buckets[bucket + 1]!;
+    for (let i = firstHashAtLeast(hashes, hash, buckets[bucket]!, end); i < end && hashes[i] === hash; i++) {
       const word = this.wordIds[i]!;
       if (word >= this.words.length || this.seen[word] === this.lookups) continue;
       this.seen[word] = this.lookups;

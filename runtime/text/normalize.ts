@@ -279,14 +279,6 @@ function pushSymbol(clean: string, from: number, to: number, tokens: TokenPool):
   if (SYMBOL.test(text)) tokens.take(text, text, "literal", "symbol", from, to);
 }
 
-/** The typed text of consecutive tokens, each span once ("don't" is two tokens of one span). */
-export const textOf = (function textOf(tokens: readonly Token[]): string {
-  return tokens
-    .filter((t, i) => i === 0 || t.start !== tokens[i - 1]!.start)
-    .map((t) => t.text)
-    .join(" ");
-});
-
 /**
  * The key of tokens in the exact tables: their norms joined by single spaces. Given the clean
  * message they come from, a message that already reads as its key (lowercase words one space

@@ -7,7 +7,8 @@
 import { SENTIMENT_KINDS, type SentimentKind } from "../bundle/bundle-types.js";
 import { phraseAt, type NpcModel } from "../bundle/model.js";
 import type { Phrase } from "../bundle/phrase-table.js";
-import { textOf, type Token } from "./normalize.js";
+import type { Token } from "./normalize.js";
+import { textOf } from "./token-text.js";
 import type { WitnessItem } from "../response.js";
 import { emptySentiment, NOISE_KINDS, unsanitized, type Sanitized } from "./sanitized.js";
 

@@ -189,7 +189,7 @@ describe("typed-array sections", () => {
   const tables = { a: Float64Array.of(0.5, -1e300, 3), b: Uint32Array.of(1, 2 ** 32 - 1), c: Uint8Array.of(7), d: Int8Array.of(-3, 4) };
 
   it("come back as views of the bundle's bytes, equal to what was written, each aligned", async () => {
-    const bytes = encodeBundle({ ...built.payload, fuzzy: { hashes: Uint32Array.of(5, 9), words: Uint32Array.of(0, 1) } });
+    const bytes = encodeBundle({ ...built.payload, fuzzy: { hashes: Uint32Array.of(5, 9), words: Uint32Array.of(0, 1), buckets: Uint32Array.of(0, 2, 2) } });
     const payload = await decodeBundle(bytes);
     expect(payload.fuzzy.hashes).toBeInstanceOf(Uint32Array);
     expect([...payload.fuzzy.hashes]).toEqual([5, 9]);

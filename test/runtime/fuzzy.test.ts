@@ -7,7 +7,7 @@ import { stringTableOf } from "../../runtime/bundle/encode.js";
 const words = ["archive", "backup", "cat", "directory", "disk", "download", "show", "usage"];
 const index = (() => {
   const built = computeFuzzyIndex(words);
-  return new FuzzyIndex(built.hashes, built.words, stringTableOf(words));
+  return new FuzzyIndex(built, stringTableOf(words));
 })();
 
 /** The full OSA table (every cell, code points): the distance osaDistance must give within its limit. */
@@ -22,6 +22,16 @@ function fullOsa(a: string, b: string): number {
     }
   }
   return d[x.length]![y.length]!;
+}
+
+const length = (text: string) => Array.from(text).length;
+
+/** What a lookup of `token` must find: a scan of the whole vocabulary with the OSA distance, closest first, then by word id. */
+function scanned(vocabulary: readonly string[], token: string) {
+  return vocabulary
+    .map((w, id) => ({ word: id, distance: osaDistance(token, w, 5), similarity: 1 - osaDistance(token, w, 5) / Math.max(length(token), length(w)) }))
+    .filter((h) => h.distance > 0 && h.distance <= Math.min(editBudget(length(token)), editBudget(length(vocabulary[h.word]!))))
+    .sort((a, b) => a.distance - b.distance || a.word - b.word);
 }
 
 describe("osaDistance", () => {
@@ -60,7 +70,7 @@ describe("fuzzy index", () => {
     expect(index.lookup("shwo")).toEqual([{ word: words.indexOf("show"), distance: 1, similarity: 0.75 }]);
     const withEmoji = ["disk🙂"];
     const built = computeFuzzyIndex(withEmoji);
-    const emojiIndex = new FuzzyIndex(built.hashes, built.words, stringTableOf(withEmoji));
+    const emojiIndex = new FuzzyIndex(built, stringTableOf(withEmoji));
     expect(emojiIndex.lookup("dsik🙂")).toEqual([{ word: 0, distance: 1, similarity: 0.8 }]);
   });
 
@@ -70,7 +80,7 @@ describe("fuzzy index", () => {
     // Both halves of the u32 range are stored, so the search's sign-bit flip is exercised.
     expect(built.hashes.some((h) => h >= 2 ** 31)).toBe(true);
     expect(built.hashes.some((h) => h < 2 ** 31)).toBe(true);
-    const vocabularyIndex = new FuzzyIndex(built.hashes, built.words, stringTableOf(vocabulary));
+    const vocabularyIndex = new FuzzyIndex(built, stringTableOf(vocabulary));
     for (const [i, word] of vocabulary.entries()) {
       const typo = word.slice(0, 1) + word.slice(2); // one deletion
       expect(vocabularyIndex.lookup(typo).map((h) => h.word)).toContain(i);
@@ -81,8 +91,7 @@ describe("fuzzy index", () => {
     // Variant hashes continue their prefix's state (fuzzy.ts): a character of two code units must be deleted whole.
     const vocabulary = [...words, "disk🙂", "🙂show", "us🙂🙂age"];
     const built = computeFuzzyIndex(vocabulary);
-    const astral = new FuzzyIndex(built.hashes, built.words, stringTableOf(vocabulary));
-    const length = (text: string) => Array.from(text).length;
+    const astral = new FuzzyIndex(built, stringTableOf(vocabulary));
     const letter = fc.constantFrom(..."abcdegiknorsuwy🙂é");
     // A vocabulary word with up to three edits at random characters: deleted, replaced, or a letter put before.
     const edit = fc.tuple(fc.nat(), fc.constantFrom("delete", "replace", "insert"), letter);
@@ -93,13 +102,49 @@ describe("fuzzy index", () => {
     });
     fc.assert(
       fc.property(fc.oneof(fc.stringMatching(/^[a-z]{1,10}$/), typo), (token) => {
-        const expected = vocabulary
-          .map((w, id) => ({ word: id, distance: osaDistance(token, w, 5), similarity: 1 - osaDistance(token, w, 5) / Math.max(length(token), length(w)) }))
-          .filter((h) => h.distance > 0 && h.distance <= Math.min(editBudget(length(token)), editBudget(length(vocabulary[h.word]!))))
-          .sort((a, b) => a.distance - b.distance || a.word - b.word);
-        expect(astral.lookup(token)).toEqual(expected);
+        expect(astral.lookup(token)).toEqual(scanned(vocabulary, token));
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it("keeps each hash in the bucket of its top bits: a power of two of buckets, 8 to 16 hashes each on average (property)", () => {
+    fc.assert(
+      fc.property(fc.uniqueArray(fc.stringMatching(/^[a-z]{4,9}$/), { maxLength: 120 }), (vocabulary) => {
+        const { hashes, buckets } = computeFuzzyIndex(vocabulary);
+        const count = buckets.length - 1;
+        expect(count >= 2 && (count & (count - 1)) === 0).toBe(true);
+        if (hashes.length >= 32) expect(hashes.length / count).toSatisfy((average: number) => average >= 8 && average < 16);
+        else expect(count).toBe(2);
+        const shift = 32 - Math.log2(count);
+        expect(buckets[0]).toBe(0);
+        expect(buckets[count]).toBe(hashes.length);
+        hashes.forEach((hash, i) => {
+          const bucket = hash >>> shift;
+          expect(buckets[bucket]! <= i && i < buckets[bucket + 1]!).toBe(true);
+        });
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it("finds in an index of many buckets exactly the words a scan finds (property)", () => {
+    // 600 words of 5 to 8 letters: about 20,000 hashes in 2,048 buckets.
+    const vocabulary = Array.from({ length: 600 }, (_, i) => `${"bcdfgklmnprstvz"[i % 15]}${"aeiou"[i % 5]}${(i * 7919).toString(36)}`.slice(0, 5 + (i % 4)));
+    const unique = [...new Set(vocabulary)];
+    const built = computeFuzzyIndex(unique);
+    expect(built.buckets.length - 1).toBeGreaterThanOrEqual(1024);
+    const bucketed = new FuzzyIndex(built, stringTableOf(unique));
+    const typo = fc.tuple(fc.constantFrom(...unique), fc.nat(), fc.constantFrom(..."aeklrstz")).map(([word, at, letter]) => {
+      const chars = Array.from(word);
+      chars.splice(at % chars.length, at % 2, letter); // replaced, or a letter put before
+      return chars.join("");
+    });
+    fc.assert(
+      fc.property(fc.oneof(typo, fc.stringMatching(/^[a-z]{4,8}$/)), (token) => {
+        expect(bucketed.lookup(token)).toEqual(scanned(unique, token));
+      }),
+      { numRuns: 300 },
     );
   });
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
-import { normalizeKey, textOf, tokenize } from "../../runtime/text/normalize.js";
+import { normalizeKey, tokenize } from "../../runtime/text/normalize.js";
+import { textOf } from "../../runtime/text/token-text.js";
 
 describe("normalizeKey", () => {
   it("lowercases (Unicode too), applies NFKC and collapses whitespace", () => {
