@@ -1,6 +1,6 @@
 // Format 14.0's typo-index buckets (BundleFuzzy.buckets): a bundle's lookups find through them what
 // the compiler indexed, and buckets that are not a power of two, do not run from 0 to the number of
-// hashes or go down are refused at load, naming the field, whatever the bundle's hash.
+// hashes or go down (or hashes without a word each) are refused at load, naming the field, whatever the bundle's hash.
 import { describe, expect, it } from "vitest";
 import { compileNpc } from "../../compiler/compile.js";
 import { encodeBundle } from "../../runtime/bundle/encode.js";
@@ -41,6 +41,12 @@ describe("typo-index buckets (format 14.0)", () => {
     expect(await refusalOf(withBuckets(() => Uint32Array.of(0, 0, n + 1)))).toMatch(/fuzzy\.buckets: not from 0 to the number of items/);
     expect(await refusalOf(withBuckets(() => Uint32Array.of(1, 1, n)))).toMatch(/fuzzy\.buckets: not from 0 to the number of items/);
     expect(await refusalOf(withBuckets(() => Uint32Array.of(0, n, 1, n, n)))).toMatch(/fuzzy\.buckets: not ascending at 2/);
+  });
+
+  it("go with hashes that have a word each: a words section of another length is refused", async () => {
+    const payload = clonePayload(built.payload);
+    payload.fuzzy.words = payload.fuzzy.words.slice(1);
+    expect(await refusalOf(encodeBundle(payload))).toMatch(/fuzzy\.words: length differs from fuzzy\.hashes/);
   });
 
   it("refuse buckets that are not a Uint32Array section", async () => {
